@@ -1,0 +1,106 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "cnp-header.h"
+
+#include "ns3/log.h"
+
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("CnpHeader");
+NS_OBJECT_ENSURE_REGISTERED(CnpHeader);
+
+TypeId
+CnpHeader::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::CnpHeader")
+                            .SetParent<Header>()
+                            .SetGroupName("Dcon")
+                            .AddConstructor<CnpHeader>();
+    return tid;
+}
+
+TypeId
+CnpHeader::GetInstanceTypeId() const
+{
+    return GetTypeId();
+}
+
+CnpHeader::CnpHeader()
+    : m_congested(true)
+    , m_recRateMbps(0)
+{
+}
+
+void
+CnpHeader::Print(std::ostream& os) const
+{
+    os << "congested=" << (m_congested ? 1 : 0) << " recRate=" << m_recRateMbps << "Mbps";
+}
+
+uint32_t
+CnpHeader::GetSerializedSize() const
+{
+    return SERIALIZED_SIZE;
+}
+
+void
+CnpHeader::Serialize(Buffer::Iterator start) const
+{
+    Buffer::Iterator i = start;
+    i.WriteU8(m_congested ? 0x01 : 0x00);
+    i.WriteU8(0, 3);
+    i.WriteHtonU32(m_recRateMbps);
+    i.WriteU8(0, 8);
+}
+
+uint32_t
+CnpHeader::Deserialize(Buffer::Iterator start)
+{
+    Buffer::Iterator i = start;
+    m_congested = (i.ReadU8() & 0x01) != 0;
+    i.Next(3);
+    m_recRateMbps = i.ReadNtohU32();
+    i.Next(8);
+    return i.GetDistanceFrom(start);
+}
+
+void
+CnpHeader::SetCongested(bool congested)
+{
+    m_congested = congested;
+}
+
+bool
+CnpHeader::IsCongested() const
+{
+    return m_congested;
+}
+
+void
+CnpHeader::SetReceiveRate(DataRate rate)
+{
+    constexpr uint64_t maxMbps = std::numeric_limits<uint32_t>::max();
+    // Round half up without overflowing: bps / unit, plus one if the remainder is >= unit / 2.
+    uint64_t bps = rate.GetBitRate();
+    uint64_t mbps = bps / RATE_UNIT_BPS + ((bps % RATE_UNIT_BPS) >= RATE_UNIT_BPS / 2 ? 1 : 0);
+    m_recRateMbps = static_cast<uint32_t>(mbps > maxMbps ? maxMbps : mbps);
+}
+
+DataRate
+CnpHeader::GetReceiveRate() const
+{
+    return DataRate(static_cast<uint64_t>(m_recRateMbps) * RATE_UNIT_BPS);
+}
+
+uint32_t
+CnpHeader::GetReceiveRateMbps() const
+{
+    return m_recRateMbps;
+}
+
+} // namespace ns3
