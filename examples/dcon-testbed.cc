@@ -1,0 +1,116 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The DCON paper's testbed burst scenario (Hu et al., Acta Electronica Sinica 2023; dcon.md
+// 3.1): Fig. 1/2 with DCQCN, Fig. 6 with DCON.
+//
+//               S0            S1
+//              /  \ \       / /  \         every leaf links to every spine;
+//            L0    L1  ...      L2         every link 40 Gb/s, 5 us (base RTT about 40 us)
+//         H0..H7  H8..H15     R0   R1
+//
+// f0 = H0 -> R0 and f1 = H1 -> R1 run from t = 0 (pinned L0 -> S1 -> L2, so they share L2's
+// ingress from S1 and converge to 20 Gb/s each). At --burstStart, H2..H15 each send 35 flows of
+// 64 KB to R1, 15 us apart, at line rate: the burst lasts about 7 ms at R1's link.
+// Switches: 22 MB shared buffer, static PFC pause threshold 320 KB per ingress port, ECN at
+// 200 KB.
+//
+// Expected with --cc=dcqcn (Fig. 2): L2's egress to R1 (P2/L2) fills, L2's ingress from S1
+// (P1/L2) reaches the PFC threshold, L2 pauses S1 and S1 pauses L0 and L1 (congestion
+// spreading); f0 and f1 collapse during the burst and recover after it.
+//
+// Output (--outdir, default results/testbed-<cc>): flows.csv, pfc.csv, queues.csv,
+// throughput.csv, drops.csv, summary.json. scripts/plot_testbed.py draws the figure.
+// --validate checks the expected facts above and exits non-zero if one does not hold.
+
+#include "ns3/command-line.h"
+#include "ns3/core-module.h"
+#include "ns3/dcon-testbed.h"
+#include "ns3/pfc-helper.h"
+
+#include <filesystem>
+#include <iostream>
+
+using namespace ns3;
+
+int
+main(int argc, char* argv[])
+{
+    Time::SetResolution(Time::PS);
+    DconTestbedConfig cfg;
+    bool validate = false;
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("cc", "Congestion control: dcqcn, dcon, pcn, swift, timely, none", cfg.cc);
+    cmd.AddValue("dcqcnPreset", "DCQCN parameter set: paper or cx4", cfg.dcqcnPreset);
+    cmd.AddValue("outdir", "Output directory", cfg.outdir);
+    cmd.AddValue("burstStart", "Start of the burst", cfg.burstStart);
+    cmd.AddValue("burstFlowsPerHost", "Burst flows per sender", cfg.burstFlowsPerHost);
+    cmd.AddValue("burstFlowSize", "Bytes per burst flow", cfg.burstFlowSize);
+    cmd.AddValue("burstInterval", "Spacing of one sender's burst flows", cfg.burstInterval);
+    cmd.AddValue("stopTime", "End of the run", cfg.stopTime);
+    cmd.AddValue("sampleInterval", "Queue/throughput sampling interval", cfg.sampleInterval);
+    cmd.AddValue("xoff", "PFC pause threshold", cfg.xoff);
+    cmd.AddValue("xon", "PFC resume threshold", cfg.xon);
+    cmd.AddValue("kmin", "ECN Kmin", cfg.kmin);
+    cmd.AddValue("kmax", "ECN Kmax", cfg.kmax);
+    cmd.AddValue("pmax", "ECN Pmax", cfg.pmax);
+    cmd.AddValue("pcap", "Write pcap files of L2's ports", cfg.pcap);
+    cmd.AddValue("validate", "Check the expected result and exit 1 if it does not hold", validate);
+    cmd.Parse(argc, argv);
+    if (cfg.outdir.empty())
+    {
+        cfg.outdir = "results/testbed-" + cfg.cc;
+    }
+    try
+    {
+        std::filesystem::create_directories(cfg.outdir);
+        DconTestbed tb(cfg);
+        if (cfg.pcap)
+        {
+            PfcHelper pcap;
+            Ptr<RdmaFabric> f = tb.GetFabric();
+            for (uint32_t p = 0; p < f->GetSwitch(tb.L(2))->GetNPorts(); ++p)
+            {
+                pcap.EnablePcap(cfg.outdir + "/testbed", f->GetSwitch(tb.L(2))->GetDevice(p));
+            }
+        }
+        double wall = tb.Run();
+        Ptr<DconMonitor> m = tb.GetMonitor();
+        m->Write(cfg.outdir, wall);
+        uint64_t l2s1 = m->GetPauseFrames(tb.L(2), tb.S(1));
+        uint64_t s1l0 = m->GetPauseFrames(tb.S(1), tb.L(0));
+        uint64_t s1l1 = m->GetPauseFrames(tb.S(1), tb.L(1));
+        Time burstEnd = cfg.burstStart + MilliSeconds(7);
+        double f0Before = tb.AverageThroughput(0, cfg.burstStart - MilliSeconds(2), cfg.burstStart);
+        double f0During = tb.AverageThroughput(0, cfg.burstStart, burstEnd);
+        double f0After = tb.AverageThroughput(0, cfg.stopTime - MilliSeconds(3), cfg.stopTime);
+        std::cout << "cc=" << cfg.cc << " wall=" << wall << "s"
+                  << "\n  PAUSE frames L2->S1 " << l2s1 << ", S1->L0 " << s1l0 << ", S1->L1 "
+                  << s1l1 << "\n  f0 throughput (Gb/s): before burst " << f0Before
+                  << ", during " << f0During << ", after " << f0After
+                  << "\n  f1 throughput (Gb/s): before burst "
+                  << tb.AverageThroughput(1, cfg.burstStart - MilliSeconds(2), cfg.burstStart)
+                  << ", during " << tb.AverageThroughput(1, cfg.burstStart, burstEnd)
+                  << "\n  results in " << cfg.outdir << "\n";
+        if (validate)
+        {
+            bool ok = true;
+            if (cfg.cc == "dcqcn")
+            {
+                ok = l2s1 > 0 && (s1l0 + s1l1) > 0 && f0During < 0.5 * f0Before;
+            }
+            std::cout << (ok ? "VALIDATION PASSED" : "VALIDATION FAILED") << "\n";
+            Simulator::Destroy();
+            return ok ? 0 : 1;
+        }
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "error: " << e.what() << "\n";
+        return 2;
+    }
+    Simulator::Destroy();
+    return 0;
+}

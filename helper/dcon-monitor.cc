@@ -1,0 +1,395 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "dcon-monitor.h"
+
+#include "ns3/simulator.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+/**
+ * \brief Open a file for writing or throw.
+ * \param path the path
+ * \return the stream
+ */
+std::ofstream
+OpenOut(const std::filesystem::path& path)
+{
+    std::ofstream out(path);
+    if (!out)
+    {
+        throw std::runtime_error("cannot write " + path.string());
+    }
+    out << std::fixed;
+    return out;
+}
+
+/**
+ * \brief Seconds with picosecond digits.
+ * \param t the time
+ * \return e.g. "0.000012345678"
+ */
+std::string
+Seconds(Time t)
+{
+    std::ostringstream os;
+    int64_t ps = t.GetPicoSeconds();
+    os << ps / 1000000000000LL << "." << std::setw(12) << std::setfill('0')
+       << ps % 1000000000000LL;
+    return os.str();
+}
+} // namespace
+
+DconMonitor::DconMonitor(Ptr<RdmaFabric> fabric, Ptr<RdmaFlowHelper> flows)
+    : m_fabric(fabric),
+      m_flows(flows)
+{
+}
+
+void
+DconMonitor::SetNodeName(uint32_t node, const std::string& name)
+{
+    if (name.find(',') != std::string::npos || name.find('"') != std::string::npos)
+    {
+        throw std::invalid_argument("node name '" + name + "' contains a comma or quote");
+    }
+    m_names[node] = name;
+}
+
+std::string
+DconMonitor::GetNodeName(uint32_t node) const
+{
+    auto it = m_names.find(node);
+    if (it != m_names.end())
+    {
+        return it->second;
+    }
+    return (m_fabric->IsSwitch(node) ? "s" : "h") + std::to_string(node);
+}
+
+void
+DconMonitor::AddQueueSample(uint32_t node, uint32_t port, bool ingress)
+{
+    Ptr<DconSwitch> sw = m_fabric->GetSwitch(node);
+    if (port >= sw->GetNPorts())
+    {
+        throw std::invalid_argument("switch " + std::to_string(node) + " has no port " +
+                                    std::to_string(port));
+    }
+    m_queues.push_back({node, port, ingress, {}});
+}
+
+void
+DconMonitor::AddThroughputFlow(uint32_t flowId)
+{
+    if (flowId >= m_flows->GetFlows().size())
+    {
+        throw std::invalid_argument("no flow " + std::to_string(flowId) + " to monitor");
+    }
+    m_flowProbes[flowId];
+}
+
+void
+DconMonitor::Start(Time interval, Time stop)
+{
+    m_interval = interval;
+    m_stop = stop;
+    for (uint32_t h : m_fabric->GetHosts())
+    {
+        Ptr<RdmaNic> nic = m_fabric->GetNic(h);
+        nic->TraceConnectWithoutContext("FlowStart", MakeCallback(&DconMonitor::FlowStarted, this));
+        nic->TraceConnectWithoutContext("FlowComplete",
+                                        MakeCallback(&DconMonitor::FlowCompleted, this));
+    }
+    const auto& links = m_fabric->GetLinks();
+    for (uint32_t l = 0; l < links.size(); ++l)
+    {
+        links[l].devA->TraceConnectWithoutContext(
+            "PfcTx",
+            MakeCallback(&DconMonitor::PfcSent, this).Bind(l, true));
+        links[l].devB->TraceConnectWithoutContext(
+            "PfcTx",
+            MakeCallback(&DconMonitor::PfcSent, this).Bind(l, false));
+    }
+    if (!m_queues.empty() || !m_flowProbes.empty())
+    {
+        Simulator::Schedule(Time(0), &DconMonitor::Sample, this);
+    }
+}
+
+void
+DconMonitor::Sample()
+{
+    Time now = Simulator::Now();
+    for (auto& q : m_queues)
+    {
+        Ptr<DconSwitch> sw = m_fabric->GetSwitch(q.node);
+        uint64_t bytes = 0;
+        if (q.ingress)
+        {
+            for (uint8_t p = 0; p < PfcNetDevice::NUM_PRIORITIES; ++p)
+            {
+                bytes += sw->GetMmu()->GetIngressBytes(q.port, p);
+            }
+        }
+        else
+        {
+            bytes = sw->GetEgressBytes(q.port);
+        }
+        q.samples.emplace_back(now, bytes);
+    }
+    for (auto& [id, f] : m_flowProbes)
+    {
+        uint64_t acked = f.state ? f.state->m_sndUna : 0;
+        double gbps = static_cast<double>(acked - f.lastAcked) * 8.0 / m_interval.GetSeconds() / 1e9;
+        f.lastAcked = acked;
+        f.samples.emplace_back(now, gbps);
+    }
+    if (now + m_interval <= m_stop)
+    {
+        Simulator::Schedule(m_interval, &DconMonitor::Sample, this);
+    }
+}
+
+void
+DconMonitor::PfcSent(uint32_t link, bool fromA, uint8_t priority, uint16_t quanta)
+{
+    const auto& l = m_fabric->GetLinks()[link];
+    PfcEvent e;
+    e.time = Simulator::Now();
+    e.node = fromA ? l.a : l.b;
+    e.port = fromA ? l.portA : l.portB;
+    e.peer = fromA ? l.b : l.a;
+    e.priority = priority;
+    e.quanta = quanta;
+    m_pfc.push_back(e);
+}
+
+void
+DconMonitor::FlowStarted(uint32_t flowId, Ptr<RdmaFlowState> state)
+{
+    auto it = m_flowProbes.find(flowId);
+    if (it != m_flowProbes.end())
+    {
+        it->second.state = state;
+    }
+}
+
+void
+DconMonitor::FlowCompleted(const RdmaFlowRecord& rec)
+{
+    m_records.push_back(rec);
+}
+
+uint64_t
+DconMonitor::GetPauseFrames(uint32_t from, uint32_t to) const
+{
+    uint64_t n = 0;
+    for (const auto& e : m_pfc)
+    {
+        if (e.node == from && e.peer == to && e.quanta != 0)
+        {
+            n++;
+        }
+    }
+    return n;
+}
+
+const std::vector<RdmaFlowRecord>&
+DconMonitor::GetRecords() const
+{
+    return m_records;
+}
+
+std::vector<std::pair<Time, double>>
+DconMonitor::GetThroughput(uint32_t flowId) const
+{
+    return m_flowProbes.at(flowId).samples;
+}
+
+std::vector<std::pair<Time, uint64_t>>
+DconMonitor::GetQueueSamples(uint32_t node, uint32_t port, bool ingress) const
+{
+    for (const auto& q : m_queues)
+    {
+        if (q.node == node && q.port == port && q.ingress == ingress)
+        {
+            return q.samples;
+        }
+    }
+    throw std::invalid_argument("port not sampled");
+}
+
+void
+DconMonitor::Write(const std::string& dir, double wallSeconds) const
+{
+    namespace fs = std::filesystem;
+    fs::create_directories(dir);
+    fs::path d(dir);
+
+    // flows.csv, sorted by flow id so the file does not depend on completion order ties
+    std::vector<RdmaFlowRecord> recs = m_records;
+    std::sort(recs.begin(), recs.end(), [](const auto& a, const auto& b) {
+        return a.flowId < b.flowId;
+    });
+    {
+        std::ofstream out = OpenOut(d / "flows.csv");
+        out << "flow_id,src,dst,size_bytes,start_s,end_s,fct_s,ideal_fct_s,slowdown\n";
+        for (const auto& r : recs)
+        {
+            Time fct = r.end - r.start;
+            Time ideal = m_fabric->GetIdealFct(m_flows->GetFlows()[r.flowId].src,
+                                               r.dstNode,
+                                               r.size);
+            out << r.flowId << "," << GetNodeName(m_flows->GetFlows()[r.flowId].src) << ","
+                << GetNodeName(r.dstNode) << "," << r.size << "," << Seconds(r.start) << ","
+                << Seconds(r.end) << "," << Seconds(fct) << "," << Seconds(ideal) << ","
+                << std::setprecision(6) << fct.GetSeconds() / ideal.GetSeconds() << "\n";
+        }
+    }
+    {
+        std::ofstream out = OpenOut(d / "pfc.csv");
+        out << "time_s,node,port,peer,priority,event,quanta\n";
+        for (const auto& e : m_pfc)
+        {
+            out << Seconds(e.time) << "," << GetNodeName(e.node) << "," << e.port << ","
+                << GetNodeName(e.peer) << "," << +e.priority << ","
+                << (e.quanta ? "pause" : "resume") << "," << e.quanta << "\n";
+        }
+    }
+    {
+        std::ofstream out = OpenOut(d / "queues.csv");
+        out << "time_s,node,port,kind,bytes\n";
+        for (const auto& q : m_queues)
+        {
+            for (const auto& [t, b] : q.samples)
+            {
+                out << Seconds(t) << "," << GetNodeName(q.node) << "," << q.port << ","
+                    << (q.ingress ? "ingress" : "egress") << "," << b << "\n";
+            }
+        }
+    }
+    {
+        std::ofstream out = OpenOut(d / "throughput.csv");
+        out << "time_s,flow,gbps\n";
+        for (const auto& [id, f] : m_flowProbes)
+        {
+            for (const auto& [t, g] : f.samples)
+            {
+                out << Seconds(t) << "," << id << "," << std::setprecision(6) << g << "\n";
+            }
+        }
+    }
+    std::map<std::string, uint64_t> drops;
+    {
+        std::ofstream out = OpenOut(d / "drops.csv");
+        out << "node,reason,packets\n";
+        for (uint32_t s : m_fabric->GetSwitches())
+        {
+            Ptr<DconSwitch> sw = m_fabric->GetSwitch(s);
+            std::map<std::string, uint64_t> all = sw->GetMmu()->GetDropCounts();
+            for (const auto& [reason, n] : sw->GetForwardingDrops())
+            {
+                all[reason] += n;
+            }
+            for (const auto& [reason, n] : all)
+            {
+                out << GetNodeName(s) << "," << reason << "," << n << "\n";
+                drops[reason] += n;
+            }
+        }
+    }
+    // summary.json
+    uint64_t pauses = 0;
+    uint64_t resumes = 0;
+    uint64_t linkFrames = 0;
+    std::ostringstream perLink;
+    const auto& links = m_fabric->GetLinks();
+    bool first = true;
+    for (const auto& l : links)
+    {
+        for (int end = 0; end < 2; ++end)
+        {
+            Ptr<PfcNetDevice> dev = end == 0 ? l.devA : l.devB;
+            const auto& st = dev->GetStats();
+            pauses += st.pauseSent;
+            resumes += st.resumeSent;
+            linkFrames += st.txFrames;
+            if (st.pauseSent)
+            {
+                perLink << (first ? "" : ", ") << "\"" << GetNodeName(end == 0 ? l.a : l.b)
+                        << "->" << GetNodeName(end == 0 ? l.b : l.a) << "\": " << st.pauseSent;
+                first = false;
+            }
+        }
+    }
+    uint64_t marks = 0;
+    for (uint32_t s : m_fabric->GetSwitches())
+    {
+        Ptr<DconSwitch> sw = m_fabric->GetSwitch(s);
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            for (uint8_t prio = 0; prio < PfcNetDevice::NUM_PRIORITIES; ++prio)
+            {
+                marks += sw->GetQueueDisc(p, prio)->GetStats().nTotalMarkedPackets;
+            }
+        }
+    }
+    RdmaNic::Stats nic;
+    for (uint32_t h : m_fabric->GetHosts())
+    {
+        const auto& s = m_fabric->GetNic(h)->GetStats();
+        nic.dataPacketsSent += s.dataPacketsSent;
+        nic.retransmittedPackets += s.retransmittedPackets;
+        nic.acksSent += s.acksSent;
+        nic.naksSent += s.naksSent;
+        nic.cnpsSent += s.cnpsSent;
+        nic.cnpsReceived += s.cnpsReceived;
+        nic.cnmsReceived += s.cnmsReceived;
+        nic.timeouts += s.timeouts;
+    }
+    std::ofstream out = OpenOut(d / "summary.json");
+    out << std::setprecision(6);
+    out << "{\n";
+    out << "  \"simulated_time_s\": " << Seconds(Simulator::Now()) << ",\n";
+    out << "  \"wall_time_s\": " << wallSeconds << ",\n";
+    out << "  \"events_executed\": " << Simulator::GetEventCount() << ",\n";
+    out << "  \"flows_total\": " << m_flows->GetFlows().size() << ",\n";
+    out << "  \"flows_completed\": " << m_records.size() << ",\n";
+    out << "  \"link_frames_sent\": " << linkFrames << ",\n";
+    out << "  \"data_packets_sent\": " << nic.dataPacketsSent << ",\n";
+    out << "  \"retransmitted_packets\": " << nic.retransmittedPackets << ",\n";
+    out << "  \"timeouts\": " << nic.timeouts << ",\n";
+    out << "  \"pause_frames_sent\": " << pauses << ",\n";
+    out << "  \"resume_frames_sent\": " << resumes << ",\n";
+    out << "  \"pause_frames_per_link\": {" << perLink.str() << "},\n";
+    out << "  \"drops\": {";
+    first = true;
+    for (const auto& [reason, n] : drops)
+    {
+        out << (first ? "" : ", ") << "\"" << reason << "\": " << n;
+        first = false;
+    }
+    out << "},\n";
+    out << "  \"ecn_marks\": " << marks << ",\n";
+    out << "  \"cnps_sent\": " << nic.cnpsSent << ",\n";
+    out << "  \"cnps_received\": " << nic.cnpsReceived << ",\n";
+    out << "  \"cnms_received\": " << nic.cnmsReceived << ",\n";
+    out << "  \"naks_sent\": " << nic.naksSent << "\n";
+    out << "}\n";
+    if (!out)
+    {
+        throw std::runtime_error("cannot write " + (d / "summary.json").string());
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,188 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef DCON_MONITOR_H
+#define DCON_MONITOR_H
+
+#include "rdma-fabric-helper.h"
+#include "rdma-flow-helper.h"
+
+#include "ns3/event-id.h"
+#include "ns3/simple-ref-count.h"
+
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup dcon
+ * \brief Records what happens in a fabric and writes it as plain CSV files (a header line,
+ * units in the column names) and a summary.json to an output directory.
+ *
+ * Files:
+ * - flows.csv: flow_id,src,dst,size_bytes,start_s,end_s,fct_s,ideal_fct_s,slowdown (completed
+ *   flows; flows that did not complete are counted in summary.json)
+ * - pfc.csv: time_s,node,port,peer,priority,event,quanta (every PFC frame sent; event is pause
+ *   or resume)
+ * - queues.csv: time_s,node,port,kind,bytes (kind egress = bytes queued for the port, all
+ *   priorities; ingress = bytes held in the switch that arrived on the port, all priorities)
+ * - throughput.csv: time_s,flow,gbps (acknowledged bytes per sample interval)
+ * - drops.csv: node,reason,packets
+ * - summary.json: totals (see doc/dcon.rst)
+ *
+ * Nodes are named in outputs by SetNodeName (default "h<node>" for hosts, "s<node>" for
+ * switches).
+ */
+class DconMonitor : public SimpleRefCount<DconMonitor>
+{
+  public:
+    /**
+     * \brief Create a monitor.
+     * \param fabric the fabric to watch
+     * \param flows the flows (for ideal FCTs and completion counts)
+     */
+    DconMonitor(Ptr<RdmaFabric> fabric, Ptr<RdmaFlowHelper> flows);
+
+    /**
+     * \brief Name a node in the outputs.
+     * \param node node index
+     * \param name the name (no commas)
+     */
+    void SetNodeName(uint32_t node, const std::string& name);
+
+    /**
+     * \brief The output name of a node.
+     * \param node node index
+     * \return the name
+     */
+    std::string GetNodeName(uint32_t node) const;
+
+    /**
+     * \brief Sample a switch port's queue every sample interval.
+     * \param node switch node index
+     * \param port port index
+     * \param ingress true for the ingress (MMU) bytes, false for egress queue bytes
+     */
+    void AddQueueSample(uint32_t node, uint32_t port, bool ingress);
+
+    /**
+     * \brief Sample a flow's throughput every sample interval.
+     * \param flowId the flow
+     */
+    void AddThroughputFlow(uint32_t flowId);
+
+    /**
+     * \brief Start recording (connects traces, starts sampling).
+     * \param interval sampling interval for queues and throughput
+     * \param stop no samples after this time
+     */
+    void Start(Time interval, Time stop);
+
+    /**
+     * \brief Write every file to \p dir (created if needed). Throws std::runtime_error if a
+     * file cannot be written.
+     * \param dir output directory
+     * \param wallSeconds wall-clock time of the run, for the summary
+     */
+    void Write(const std::string& dir, double wallSeconds) const;
+
+    /**
+     * \brief PFC pause frames (non-zero time) sent by \p from on its link to \p to.
+     * \param from sender of the PAUSE frames
+     * \param to its neighbour
+     * \return frames
+     */
+    uint64_t GetPauseFrames(uint32_t from, uint32_t to) const;
+
+    /**
+     * \brief Completed flow records, in completion order.
+     * \return the records
+     */
+    const std::vector<RdmaFlowRecord>& GetRecords() const;
+
+    /**
+     * \brief Throughput samples of a flow as (time, Gb/s).
+     * \param flowId the flow
+     * \return samples
+     */
+    std::vector<std::pair<Time, double>> GetThroughput(uint32_t flowId) const;
+
+    /**
+     * \brief Queue samples of a port as (time, bytes).
+     * \param node switch node
+     * \param port port
+     * \param ingress ingress or egress
+     * \return samples
+     */
+    std::vector<std::pair<Time, uint64_t>> GetQueueSamples(uint32_t node,
+                                                            uint32_t port,
+                                                            bool ingress) const;
+
+  private:
+    /// A sampled port.
+    struct QueueProbe
+    {
+        uint32_t node;    //!< switch node
+        uint32_t port;    //!< port
+        bool ingress;     //!< which counter
+        std::vector<std::pair<Time, uint64_t>> samples; //!< (time, bytes)
+    };
+    /// A sampled flow.
+    struct FlowProbe
+    {
+        Ptr<RdmaFlowState> state;  //!< set when the flow starts
+        uint64_t lastAcked{0};     //!< acked bytes at the previous sample
+        std::vector<std::pair<Time, double>> samples; //!< (time, Gb/s)
+    };
+    /// One PFC frame sent.
+    struct PfcEvent
+    {
+        Time time;         //!< when
+        uint32_t node;     //!< sender
+        uint32_t port;     //!< its port
+        uint32_t peer;     //!< neighbour it pauses
+        uint8_t priority;  //!< priority
+        uint16_t quanta;   //!< pause time (0 = resume)
+    };
+
+    /// Take one sample of everything.
+    void Sample();
+    /**
+     * \brief A PFC frame was sent.
+     * \param link link index
+     * \param fromA true if sent by end a
+     * \param priority priority
+     * \param quanta time
+     */
+    void PfcSent(uint32_t link, bool fromA, uint8_t priority, uint16_t quanta);
+    /**
+     * \brief A flow started.
+     * \param flowId flow
+     * \param state its state
+     */
+    void FlowStarted(uint32_t flowId, Ptr<RdmaFlowState> state);
+    /**
+     * \brief A flow completed.
+     * \param rec its record
+     */
+    void FlowCompleted(const RdmaFlowRecord& rec);
+
+    Ptr<RdmaFabric> m_fabric;
+    Ptr<RdmaFlowHelper> m_flows;
+    std::map<uint32_t, std::string> m_names;
+    std::vector<QueueProbe> m_queues;
+    std::map<uint32_t, FlowProbe> m_flowProbes;
+    std::vector<PfcEvent> m_pfc;
+    std::vector<RdmaFlowRecord> m_records;
+    Time m_interval;
+    Time m_stop;
+};
+
+} // namespace ns3
+
+#endif /* DCON_MONITOR_H */

@@ -1,0 +1,156 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "dcon-testbed.h"
+
+#include "ns3/boolean.h"
+#include "ns3/bth-header.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/rdma-dcqcn.h"
+#include "ns3/simulator.h"
+
+#include <chrono>
+#include <stdexcept>
+
+namespace ns3
+{
+
+DconTestbed::DconTestbed(const DconTestbedConfig& config)
+    : m_config(config),
+      m_topo(LeafSpineHelper::DconTestbed())
+{
+    if (config.burstSenders > 14)
+    {
+        throw std::invalid_argument("testbed: burstSenders " +
+                                    std::to_string(config.burstSenders) +
+                                    " > 14 (only H2..H15 exist)");
+    }
+    if (config.stopTime <= config.burstStart)
+    {
+        throw std::invalid_argument("testbed: stop time must be after the burst start");
+    }
+    RdmaDcqcn::SetPreset(config.dcqcnPreset, DataRate("40Gbps"));
+    RdmaFabricHelper fh;
+    fh.SetCongestionControl(config.cc);
+    fh.SetMmuAttribute("BufferSize", QueueSizeValue(config.bufferSize));
+    fh.SetMmuAttribute("ThresholdMode", EnumValue(SwitchMmu::STATIC));
+    fh.SetMmuAttribute("XOff", QueueSizeValue(config.xoff));
+    fh.SetMmuAttribute("XOn", QueueSizeValue(config.xon));
+    fh.SetQueueDisc("ns3::RedEcnQueueDisc",
+                    "Kmin",
+                    QueueSizeValue(config.kmin),
+                    "Kmax",
+                    QueueSizeValue(config.kmax),
+                    "Pmax",
+                    DoubleValue(config.pmax));
+    m_fabric = fh.Build(m_topo.GetTopology());
+    m_flows = Create<RdmaFlowHelper>(m_fabric);
+    m_flows->SetStopWhenDone(false);
+
+    // f0 and f1: pinned through S1 so that they share L2's ingress from S1.
+    const uint16_t f0Port = 50000;
+    const uint16_t f1Port = 50001;
+    uint32_t f0 = m_flows->AddFlow(H(0), R(0), config.longFlowSize, config.longFlowStart, 3, f0Port);
+    uint32_t f1 = m_flows->AddFlow(H(1), R(1), config.longFlowSize, config.longFlowStart, 3, f1Port);
+    m_fabric->PinPath(m_flows->GetFiveTuple(f0), {H(0), L(0), S(1), L(2), R(0)});
+    m_fabric->PinPath(m_flows->GetFiveTuple(f1), {H(1), L(0), S(1), L(2), R(1)});
+    for (uint32_t k = 0; k < config.burstFlowsPerHost; ++k)
+    {
+        for (uint32_t h = 2; h < 2 + config.burstSenders; ++h)
+        {
+            m_flows->AddFlow(H(h),
+                             R(1),
+                             config.burstFlowSize,
+                             config.burstStart + config.burstInterval * k);
+        }
+    }
+
+    m_monitor = Create<DconMonitor>(m_fabric, m_flows);
+    for (uint32_t i = 0; i < 16; ++i)
+    {
+        m_monitor->SetNodeName(H(i), "H" + std::to_string(i));
+    }
+    for (uint32_t i = 0; i < 2; ++i)
+    {
+        m_monitor->SetNodeName(R(i), "R" + std::to_string(i));
+        m_monitor->SetNodeName(S(i), "S" + std::to_string(i));
+    }
+    for (uint32_t i = 0; i < 3; ++i)
+    {
+        m_monitor->SetNodeName(L(i), "L" + std::to_string(i));
+    }
+    m_monitor->AddQueueSample(L(2), m_fabric->GetPort(L(2), R(1)), false); // P2/L2 egress
+    m_monitor->AddQueueSample(L(2), m_fabric->GetPort(L(2), S(1)), true);  // P1/L2 ingress
+    m_monitor->AddQueueSample(S(1), m_fabric->GetPort(S(1), L(2)), false); // P0/S1 egress
+    m_monitor->AddQueueSample(S(1), m_fabric->GetPort(S(1), L(0)), true);  // S1 ingress from L0
+    m_monitor->AddThroughputFlow(f0);
+    m_monitor->AddThroughputFlow(f1);
+    m_monitor->Start(config.sampleInterval, config.stopTime);
+}
+
+double
+DconTestbed::Run()
+{
+    auto t0 = std::chrono::steady_clock::now();
+    Simulator::Stop(m_config.stopTime);
+    Simulator::Run();
+    auto t1 = std::chrono::steady_clock::now();
+    return std::chrono::duration<double>(t1 - t0).count();
+}
+
+Ptr<DconMonitor>
+DconTestbed::GetMonitor() const
+{
+    return m_monitor;
+}
+
+Ptr<RdmaFabric>
+DconTestbed::GetFabric() const
+{
+    return m_fabric;
+}
+
+double
+DconTestbed::AverageThroughput(uint32_t flowId, Time from, Time to) const
+{
+    double sum = 0;
+    uint32_t n = 0;
+    for (const auto& [t, g] : m_monitor->GetThroughput(flowId))
+    {
+        // a sample at t covers (t - interval, t]
+        if (t - m_config.sampleInterval >= from && t <= to)
+        {
+            sum += g;
+            n++;
+        }
+    }
+    return n ? sum / n : 0.0;
+}
+
+uint32_t
+DconTestbed::H(uint32_t i) const
+{
+    return m_topo.GetHost(i < 8 ? 0 : 1, i % 8);
+}
+
+uint32_t
+DconTestbed::R(uint32_t i) const
+{
+    return m_topo.GetHost(2, i);
+}
+
+uint32_t
+DconTestbed::L(uint32_t i) const
+{
+    return m_topo.GetLeaf(i);
+}
+
+uint32_t
+DconTestbed::S(uint32_t i) const
+{
+    return m_topo.GetSpine(i);
+}
+
+} // namespace ns3

@@ -1,0 +1,121 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef DCON_TESTBED_H
+#define DCON_TESTBED_H
+
+#include "dcon-monitor.h"
+#include "leaf-spine-helper.h"
+#include "rdma-fabric-helper.h"
+#include "rdma-flow-helper.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+#include "ns3/queue-size.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup dcon
+ * \brief Settings of the DCON paper's testbed burst scenario (dcon.md 3.1, Fig. 1, 2, 6).
+ */
+struct DconTestbedConfig
+{
+    std::string cc{"dcqcn"};            //!< congestion control (short or TypeId name)
+    std::string dcqcnPreset{"paper"};   //!< DCQCN parameter set ("paper" or "cx4")
+    Time longFlowStart{Seconds(0)};     //!< when f0 and f1 start
+    uint64_t longFlowSize{1000000000};  //!< f0/f1 bytes (long enough to outlast the run)
+    Time burstStart{MilliSeconds(30)};  //!< first burst flow (f0/f1 converge by ~28 ms)
+    uint32_t burstSenders{14};          //!< H2 .. H(1+burstSenders)
+    uint32_t burstFlowsPerHost{35};     //!< burst flows per sender
+    uint64_t burstFlowSize{64000};      //!< bytes per burst flow
+    Time burstInterval{MicroSeconds(15)}; //!< spacing of one sender's burst flows
+    Time stopTime{MilliSeconds(60)};    //!< end of the run
+    Time sampleInterval{MicroSeconds(20)}; //!< queue/throughput sampling
+    QueueSize bufferSize{"22MB"};       //!< switch buffer
+    QueueSize xoff{"320KB"};            //!< PFC pause threshold (per ingress port, priority)
+    QueueSize xon{"300KB"};             //!< PFC resume threshold
+    QueueSize kmin{"200KB"};            //!< ECN Kmin (= Kmax: step marking at 200 KB)
+    QueueSize kmax{"200KB"};            //!< ECN Kmax
+    double pmax{1.0};                   //!< ECN Pmax
+    bool pcap{false};                   //!< write pcap of L2's ports
+    std::string outdir;                 //!< where pcap files go (if pcap)
+};
+
+/**
+ * \ingroup dcon
+ * \brief Builds and runs the DCON paper's testbed scenario.
+ *
+ * Topology (every link 40 Gb/s, 5 us):
+ * \verbatim
+ *              S0          S1
+ *             /  \  \   /  /  \
+ *           L0    L1  (full mesh)  L2
+ *        H0..H7  H8..H15         R0  R1
+ * \endverbatim
+ * f0 = H0 -> R0 and f1 = H1 -> R1 are pinned through L0 -> S1 -> L2, so they share L2's
+ * ingress port from S1 (P1/L2). The burst (H2..H15, each burstFlowsPerHost flows of
+ * burstFlowSize to R1, burstInterval apart) is spread over S0 and S1 by ECMP and congests L2's
+ * port to R1 (P2/L2) together with f1. Port names of the paper map to: P2/L2 = L2's port to
+ * R1, P1/L2 = L2's port from S1, P0/S1 = S1's port to L2.
+ */
+class DconTestbed
+{
+  public:
+    /**
+     * \brief Build the scenario (throws std::invalid_argument on bad settings).
+     * \param config the settings
+     */
+    explicit DconTestbed(const DconTestbedConfig& config);
+
+    /**
+     * \brief Run until the stop time.
+     * \return wall-clock seconds the run took
+     */
+    double Run();
+
+    /**
+     * \brief The monitor with queue, PFC and throughput records.
+     * \return the monitor
+     */
+    Ptr<DconMonitor> GetMonitor() const;
+
+    /**
+     * \brief The fabric.
+     * \return the fabric
+     */
+    Ptr<RdmaFabric> GetFabric() const;
+
+    /**
+     * \brief Average throughput of a flow over [from, to) from the samples.
+     * \param flowId flow (0 = f0, 1 = f1)
+     * \param from start
+     * \param to end
+     * \return Gb/s
+     */
+    double AverageThroughput(uint32_t flowId, Time from, Time to) const;
+
+    /// Node index of a sender H<i>.
+    uint32_t H(uint32_t i) const;
+    /// Node index of a receiver R<i>.
+    uint32_t R(uint32_t i) const;
+    /// Node index of leaf L<i>.
+    uint32_t L(uint32_t i) const;
+    /// Node index of spine S<i>.
+    uint32_t S(uint32_t i) const;
+
+  private:
+    DconTestbedConfig m_config;
+    LeafSpineHelper m_topo;
+    Ptr<RdmaFabric> m_fabric;
+    Ptr<RdmaFlowHelper> m_flows;
+    Ptr<DconMonitor> m_monitor;
+};
+
+} // namespace ns3
+
+#endif /* DCON_TESTBED_H */

@@ -1,0 +1,135 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "leaf-spine-helper.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+LeafSpineHelper::LeafSpineHelper(uint32_t spines, uint32_t leaves, uint32_t hostsPerLeaf)
+    : LeafSpineHelper(spines, std::vector<uint32_t>(leaves, hostsPerLeaf))
+{
+    if (leaves == 0 || hostsPerLeaf == 0)
+    {
+        throw std::invalid_argument("leaf-spine: need at least one leaf and one host per leaf, "
+                                    "got leaves=" + std::to_string(leaves) +
+                                    " hostsPerLeaf=" + std::to_string(hostsPerLeaf));
+    }
+}
+
+LeafSpineHelper::LeafSpineHelper(uint32_t spines, const std::vector<uint32_t>& hostsPerLeaf)
+    : m_spines(spines),
+      m_hostsPerLeaf(hostsPerLeaf)
+{
+    if (spines == 0)
+    {
+        throw std::invalid_argument("leaf-spine: need at least one spine, got 0");
+    }
+    if (hostsPerLeaf.empty())
+    {
+        throw std::invalid_argument("leaf-spine: need at least one leaf, got 0");
+    }
+    for (uint32_t h : hostsPerLeaf)
+    {
+        m_firstHost.push_back(m_nHosts);
+        m_nHosts += h;
+    }
+    if (m_nHosts == 0)
+    {
+        throw std::invalid_argument("leaf-spine: no hosts");
+    }
+}
+
+void
+LeafSpineHelper::SetHostLink(DataRate rate, Time delay)
+{
+    m_hostRate = rate;
+    m_hostDelay = delay;
+}
+
+void
+LeafSpineHelper::SetFabricLink(DataRate rate, Time delay)
+{
+    m_fabricRate = rate;
+    m_fabricDelay = delay;
+}
+
+uint32_t
+LeafSpineHelper::GetHost(uint32_t leaf, uint32_t i) const
+{
+    if (leaf >= m_hostsPerLeaf.size() || i >= m_hostsPerLeaf[leaf])
+    {
+        throw std::invalid_argument("leaf-spine: no host " + std::to_string(i) + " on leaf " +
+                                    std::to_string(leaf));
+    }
+    return m_firstHost[leaf] + i;
+}
+
+uint32_t
+LeafSpineHelper::GetLeaf(uint32_t leaf) const
+{
+    if (leaf >= m_hostsPerLeaf.size())
+    {
+        throw std::invalid_argument("leaf-spine: no leaf " + std::to_string(leaf));
+    }
+    return m_nHosts + leaf;
+}
+
+uint32_t
+LeafSpineHelper::GetSpine(uint32_t spine) const
+{
+    if (spine >= m_spines)
+    {
+        throw std::invalid_argument("leaf-spine: no spine " + std::to_string(spine));
+    }
+    return m_nHosts + m_hostsPerLeaf.size() + spine;
+}
+
+uint32_t
+LeafSpineHelper::GetNHosts() const
+{
+    return m_nHosts;
+}
+
+TopologySpec
+LeafSpineHelper::GetTopology() const
+{
+    TopologySpec t;
+    uint32_t leaves = m_hostsPerLeaf.size();
+    t.nNodes = m_nHosts + leaves + m_spines;
+    t.isSwitch.assign(t.nNodes, true);
+    for (uint32_t h = 0; h < m_nHosts; ++h)
+    {
+        t.isSwitch[h] = false;
+    }
+    for (uint32_t l = 0; l < leaves; ++l)
+    {
+        for (uint32_t i = 0; i < m_hostsPerLeaf[l]; ++i)
+        {
+            t.links.push_back({GetHost(l, i), GetLeaf(l), m_hostRate, m_hostDelay});
+        }
+    }
+    for (uint32_t l = 0; l < leaves; ++l)
+    {
+        for (uint32_t s = 0; s < m_spines; ++s)
+        {
+            t.links.push_back({GetLeaf(l), GetSpine(s), m_fabricRate, m_fabricDelay});
+        }
+    }
+    return t;
+}
+
+LeafSpineHelper
+LeafSpineHelper::DconTestbed()
+{
+    LeafSpineHelper h(2, std::vector<uint32_t>{8, 8, 2});
+    h.SetHostLink(DataRate("40Gbps"), MicroSeconds(5));
+    h.SetFabricLink(DataRate("40Gbps"), MicroSeconds(5));
+    return h;
+}
+
+} // namespace ns3

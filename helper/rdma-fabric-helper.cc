@@ -1,0 +1,418 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "rdma-fabric-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/pfc-channel.h"
+#include "ns3/pointer.h"
+#include "ns3/queue-size.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <deque>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaFabricHelper");
+
+namespace
+{
+constexpr uint16_t UNREACHABLE = UINT16_MAX;
+} // namespace
+
+// ------------------------------------------------------------------------------ RdmaFabric
+
+uint32_t
+RdmaFabric::GetNNodes() const
+{
+    return m_isSwitch.size();
+}
+
+bool
+RdmaFabric::IsSwitch(uint32_t node) const
+{
+    return m_isSwitch.at(node);
+}
+
+Ptr<Node>
+RdmaFabric::GetNode(uint32_t node) const
+{
+    return m_nodes.Get(node);
+}
+
+Ptr<DconSwitch>
+RdmaFabric::GetSwitch(uint32_t node) const
+{
+    if (node >= m_isSwitch.size() || !m_isSwitch[node])
+    {
+        throw std::invalid_argument("node " + std::to_string(node) + " is not a switch");
+    }
+    return m_switches[node];
+}
+
+Ptr<RdmaNic>
+RdmaFabric::GetNic(uint32_t node) const
+{
+    if (node >= m_isSwitch.size() || m_isSwitch[node])
+    {
+        throw std::invalid_argument("node " + std::to_string(node) + " is not a host");
+    }
+    return m_nics[node];
+}
+
+Ipv4Address
+RdmaFabric::GetAddress(uint32_t node) const
+{
+    return GetNic(node)->GetAddress();
+}
+
+const std::vector<uint32_t>&
+RdmaFabric::GetHosts() const
+{
+    return m_hosts;
+}
+
+const std::vector<uint32_t>&
+RdmaFabric::GetSwitches() const
+{
+    return m_switchIds;
+}
+
+const std::vector<RdmaFabric::Link>&
+RdmaFabric::GetLinks() const
+{
+    return m_links;
+}
+
+uint32_t
+RdmaFabric::GetPort(uint32_t node, uint32_t neighbor) const
+{
+    for (const auto& [n, l] : m_adj.at(node))
+    {
+        if (n == neighbor)
+        {
+            return m_links[l].a == node ? m_links[l].portA : m_links[l].portB;
+        }
+    }
+    throw std::invalid_argument("nodes " + std::to_string(node) + " and " +
+                                std::to_string(neighbor) + " are not adjacent");
+}
+
+uint32_t
+RdmaFabric::GetSwitchHops(uint32_t src, uint32_t dst) const
+{
+    uint16_t d = m_distToHost.at(m_hostIndex.at(dst)).at(src);
+    return d == 0 ? 0 : d - 1;
+}
+
+std::vector<uint32_t>
+RdmaFabric::GetShortestPath(uint32_t src, uint32_t dst) const
+{
+    GetNic(src);
+    GetNic(dst);
+    const auto& dist = m_distToHost[m_hostIndex[dst]];
+    std::vector<uint32_t> path;
+    uint32_t cur = src;
+    while (cur != dst)
+    {
+        uint32_t next = UINT32_MAX;
+        uint32_t link = 0;
+        for (const auto& [n, l] : m_adj[cur])
+        {
+            if (dist[n] + 1 == dist[cur] && (n == dst || m_isSwitch[n]) && n < next)
+            {
+                next = n;
+                link = l;
+            }
+        }
+        NS_ABORT_MSG_IF(next == UINT32_MAX, "no path");
+        path.push_back(link);
+        cur = next;
+    }
+    return path;
+}
+
+Time
+RdmaFabric::GetBaseRtt(uint32_t src, uint32_t dst) const
+{
+    Ptr<RdmaNic> nic = GetNic(src);
+    Time rtt;
+    UintegerValue mtu;
+    nic->GetAttribute("Mtu", mtu);
+    uint32_t full = nic->GetDataWireBytes(mtu.Get());
+    uint32_t ack = nic->GetAckWireBytes();
+    for (uint32_t l : GetShortestPath(src, dst))
+    {
+        const Link& link = m_links[l];
+        rtt += link.delay * 2 + link.rate.CalculateBytesTxTime(full) +
+               link.rate.CalculateBytesTxTime(ack);
+    }
+    return rtt;
+}
+
+Time
+RdmaFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t size) const
+{
+    Ptr<RdmaNic> nic = GetNic(src);
+    UintegerValue mtuValue;
+    nic->GetAttribute("Mtu", mtuValue);
+    uint64_t mtu = mtuValue.Get();
+    uint64_t nFull = size / mtu;
+    uint64_t rest = size % mtu;
+    uint64_t firstWire = nic->GetDataWireBytes(static_cast<uint32_t>(std::min(size, mtu)));
+    uint64_t totalWire = nFull * nic->GetDataWireBytes(mtu) + (rest ? nic->GetDataWireBytes(rest) : 0);
+    uint32_t ack = nic->GetAckWireBytes();
+    Time t;
+    DataRate bottleneck = m_links[GetShortestPath(src, dst).front()].rate;
+    for (uint32_t l : GetShortestPath(src, dst))
+    {
+        const Link& link = m_links[l];
+        bottleneck = std::min(bottleneck, link.rate);
+        // first packet store-and-forward, the ACK back
+        t += link.delay * 2 + link.rate.CalculateBytesTxTime(firstWire) +
+             link.rate.CalculateBytesTxTime(ack);
+    }
+    // the rest of the message streams behind the first packet at the bottleneck rate
+    t += bottleneck.CalculateBytesTxTime(totalWire - firstWire);
+    return t;
+}
+
+void
+RdmaFabric::PinPath(const RdmaFiveTuple& tuple, const std::vector<uint32_t>& path)
+{
+    if (path.size() < 3 || m_isSwitch.at(path.front()) || m_isSwitch.at(path.back()))
+    {
+        throw std::invalid_argument("PinPath: a path runs from a host through switches to a host");
+    }
+    for (std::size_t i = 1; i + 1 < path.size(); ++i)
+    {
+        GetSwitch(path[i])->PinFlow(tuple, GetPort(path[i], path[i + 1]));
+    }
+}
+
+// ------------------------------------------------------------------------ RdmaFabricHelper
+
+RdmaFabricHelper::RdmaFabricHelper()
+{
+    m_switchFactory.SetTypeId(DconSwitch::GetTypeId());
+    m_mmuFactory.SetTypeId(SwitchMmu::GetTypeId());
+    m_deviceFactory.SetTypeId(PfcNetDevice::GetTypeId());
+    m_channelFactory.SetTypeId(PfcChannel::GetTypeId());
+    m_nicFactory.SetTypeId(RdmaNic::GetTypeId());
+    m_queueFactory.SetTypeId(RedEcnQueueDisc::GetTypeId());
+}
+
+void
+RdmaFabricHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_switchFactory.Set(name, value);
+}
+
+void
+RdmaFabricHelper::SetMmuAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_mmuFactory.Set(name, value);
+}
+
+void
+RdmaFabricHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_deviceFactory.Set(name, value);
+}
+
+void
+RdmaFabricHelper::SetNicAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_nicFactory.Set(name, value);
+}
+
+void
+RdmaFabricHelper::SetCongestionControl(const std::string& name)
+{
+    m_nicFactory.Set("CongestionControl", TypeIdValue(RdmaCongestionOps::LookupTypeId(name)));
+}
+
+void
+RdmaFabricHelper::SetAutoHeadroom(bool enable)
+{
+    m_autoHeadroom = enable;
+}
+
+Ptr<RdmaFabric>
+RdmaFabricHelper::Build(const TopologySpec& topo) const
+{
+    uint32_t n = topo.nNodes;
+    if (topo.isSwitch.size() != n)
+    {
+        throw std::invalid_argument("topology: isSwitch has " +
+                                    std::to_string(topo.isSwitch.size()) + " entries for " +
+                                    std::to_string(n) + " nodes");
+    }
+    Ptr<RdmaFabric> f = Create<RdmaFabric>();
+    f->m_isSwitch = topo.isSwitch;
+    f->m_nodes.Create(n);
+    f->m_switches.resize(n);
+    f->m_nics.resize(n);
+    f->m_adj.resize(n);
+    f->m_hostIndex.assign(n, UINT32_MAX);
+    std::vector<Ptr<PfcNetDevice>> hostDevice(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        if (topo.isSwitch[i])
+        {
+            Ptr<DconSwitch> sw = m_switchFactory.Create<DconSwitch>();
+            sw->SetAttribute("Mmu", PointerValue(m_mmuFactory.Create<SwitchMmu>()));
+            // Independent ECMP choices per switch (a fixed function of the node index).
+            sw->SetAttribute("EcmpSeed", UintegerValue((i + 1) * 2654435761u));
+            sw->SetQueueDiscFactory(m_queueFactory);
+            f->m_nodes.Get(i)->AggregateObject(sw);
+            f->m_switches[i] = sw;
+            f->m_switchIds.push_back(i);
+        }
+        else
+        {
+            f->m_hostIndex[i] = f->m_hosts.size();
+            f->m_hosts.push_back(i);
+        }
+    }
+    if (f->m_hosts.empty())
+    {
+        throw std::invalid_argument("topology has no hosts");
+    }
+    for (const auto& spec : topo.links)
+    {
+        if (spec.a >= n || spec.b >= n || spec.a == spec.b)
+        {
+            throw std::invalid_argument("topology: bad link " + std::to_string(spec.a) + " - " +
+                                        std::to_string(spec.b));
+        }
+        if (spec.rate.GetBitRate() == 0)
+        {
+            throw std::invalid_argument("topology: link " + std::to_string(spec.a) + " - " +
+                                        std::to_string(spec.b) + " has rate 0");
+        }
+        RdmaFabric::Link link;
+        link.a = spec.a;
+        link.b = spec.b;
+        link.rate = spec.rate;
+        link.delay = spec.delay;
+        Ptr<PfcChannel> ch = m_channelFactory.Create<PfcChannel>();
+        ch->SetAttribute("Delay", TimeValue(spec.delay));
+        auto attach = [&](uint32_t node, uint32_t& port, Ptr<PfcNetDevice>& dev) {
+            dev = m_deviceFactory.Create<PfcNetDevice>();
+            dev->SetAttribute("DataRate", DataRateValue(spec.rate));
+            f->m_nodes.Get(node)->AddDevice(dev);
+            dev->Attach(ch);
+            if (topo.isSwitch[node])
+            {
+                port = f->m_switches[node]->AddPort(dev);
+            }
+            else
+            {
+                if (hostDevice[node])
+                {
+                    throw std::invalid_argument("topology: host " + std::to_string(node) +
+                                                " has more than one link (multi-homed hosts "
+                                                "are not supported)");
+                }
+                hostDevice[node] = dev;
+                port = 0;
+            }
+        };
+        attach(spec.a, link.portA, link.devA);
+        attach(spec.b, link.portB, link.devB);
+        f->m_adj[spec.a].emplace_back(spec.b, f->m_links.size());
+        f->m_adj[spec.b].emplace_back(spec.a, f->m_links.size());
+        f->m_links.push_back(link);
+    }
+    for (uint32_t h : f->m_hosts)
+    {
+        if (!hostDevice[h])
+        {
+            throw std::invalid_argument("topology: host " + std::to_string(h) + " has no link");
+        }
+        Ptr<RdmaNic> nic = m_nicFactory.Create<RdmaNic>();
+        f->m_nodes.Get(h)->AggregateObject(nic);
+        nic->Setup(hostDevice[h], Ipv4Address(0x0A000000u + f->m_hostIndex[h] + 1));
+        f->m_nics[h] = nic;
+    }
+    // Routes: breadth-first search from every host; a switch forwards toward host h on every
+    // port whose neighbour is one hop closer to h (all shortest paths, for per-flow ECMP).
+    f->m_distToHost.assign(f->m_hosts.size(), std::vector<uint16_t>(n, UNREACHABLE));
+    for (uint32_t hi = 0; hi < f->m_hosts.size(); ++hi)
+    {
+        uint32_t h = f->m_hosts[hi];
+        auto& dist = f->m_distToHost[hi];
+        dist[h] = 0;
+        std::deque<uint32_t> queue{h};
+        while (!queue.empty())
+        {
+            uint32_t u = queue.front();
+            queue.pop_front();
+            if (u != h && !topo.isSwitch[u])
+            {
+                continue; // hosts do not forward
+            }
+            for (const auto& [v, l] : f->m_adj[u])
+            {
+                if (dist[v] == UNREACHABLE)
+                {
+                    dist[v] = dist[u] + 1;
+                    queue.push_back(v);
+                }
+            }
+        }
+        Ipv4Address addr = f->GetAddress(h);
+        for (uint32_t s : f->m_switchIds)
+        {
+            if (dist[s] == UNREACHABLE)
+            {
+                continue;
+            }
+            for (const auto& [v, l] : f->m_adj[s])
+            {
+                if (dist[v] + 1 == dist[s] && (v == h || topo.isSwitch[v]))
+                {
+                    f->m_switches[s]->AddRoute(addr, f->GetPort(s, v));
+                }
+            }
+        }
+        for (uint32_t other : f->m_hosts)
+        {
+            if (dist[other] == UNREACHABLE)
+            {
+                throw std::invalid_argument("topology: host " + std::to_string(other) +
+                                            " cannot reach host " + std::to_string(h));
+            }
+        }
+    }
+    for (uint32_t s : f->m_switchIds)
+    {
+        Ptr<DconSwitch> sw = f->m_switches[s];
+        if (m_autoHeadroom)
+        {
+            uint64_t headroom = 0;
+            for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+            {
+                Ptr<PfcNetDevice> dev = sw->GetDevice(p);
+                Ptr<PfcChannel> ch = DynamicCast<PfcChannel>(dev->GetChannel());
+                uint64_t frame = dev->GetWireBytes(dev->GetMtu());
+                double inFlight = 2.0 * ch->GetDelay().GetSeconds() *
+                                  static_cast<double>(dev->GetDataRate().GetBitRate()) / 8.0;
+                headroom = std::max<uint64_t>(headroom, static_cast<uint64_t>(inFlight) + 3 * frame);
+            }
+            sw->GetMmu()->SetAttribute(
+                "Headroom",
+                QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, static_cast<uint32_t>(headroom))));
+        }
+        sw->Finalize();
+    }
+    return f;
+}
+
+} // namespace ns3

@@ -1,0 +1,248 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_FABRIC_HELPER_H
+#define RDMA_FABRIC_HELPER_H
+
+#include "hpcc-format.h"
+
+#include "ns3/dcon-switch.h"
+#include "ns3/node-container.h"
+#include "ns3/object-factory.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/simple-ref-count.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup dcon
+ * \brief A built lossless fabric: nodes, switches, NICs, links and routes, indexed by the
+ * node numbers of the TopologySpec it was built from.
+ */
+class RdmaFabric : public SimpleRefCount<RdmaFabric>
+{
+  public:
+    /// One link of the fabric.
+    struct Link
+    {
+        uint32_t a;              //!< one end (topology node index)
+        uint32_t b;              //!< other end
+        uint32_t portA;          //!< port index at a (0 for a host)
+        uint32_t portB;          //!< port index at b
+        Ptr<PfcNetDevice> devA;  //!< device at a
+        Ptr<PfcNetDevice> devB;  //!< device at b
+        DataRate rate;           //!< line rate
+        Time delay;              //!< propagation delay
+    };
+
+    /**
+     * \brief Number of nodes.
+     * \return the count
+     */
+    uint32_t GetNNodes() const;
+    /**
+     * \brief Whether a node is a switch.
+     * \param node topology node index
+     * \return true for a switch
+     */
+    bool IsSwitch(uint32_t node) const;
+    /**
+     * \brief The ns-3 node.
+     * \param node topology node index
+     * \return the node
+     */
+    Ptr<Node> GetNode(uint32_t node) const;
+    /**
+     * \brief The switch of a switch node.
+     * \param node topology node index
+     * \return the switch (throws std::invalid_argument for a host)
+     */
+    Ptr<DconSwitch> GetSwitch(uint32_t node) const;
+    /**
+     * \brief The NIC of a host node.
+     * \param node topology node index
+     * \return the NIC (throws std::invalid_argument for a switch)
+     */
+    Ptr<RdmaNic> GetNic(uint32_t node) const;
+    /**
+     * \brief The address of a host.
+     * \param node topology node index
+     * \return the address
+     */
+    Ipv4Address GetAddress(uint32_t node) const;
+    /**
+     * \brief Host node indices, ascending.
+     * \return the hosts
+     */
+    const std::vector<uint32_t>& GetHosts() const;
+    /**
+     * \brief Switch node indices, ascending.
+     * \return the switches
+     */
+    const std::vector<uint32_t>& GetSwitches() const;
+    /**
+     * \brief All links, in topology order.
+     * \return the links
+     */
+    const std::vector<Link>& GetLinks() const;
+    /**
+     * \brief The port of \p node on its link to \p neighbor.
+     * \param node a node
+     * \param neighbor an adjacent node
+     * \return the port index (throws std::invalid_argument if not adjacent)
+     */
+    uint32_t GetPort(uint32_t node, uint32_t neighbor) const;
+    /**
+     * \brief Number of switches on a shortest path between two hosts.
+     * \param src source host
+     * \param dst destination host
+     * \return switch hops
+     */
+    uint32_t GetSwitchHops(uint32_t src, uint32_t dst) const;
+    /**
+     * \brief The links of one shortest path from \p src to \p dst (lowest-numbered neighbours).
+     * \param src source host
+     * \param dst destination host
+     * \return link indices in order from src
+     */
+    std::vector<uint32_t> GetShortestPath(uint32_t src, uint32_t dst) const;
+    /**
+     * \brief Unloaded RTT: propagation both ways, one full data packet serialized per hop
+     * forward and one ACK per hop back.
+     * \param src source host
+     * \param dst destination host
+     * \return the base RTT
+     */
+    Time GetBaseRtt(uint32_t src, uint32_t dst) const;
+    /**
+     * \brief Unloaded flow completion time of a message (sender sees the last ACK), with
+     * store-and-forward switches and the sender pacing at its line rate.
+     * \param src source host
+     * \param dst destination host
+     * \param size message bytes
+     * \return the ideal FCT
+     */
+    Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t size) const;
+    /**
+     * \brief Pin a flow to the path through the given node sequence (src host ... dst host).
+     * \param tuple the flow's 5-tuple
+     * \param path node indices along the path, starting at the source host
+     */
+    void PinPath(const RdmaFiveTuple& tuple, const std::vector<uint32_t>& path);
+
+  private:
+    friend class RdmaFabricHelper;
+    NodeContainer m_nodes;
+    std::vector<bool> m_isSwitch;
+    std::vector<Ptr<DconSwitch>> m_switches;
+    std::vector<Ptr<RdmaNic>> m_nics;
+    std::vector<Ipv4Address> m_addresses;
+    std::vector<uint32_t> m_hosts;
+    std::vector<uint32_t> m_switchIds;
+    std::vector<Link> m_links;
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> m_adj; //!< (neighbor, link index)
+    std::vector<uint32_t> m_hostIndex;                              //!< node -> index in m_hosts
+    std::vector<std::vector<uint16_t>> m_distToHost;               //!< [host index][node]
+};
+
+/**
+ * \ingroup dcon
+ * \brief Builds an RdmaFabric from a TopologySpec: PfcNetDevice/PfcChannel links, a DconSwitch
+ * (with SwitchMmu and egress queue discs) on every switch node, an RdmaNic on every host, host
+ * addresses 10.0.0.0 + index + 1, and all-shortest-path routes for per-flow ECMP.
+ *
+ * Like PointToPointHelper, attributes of each created object type are set on the helper before
+ * Build(). Unless AutoHeadroom is off, each switch's PFC headroom is sized for its fastest,
+ * longest link: 2 x delay x rate + 3 full frames (in flight both ways, the frame being sent when
+ * the PAUSE arrives, the PAUSE frame itself).
+ */
+class RdmaFabricHelper
+{
+  public:
+    RdmaFabricHelper();
+
+    /**
+     * \brief Set an attribute of every DconSwitch.
+     * \param name attribute name
+     * \param value value
+     */
+    void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \brief Set an attribute of every SwitchMmu.
+     * \param name attribute name
+     * \param value value
+     */
+    void SetMmuAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \brief Set an attribute of every PfcNetDevice (DataRate comes from the topology).
+     * \param name attribute name
+     * \param value value
+     */
+    void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \brief Set an attribute of every RdmaNic.
+     * \param name attribute name
+     * \param value value
+     */
+    void SetNicAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \brief Choose the egress queue disc of the switches.
+     * \param type TypeId name of an RdmaEgressQueueDisc subclass
+     * \param args attribute name/value pairs
+     */
+    template <typename... Args>
+    void SetQueueDisc(const std::string& type, Args&&... args);
+    /**
+     * \brief Choose the congestion control of every NIC.
+     * \param name short name ("dcqcn", "none", ...) or TypeId name; throws
+     * std::invalid_argument if unknown
+     */
+    void SetCongestionControl(const std::string& name);
+    /**
+     * \brief Whether to size PFC headroom from the links (default true).
+     * \param enable true to size automatically
+     */
+    void SetAutoHeadroom(bool enable);
+
+    /**
+     * \brief Build the fabric. Throws std::invalid_argument if the topology cannot be built
+     * (a host with no link or more than one, a host unreachable from another host).
+     * \param topo the topology
+     * \return the fabric
+     */
+    Ptr<RdmaFabric> Build(const TopologySpec& topo) const;
+
+  private:
+    ObjectFactory m_switchFactory;
+    ObjectFactory m_mmuFactory;
+    ObjectFactory m_deviceFactory;
+    ObjectFactory m_channelFactory;
+    ObjectFactory m_nicFactory;
+    ObjectFactory m_queueFactory;
+    bool m_autoHeadroom{true};
+};
+
+template <typename... Args>
+void
+RdmaFabricHelper::SetQueueDisc(const std::string& type, Args&&... args)
+{
+    TypeId tid;
+    if (!TypeId::LookupByNameFailSafe(type, &tid) ||
+        !tid.IsChildOf(RdmaEgressQueueDisc::GetTypeId()))
+    {
+        throw std::invalid_argument("unknown switch queue disc '" + type +
+                                    "' (expected an ns3::RdmaEgressQueueDisc subclass such as "
+                                    "ns3::RedEcnQueueDisc)");
+    }
+    m_queueFactory.SetTypeId(tid);
+    m_queueFactory.Set(std::forward<Args>(args)...);
+}
+
+} // namespace ns3
+
+#endif /* RDMA_FABRIC_HELPER_H */

@@ -1,0 +1,150 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "rdma-flow-helper.h"
+
+#include "ns3/bth-header.h"
+#include "ns3/simulator.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+RdmaFlowHelper::RdmaFlowHelper(Ptr<RdmaFabric> fabric)
+    : m_fabric(fabric)
+{
+    m_connected.assign(fabric->GetNNodes(), false);
+}
+
+uint32_t
+RdmaFlowHelper::AddFlow(uint32_t src,
+                        uint32_t dst,
+                        uint64_t size,
+                        Time start,
+                        uint8_t priority,
+                        uint16_t sport)
+{
+    uint32_t id = m_flows.size();
+    std::string what = "flow " + std::to_string(id) + ": ";
+    auto isHost = [this](uint32_t n) { return n < m_fabric->GetNNodes() && !m_fabric->IsSwitch(n); };
+    if (!isHost(src))
+    {
+        throw std::invalid_argument(what + "source " + std::to_string(src) + " is not a host");
+    }
+    if (!isHost(dst))
+    {
+        throw std::invalid_argument(what + "destination " + std::to_string(dst) +
+                                    " is not a host");
+    }
+    if (src == dst)
+    {
+        throw std::invalid_argument(what + "source and destination are both " +
+                                    std::to_string(src));
+    }
+    if (size == 0)
+    {
+        throw std::invalid_argument(what + "size is 0");
+    }
+    if (start < Simulator::Now())
+    {
+        throw std::invalid_argument(what + "start time " + std::to_string(start.GetSeconds()) +
+                                    " s is in the past");
+    }
+    if (priority > 7)
+    {
+        throw std::invalid_argument(what + "priority " + std::to_string(priority) +
+                                    " is not in 0..7");
+    }
+    m_flows.push_back({src, dst, size, start, priority, sport});
+    if (!m_connected[src])
+    {
+        m_connected[src] = true;
+        m_fabric->GetNic(src)->TraceConnectWithoutContext(
+            "FlowComplete",
+            MakeCallback(&RdmaFlowHelper::Completed, this));
+    }
+    Simulator::Schedule(start - Simulator::Now(), &RdmaFlowHelper::Start, this, id);
+    return id;
+}
+
+void
+RdmaFlowHelper::AddFlows(const std::vector<FlowSpec>& flows)
+{
+    for (const auto& f : flows)
+    {
+        if (f.priorityGroup > 7)
+        {
+            throw std::invalid_argument("flow " + std::to_string(m_flows.size()) +
+                                        ": priority group " + std::to_string(f.priorityGroup) +
+                                        " is not a PFC priority (0..7)");
+        }
+        AddFlow(f.src, f.dst, f.sizeBytes, f.start, static_cast<uint8_t>(f.priorityGroup));
+    }
+}
+
+RdmaFiveTuple
+RdmaFlowHelper::GetFiveTuple(uint32_t flowId) const
+{
+    const Flow& f = m_flows.at(flowId);
+    if (f.sport == 0)
+    {
+        throw std::invalid_argument("flow " + std::to_string(flowId) +
+                                    " has no fixed UDP source port");
+    }
+    RdmaFiveTuple t;
+    t.src = m_fabric->GetAddress(f.src);
+    t.dst = m_fabric->GetAddress(f.dst);
+    t.sport = f.sport;
+    t.dport = BthHeader::ROCEV2_UDP_PORT;
+    t.protocol = 17;
+    return t;
+}
+
+void
+RdmaFlowHelper::SetStopWhenDone(bool enable)
+{
+    m_stopWhenDone = enable;
+}
+
+const std::vector<RdmaFlowHelper::Flow>&
+RdmaFlowHelper::GetFlows() const
+{
+    return m_flows;
+}
+
+uint32_t
+RdmaFlowHelper::GetNCompleted() const
+{
+    return m_completed;
+}
+
+void
+RdmaFlowHelper::Start(uint32_t id)
+{
+    const Flow& f = m_flows[id];
+    RdmaFlowRequest req;
+    req.flowId = id;
+    req.dst = m_fabric->GetAddress(f.dst);
+    req.dstNode = f.dst;
+    req.size = f.size;
+    req.priority = f.priority;
+    req.baseRtt = m_fabric->GetBaseRtt(f.src, f.dst);
+    req.hops = m_fabric->GetSwitchHops(f.src, f.dst);
+    req.sport = f.sport;
+    m_fabric->GetNic(f.src)->StartFlow(req);
+}
+
+void
+RdmaFlowHelper::Completed(const RdmaFlowRecord& rec)
+{
+    m_completed++;
+    if (m_stopWhenDone && m_completed == m_flows.size())
+    {
+        Simulator::Stop();
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,116 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_FLOW_HELPER_H
+#define RDMA_FLOW_HELPER_H
+
+#include "hpcc-format.h"
+#include "rdma-fabric-helper.h"
+
+#include "ns3/simple-ref-count.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup dcon
+ * \brief Schedules flows (messages) on a fabric and keeps count of their completion.
+ *
+ * Flow ids are given in the order flows are added (0, 1, ...). Each flow starts at its start
+ * time on the source host's NIC with the base RTT and hop count of its path. When
+ * StopWhenDone is on (the default), the simulation stops as soon as the last flow completes.
+ */
+class RdmaFlowHelper : public SimpleRefCount<RdmaFlowHelper>
+{
+  public:
+    /// One scheduled flow.
+    struct Flow
+    {
+        uint32_t src;      //!< source host (node index)
+        uint32_t dst;      //!< destination host
+        uint64_t size;     //!< bytes
+        Time start;        //!< start time
+        uint8_t priority;  //!< PFC priority
+        uint16_t sport;    //!< UDP source port (0 = chosen by the NIC)
+    };
+
+    /**
+     * \brief Create a helper for a fabric.
+     * \param fabric the fabric
+     */
+    explicit RdmaFlowHelper(Ptr<RdmaFabric> fabric);
+
+    /**
+     * \brief Add a flow. Throws std::invalid_argument naming the bad value if src or dst is
+     * not a host, src == dst, size is 0, the start time is in the past or priority > 7.
+     * \param src source host node index
+     * \param dst destination host node index
+     * \param size bytes
+     * \param start start time (absolute)
+     * \param priority PFC priority of the data
+     * \param sport UDP source port (0 = chosen by the NIC), to make the 5-tuple known ahead
+     * \return the flow id
+     */
+    uint32_t AddFlow(uint32_t src,
+                     uint32_t dst,
+                     uint64_t size,
+                     Time start,
+                     uint8_t priority = 3,
+                     uint16_t sport = 0);
+
+    /**
+     * \brief Add flows read from an HPCC-format flow file (priority group = PFC priority).
+     * \param flows the flows
+     */
+    void AddFlows(const std::vector<FlowSpec>& flows);
+
+    /**
+     * \brief The 5-tuple a flow will use (needs an explicit sport).
+     * \param flowId the flow
+     * \return the tuple
+     */
+    RdmaFiveTuple GetFiveTuple(uint32_t flowId) const;
+
+    /**
+     * \brief Stop the simulator when the last flow completes (default true).
+     * \param enable true to stop
+     */
+    void SetStopWhenDone(bool enable);
+
+    /**
+     * \brief The scheduled flows, by id.
+     * \return the flows
+     */
+    const std::vector<Flow>& GetFlows() const;
+
+    /**
+     * \brief Number of flows completed so far.
+     * \return the count
+     */
+    uint32_t GetNCompleted() const;
+
+  private:
+    /**
+     * \brief Start a flow now.
+     * \param id the flow id
+     */
+    void Start(uint32_t id);
+    /**
+     * \brief A flow completed.
+     * \param rec its record
+     */
+    void Completed(const RdmaFlowRecord& rec);
+
+    Ptr<RdmaFabric> m_fabric;
+    std::vector<Flow> m_flows;
+    uint32_t m_completed{0};
+    bool m_stopWhenDone{true};
+    std::vector<bool> m_connected; //!< per host: FlowComplete trace connected
+};
+
+} // namespace ns3
+
+#endif /* RDMA_FLOW_HELPER_H */

@@ -1,0 +1,421 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "dcon-switch.h"
+
+#include "cnm-header.h"
+#include "pfc-header.h"
+
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/udp-header.h"
+#include "ns3/uinteger.h"
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("DconSwitch");
+
+namespace
+{
+/// IPv4 protocol number of UDP.
+constexpr uint8_t UDP_PROTOCOL = 17;
+} // namespace
+
+NS_OBJECT_ENSURE_REGISTERED(DconSwitch);
+
+TypeId
+DconSwitch::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::DconSwitch")
+            .SetParent<Object>()
+            .SetGroupName("Dcon")
+            .AddConstructor<DconSwitch>()
+            .AddAttribute("EcmpSeed",
+                          "Seed of this switch's ECMP hash (different switches should differ)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&DconSwitch::m_ecmpSeed),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("PauseQuanta",
+                          "Pause time put in PAUSE frames, in quanta of 512 bit times "
+                          "(65535 = 0.84 ms at 40 Gb/s)",
+                          UintegerValue(65535),
+                          MakeUintegerAccessor(&DconSwitch::m_pauseQuanta),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("PauseRefreshRatio",
+                          "While an ingress stays above its resume threshold the PAUSE is "
+                          "re-sent every PauseRefreshRatio x pause time",
+                          DoubleValue(0.5),
+                          MakeDoubleAccessor(&DconSwitch::m_pauseRefreshRatio),
+                          MakeDoubleChecker<double>(0.01, 1.0))
+            .AddAttribute("Mmu",
+                          "The shared-buffer memory management unit",
+                          PointerValue(),
+                          MakePointerAccessor(&DconSwitch::m_mmu),
+                          MakePointerChecker<SwitchMmu>())
+            .AddTraceSource("Drop",
+                            "A packet was dropped by forwarding (not by the MMU): packet, reason",
+                            MakeTraceSourceAccessor(&DconSwitch::m_dropTrace),
+                            "ns3::DconSwitch::DropTracedCallback");
+    return tid;
+}
+
+DconSwitch::DconSwitch()
+{
+    m_queueFactory.SetTypeId(RedEcnQueueDisc::GetTypeId());
+}
+
+DconSwitch::~DconSwitch()
+{
+}
+
+void
+DconSwitch::DoDispose()
+{
+    for (auto& port : m_ports)
+    {
+        for (auto& ev : port.pauseRefresh)
+        {
+            ev.Cancel();
+        }
+        for (auto& q : port.queues)
+        {
+            q->Dispose();
+        }
+    }
+    m_ports.clear();
+    m_node = nullptr;
+    m_mmu = nullptr;
+    Object::DoDispose();
+}
+
+void
+DconSwitch::NotifyNewAggregate()
+{
+    if (!m_node)
+    {
+        m_node = GetObject<Node>();
+    }
+    Object::NotifyNewAggregate();
+}
+
+void
+DconSwitch::SetQueueDiscFactory(const ObjectFactory& factory)
+{
+    if (!factory.GetTypeId().IsChildOf(RdmaEgressQueueDisc::GetTypeId()))
+    {
+        throw std::invalid_argument("DconSwitch: queue disc type " + factory.GetTypeId().GetName() +
+                                    " is not an ns3::RdmaEgressQueueDisc");
+    }
+    m_queueFactory = factory;
+}
+
+uint32_t
+DconSwitch::AddPort(Ptr<PfcNetDevice> device)
+{
+    uint32_t index = m_ports.size();
+    Port port;
+    port.device = device;
+    for (uint8_t p = 0; p < PfcNetDevice::NUM_PRIORITIES; ++p)
+    {
+        Ptr<RdmaEgressQueueDisc> q = m_queueFactory.Create<RdmaEgressQueueDisc>();
+        q->SetLinkRate(device->GetDataRate());
+        q->Initialize();
+        port.queues[p] = q;
+    }
+    m_ports.push_back(port);
+    device->SetPullCallback(MakeCallback(&DconSwitch::Pull, this).Bind(index));
+    device->SetFrameReceiveCallback(MakeCallback(&DconSwitch::Receive, this).Bind(index));
+    device->TraceConnectWithoutContext(
+        "PauseState",
+        MakeCallback(&DconSwitch::PauseStateChanged, this).Bind(index));
+    return index;
+}
+
+void
+DconSwitch::Finalize()
+{
+    if (!m_mmu)
+    {
+        m_mmu = CreateObject<SwitchMmu>();
+    }
+    m_mmu->Configure(m_ports.size(), PfcNetDevice::NUM_PRIORITIES);
+}
+
+void
+DconSwitch::AddRoute(Ipv4Address dst, uint32_t port)
+{
+    if (port >= m_ports.size())
+    {
+        throw std::invalid_argument("DconSwitch::AddRoute: port " + std::to_string(port) +
+                                    " does not exist (switch has " +
+                                    std::to_string(m_ports.size()) + " ports)");
+    }
+    auto [it, inserted] = m_routeIndex.emplace(dst.Get(), m_routes.size());
+    if (inserted)
+    {
+        m_routes.emplace_back();
+    }
+    auto& ports = m_routes[it->second];
+    if (std::find(ports.begin(), ports.end(), port) == ports.end())
+    {
+        ports.push_back(port);
+    }
+}
+
+void
+DconSwitch::PinFlow(const RdmaFiveTuple& tuple, uint32_t port)
+{
+    if (port >= m_ports.size())
+    {
+        throw std::invalid_argument("DconSwitch::PinFlow: port " + std::to_string(port) +
+                                    " does not exist");
+    }
+    m_pinned[tuple] = port;
+}
+
+uint32_t
+DconSwitch::Route(const RdmaFiveTuple& tuple) const
+{
+    if (!m_pinned.empty())
+    {
+        auto pin = m_pinned.find(tuple);
+        if (pin != m_pinned.end())
+        {
+            return pin->second;
+        }
+    }
+    auto it = m_routeIndex.find(tuple.dst.Get());
+    if (it == m_routeIndex.end())
+    {
+        return UINT32_MAX;
+    }
+    const auto& ports = m_routes[it->second];
+    if (ports.size() == 1)
+    {
+        return ports[0];
+    }
+    return ports[RdmaEcmpHash(tuple, m_ecmpSeed) % ports.size()];
+}
+
+uint32_t
+DconSwitch::RouteToHost(Ipv4Address dst) const
+{
+    auto it = m_routeIndex.find(dst.Get());
+    if (it == m_routeIndex.end())
+    {
+        return UINT32_MAX;
+    }
+    const auto& ports = m_routes[it->second];
+    return ports[(dst.Get() ^ m_ecmpSeed) % ports.size()];
+}
+
+uint32_t
+DconSwitch::GetNPorts() const
+{
+    return m_ports.size();
+}
+
+Ptr<PfcNetDevice>
+DconSwitch::GetDevice(uint32_t port) const
+{
+    return m_ports.at(port).device;
+}
+
+Ptr<RdmaEgressQueueDisc>
+DconSwitch::GetQueueDisc(uint32_t port, uint8_t priority) const
+{
+    return m_ports.at(port).queues.at(priority);
+}
+
+uint64_t
+DconSwitch::GetEgressBytes(uint32_t port) const
+{
+    uint64_t bytes = 0;
+    for (const auto& q : m_ports.at(port).queues)
+    {
+        bytes += q->GetNBytes();
+    }
+    return bytes;
+}
+
+Ptr<SwitchMmu>
+DconSwitch::GetMmu() const
+{
+    return m_mmu;
+}
+
+const std::map<std::string, uint64_t>&
+DconSwitch::GetForwardingDrops() const
+{
+    return m_drops;
+}
+
+uint8_t
+DconSwitch::DscpToPriority(uint8_t dscp)
+{
+    return dscp >> 3;
+}
+
+void
+DconSwitch::CountDrop(const char* reason)
+{
+    m_drops[reason]++;
+}
+
+void
+DconSwitch::Receive(uint32_t port, Ptr<PfcNetDevice> device, Ptr<Packet> packet, uint16_t protocol)
+{
+    if (protocol == 0x0800)
+    {
+        ForwardIpv4(port, packet);
+    }
+    else if (protocol == CnmHeader::ETHERTYPE)
+    {
+        // A CNM travels hop by hop toward the sender of the congested flow.
+        CnmHeader cnm;
+        packet->PeekHeader(cnm);
+        uint32_t out = RouteToHost(cnm.GetSource());
+        if (out == UINT32_MAX)
+        {
+            CountDrop(NO_ROUTE);
+            m_dropTrace(packet, NO_ROUTE);
+            return;
+        }
+        SendControlFrame(out, packet, protocol);
+    }
+    else
+    {
+        NS_LOG_WARN("switch " << m_node->GetId() << " ignores EtherType " << protocol);
+    }
+}
+
+void
+DconSwitch::ForwardIpv4(uint32_t inPort, Ptr<Packet> packet)
+{
+    Ipv4Header ip;
+    packet->RemoveHeader(ip);
+    RdmaFiveTuple tuple;
+    tuple.src = ip.GetSource();
+    tuple.dst = ip.GetDestination();
+    tuple.protocol = ip.GetProtocol();
+    if (tuple.protocol == UDP_PROTOCOL)
+    {
+        UdpHeader udp;
+        packet->PeekHeader(udp);
+        tuple.sport = udp.GetSourcePort();
+        tuple.dport = udp.GetDestinationPort();
+    }
+    uint32_t out = Route(tuple);
+    if (out == UINT32_MAX)
+    {
+        CountDrop(NO_ROUTE);
+        m_dropTrace(packet, NO_ROUTE);
+        return;
+    }
+    uint8_t prio = DscpToPriority(ip.GetDscp());
+    Ptr<RdmaQueueDiscItem> item = Create<RdmaQueueDiscItem>(packet, ip, tuple, inPort, prio);
+    SwitchMmu::AdmitResult res = m_mmu->Admit(inPort, prio, item->GetSize());
+    if (!res.admitted)
+    {
+        m_dropTrace(packet, res.dropReason);
+        return;
+    }
+    if (res.sendPause)
+    {
+        SendPause(inPort, prio);
+    }
+    Port& port = m_ports[out];
+    port.queues[prio]->Enqueue(item);
+    port.device->NotifyTxReady();
+}
+
+void
+DconSwitch::SendControlFrame(uint32_t port, Ptr<Packet> frame, uint16_t protocol)
+{
+    m_ports.at(port).control.emplace_back(frame, protocol);
+    m_ports[port].device->NotifyTxReady();
+}
+
+bool
+DconSwitch::Pull(uint32_t portIndex, uint8_t pausedMask, PfcTxFrame& frame)
+{
+    Port& port = m_ports[portIndex];
+    if (!port.control.empty())
+    {
+        frame.packet = port.control.front().first;
+        frame.protocol = port.control.front().second;
+        frame.priority = PfcNetDevice::NUM_PRIORITIES - 1;
+        port.control.pop_front();
+        return true;
+    }
+    for (int p = PfcNetDevice::NUM_PRIORITIES - 1; p >= 0; --p)
+    {
+        if ((pausedMask >> p) & 1u)
+        {
+            continue;
+        }
+        Ptr<RdmaEgressQueueDisc> q = port.queues[p];
+        if (q->GetNPackets() == 0)
+        {
+            continue;
+        }
+        Ptr<RdmaQueueDiscItem> item = StaticCast<RdmaQueueDiscItem>(q->Dequeue());
+        if (m_mmu->Release(item->GetIngressPort(), p, item->GetSize()))
+        {
+            SendResume(item->GetIngressPort(), p);
+        }
+        item->AddHeader();
+        frame.packet = item->GetPacket();
+        frame.protocol = 0x0800;
+        frame.priority = p;
+        return true;
+    }
+    return false;
+}
+
+void
+DconSwitch::SendPause(uint32_t port, uint8_t priority)
+{
+    Port& p = m_ports[port];
+    p.device->SendPfc(priority, m_pauseQuanta);
+    Time refresh = PfcHeader::QuantaToTime(m_pauseQuanta, p.device->GetDataRate()) *
+                   m_pauseRefreshRatio;
+    p.pauseRefresh[priority].Cancel();
+    p.pauseRefresh[priority] = Simulator::Schedule(refresh, [this, port, priority]() {
+        if (m_mmu->IsPaused(port, priority))
+        {
+            SendPause(port, priority);
+        }
+    });
+}
+
+void
+DconSwitch::SendResume(uint32_t port, uint8_t priority)
+{
+    Port& p = m_ports[port];
+    p.pauseRefresh[priority].Cancel();
+    p.device->SendPfc(priority, 0);
+}
+
+void
+DconSwitch::PauseStateChanged(uint32_t port, uint8_t priority, bool paused)
+{
+    if (paused)
+    {
+        m_ports[port].queues[priority]->NotifyPaused();
+    }
+    else
+    {
+        m_ports[port].queues[priority]->NotifyResumed();
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,250 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef DCON_SWITCH_H
+#define DCON_SWITCH_H
+
+#include "pfc-net-device.h"
+#include "rdma-egress-queue-disc.h"
+#include "rdma-flow-id.h"
+#include "switch-mmu.h"
+
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/object-factory.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <deque>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+class Node;
+
+/**
+ * \ingroup dcon
+ * \brief The forwarding plane of a lossless RoCEv2 switch, aggregated to an ns3::Node.
+ *
+ * Switches do not run the ns-3 IP stack. For every IPv4 packet that arrives on a port the
+ * switch parses the IPv4 and UDP headers once into an RdmaQueueDiscItem, picks the egress port
+ * from its routing table (all shortest paths, installed by a helper) with per-flow ECMP (a
+ * seeded hash of the 5-tuple, or a pinned port for that 5-tuple), asks the SwitchMmu to admit
+ * the bytes against the ingress port and priority, sends a PFC PAUSE upstream when the MMU says
+ * so, and enqueues the item in the egress queue disc of that port and priority.
+ *
+ * Each port has one RdmaEgressQueueDisc per priority. When the port's device can send, it pulls:
+ * non-IP control frames (CNMs) first, then the priorities from 7 down to 0 (strict priority),
+ * skipping priorities the downstream has paused. Dequeuing releases the bytes in the MMU and
+ * sends RESUME upstream when the ingress falls below its resume threshold. While an ingress
+ * stays paused, the PAUSE is refreshed every PauseRefreshRatio x pause time.
+ *
+ * The IPv4 DSCP selects the priority: priority = DSCP >> 3 (class selector). The NIC sends
+ * data at CS3 (priority 3) and control at CS7 by default.
+ */
+class DconSwitch : public Object
+{
+  public:
+    /// Drop reason: no route to the destination.
+    static constexpr const char* NO_ROUTE = "NoRoute";
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    DconSwitch();
+    ~DconSwitch() override;
+
+    /**
+     * \brief Set the factory for the egress queue discs (one per port and priority).
+     * \param factory a factory of an RdmaEgressQueueDisc subclass
+     */
+    void SetQueueDiscFactory(const ObjectFactory& factory);
+
+    /**
+     * \brief Add a port. Ports are numbered 0, 1, ... in the order they are added.
+     * \param device the port's device
+     * \return the port index
+     */
+    uint32_t AddPort(Ptr<PfcNetDevice> device);
+
+    /**
+     * \brief Size the MMU and start. Call after all ports were added.
+     */
+    void Finalize();
+
+    /**
+     * \brief Add an equal-cost egress port toward a destination host address.
+     * \param dst the destination
+     * \param port the port index
+     */
+    void AddRoute(Ipv4Address dst, uint32_t port);
+
+    /**
+     * \brief Force every packet of a flow out of one port (overrides ECMP).
+     * \param tuple the flow's 5-tuple
+     * \param port the port index
+     */
+    void PinFlow(const RdmaFiveTuple& tuple, uint32_t port);
+
+    /**
+     * \brief The egress port this switch would use for a flow.
+     * \param tuple the flow's 5-tuple
+     * \return the port index, or UINT32_MAX if there is no route
+     */
+    uint32_t Route(const RdmaFiveTuple& tuple) const;
+
+    /**
+     * \brief Number of ports.
+     * \return the count
+     */
+    uint32_t GetNPorts() const;
+
+    /**
+     * \brief A port's device.
+     * \param port the port index
+     * \return the device
+     */
+    Ptr<PfcNetDevice> GetDevice(uint32_t port) const;
+
+    /**
+     * \brief A port's egress queue disc for one priority.
+     * \param port the port index
+     * \param priority the priority
+     * \return the queue disc
+     */
+    Ptr<RdmaEgressQueueDisc> GetQueueDisc(uint32_t port, uint8_t priority) const;
+
+    /**
+     * \brief Bytes waiting in a port's egress queues (all priorities).
+     * \param port the port index
+     * \return bytes
+     */
+    uint64_t GetEgressBytes(uint32_t port) const;
+
+    /**
+     * \brief The MMU.
+     * \return the MMU
+     */
+    Ptr<SwitchMmu> GetMmu() const;
+
+    /**
+     * \brief Drops of this switch that are not the MMU's (e.g. no route), by reason.
+     * \return reason -> count
+     */
+    const std::map<std::string, uint64_t>& GetForwardingDrops() const;
+
+    /**
+     * \brief Send a frame that is not IPv4 (e.g. a CNM) out of a port ahead of its data.
+     * \param port the port index
+     * \param frame the L3 payload
+     * \param protocol EtherType
+     */
+    void SendControlFrame(uint32_t port, Ptr<Packet> frame, uint16_t protocol);
+
+    /**
+     * \brief The egress port toward a host address (ECMP by the address alone).
+     * \param dst the host address
+     * \return the port, or UINT32_MAX if there is no route
+     */
+    uint32_t RouteToHost(Ipv4Address dst) const;
+
+    /**
+     * \brief The PFC priority a DSCP value maps to.
+     * \param dscp the DSCP
+     * \return the priority
+     */
+    static uint8_t DscpToPriority(uint8_t dscp);
+
+  protected:
+    void DoDispose() override;
+    void NotifyNewAggregate() override;
+
+  private:
+    /// One switch port.
+    struct Port
+    {
+        Ptr<PfcNetDevice> device;                                          //!< the device
+        std::array<Ptr<RdmaEgressQueueDisc>, PfcNetDevice::NUM_PRIORITIES> queues; //!< egress
+        std::array<EventId, PfcNetDevice::NUM_PRIORITIES> pauseRefresh; //!< PAUSE refresh timers
+        std::deque<std::pair<Ptr<Packet>, uint16_t>> control;          //!< non-IP control frames
+    };
+
+    /**
+     * \brief A frame arrived on a port.
+     * \param port the port index
+     * \param device the port's device
+     * \param packet the frame without Ethernet header
+     * \param protocol EtherType
+     */
+    void Receive(uint32_t port, Ptr<PfcNetDevice> device, Ptr<Packet> packet, uint16_t protocol);
+
+    /**
+     * \brief Forward an IPv4 packet.
+     * \param inPort arrival port
+     * \param packet the packet
+     */
+    void ForwardIpv4(uint32_t inPort, Ptr<Packet> packet);
+
+    /**
+     * \brief A port's device asks for the next frame.
+     * \param port the port index
+     * \param pausedMask priorities paused downstream
+     * \param frame what to send
+     * \return true if a frame was supplied
+     */
+    bool Pull(uint32_t port, uint8_t pausedMask, PfcTxFrame& frame);
+
+    /**
+     * \brief Pause the upstream of an ingress port and keep refreshing it.
+     * \param port the ingress port
+     * \param priority the priority
+     */
+    void SendPause(uint32_t port, uint8_t priority);
+
+    /**
+     * \brief Resume the upstream of an ingress port.
+     * \param port the ingress port
+     * \param priority the priority
+     */
+    void SendResume(uint32_t port, uint8_t priority);
+
+    /**
+     * \brief Pass a device's pause state change to its egress queue disc.
+     * \param port the port
+     * \param priority the priority
+     * \param paused the new state
+     */
+    void PauseStateChanged(uint32_t port, uint8_t priority, bool paused);
+
+    /**
+     * \brief Count a forwarding drop.
+     * \param reason the reason
+     */
+    void CountDrop(const char* reason);
+
+    Ptr<Node> m_node;
+    Ptr<SwitchMmu> m_mmu;
+    ObjectFactory m_queueFactory;
+    std::vector<Port> m_ports;
+    std::unordered_map<uint32_t, uint32_t> m_routeIndex; //!< dst address -> index in m_routes
+    std::vector<std::vector<uint32_t>> m_routes;         //!< equal-cost port sets
+    std::map<RdmaFiveTuple, uint32_t> m_pinned;
+    std::map<std::string, uint64_t> m_drops;
+    uint32_t m_ecmpSeed;
+    uint16_t m_pauseQuanta;
+    double m_pauseRefreshRatio;
+
+    TracedCallback<Ptr<const Packet>, const char*> m_dropTrace; //!< packet dropped, reason
+};
+
+} // namespace ns3
+
+#endif /* DCON_SWITCH_H */

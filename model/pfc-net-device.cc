@@ -1,0 +1,510 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "pfc-net-device.h"
+
+#include "pfc-channel.h"
+#include "pfc-header.h"
+
+#include "ns3/boolean.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfcNetDevice");
+NS_OBJECT_ENSURE_REGISTERED(PfcNetDevice);
+
+TypeId
+PfcNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::PfcNetDevice")
+            .SetParent<NetDevice>()
+            .SetGroupName("Dcon")
+            .AddConstructor<PfcNetDevice>()
+            .AddAttribute("DataRate",
+                          "Line rate of the device",
+                          DataRateValue(DataRate("40Gbps")),
+                          MakeDataRateAccessor(&PfcNetDevice::m_rate),
+                          MakeDataRateChecker())
+            .AddAttribute("Mtu",
+                          "Largest L3 packet (bytes after the Ethernet header)",
+                          UintegerValue(1500),
+                          MakeUintegerAccessor(&PfcNetDevice::SetMtu, &PfcNetDevice::GetMtu),
+                          MakeUintegerChecker<uint16_t>(68))
+            .AddAttribute("IncludePreambleAndIfg",
+                          "Count the 8-byte preamble/SFD and the 12-byte inter-frame gap "
+                          "toward serialization time",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&PfcNetDevice::m_includePreambleIfg),
+                          MakeBooleanChecker())
+            .AddTraceSource("Sniffer",
+                            "Every Ethernet frame sent or received",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_snifferTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PromiscSniffer",
+                            "Every Ethernet frame sent or received (used by pcap helpers)",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_promiscSnifferTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacTx",
+                            "A frame starts serialization",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_macTxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacRx",
+                            "A frame was received",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_macRxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PfcTx",
+                            "A PFC frame was sent: priority, pause quanta (0 = resume)",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_pfcTxTrace),
+                            "ns3::PfcNetDevice::PfcTracedCallback")
+            .AddTraceSource("PfcRx",
+                            "A PFC frame was received: priority, pause quanta (0 = resume)",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_pfcRxTrace),
+                            "ns3::PfcNetDevice::PfcTracedCallback")
+            .AddTraceSource("PauseState",
+                            "A priority of this device became paused (true) or resumed (false), "
+                            "by a PFC frame or by pause expiry",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_pauseStateTrace),
+                            "ns3::PfcNetDevice::PauseStateTracedCallback");
+    return tid;
+}
+
+PfcNetDevice::PfcNetDevice()
+    : m_address(Mac48Address::Allocate())
+{
+    m_pendingPfc.fill(-1);
+}
+
+PfcNetDevice::~PfcNetDevice()
+{
+}
+
+void
+PfcNetDevice::DoDispose()
+{
+    for (auto& ev : m_pauseEvents)
+    {
+        ev.Cancel();
+    }
+    m_node = nullptr;
+    m_channel = nullptr;
+    m_pull = MakeNullCallback<bool, uint8_t, PfcTxFrame&>();
+    m_rxCallback = MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
+    m_frameRxCallback = MakeNullCallback<void, Ptr<PfcNetDevice>, Ptr<Packet>, uint16_t>();
+    m_sendQueue.clear();
+    NetDevice::DoDispose();
+}
+
+void
+PfcNetDevice::Attach(Ptr<PfcChannel> ch)
+{
+    m_channel = ch;
+    ch->Attach(this);
+}
+
+void
+PfcNetDevice::SetPullCallback(PullCallback cb)
+{
+    m_pull = cb;
+}
+
+void
+PfcNetDevice::SetFrameReceiveCallback(FrameReceiveCallback cb)
+{
+    m_frameRxCallback = cb;
+}
+
+void
+PfcNetDevice::NotifyTxReady()
+{
+    if (!m_busy)
+    {
+        TryTransmit();
+    }
+}
+
+void
+PfcNetDevice::SendPfc(uint8_t priority, uint16_t quanta)
+{
+    NS_LOG_FUNCTION(this << +priority << quanta);
+    if (priority >= NUM_PRIORITIES)
+    {
+        throw std::invalid_argument("PfcNetDevice::SendPfc: priority " + std::to_string(priority) +
+                                    " is not in 0..7");
+    }
+    m_pendingPfc[priority] = quanta;
+    m_pendingPfcMask |= (1u << priority);
+    NotifyTxReady();
+}
+
+bool
+PfcNetDevice::IsPaused(uint8_t priority) const
+{
+    return (m_pausedMask >> priority) & 1u;
+}
+
+uint8_t
+PfcNetDevice::GetPausedMask() const
+{
+    return m_pausedMask;
+}
+
+bool
+PfcNetDevice::IsBusy() const
+{
+    return m_busy;
+}
+
+uint32_t
+PfcNetDevice::GetWireBytes(uint32_t l3Bytes) const
+{
+    uint32_t frame = std::max(ETH_HEADER_BYTES + l3Bytes, ETH_MIN_FRAME_BYTES);
+    return frame + ETH_FCS_BYTES + (m_includePreambleIfg ? ETH_PREAMBLE_IFG_BYTES : 0);
+}
+
+DataRate
+PfcNetDevice::GetDataRate() const
+{
+    return m_rate;
+}
+
+const PfcNetDevice::Stats&
+PfcNetDevice::GetStats() const
+{
+    return m_stats;
+}
+
+void
+PfcNetDevice::TryTransmit()
+{
+    NS_ASSERT(!m_busy);
+    if (!m_channel)
+    {
+        return;
+    }
+    if (m_pendingPfcMask)
+    {
+        // One PFC frame carries every pending priority's time.
+        PfcHeader pfc;
+        for (uint8_t p = 0; p < NUM_PRIORITIES; ++p)
+        {
+            if (m_pendingPfc[p] >= 0)
+            {
+                uint16_t quanta = static_cast<uint16_t>(m_pendingPfc[p]);
+                pfc.SetPauseTime(p, quanta);
+                m_pfcTxTrace(p, quanta);
+                if (quanta)
+                {
+                    m_stats.pauseSent++;
+                }
+                else
+                {
+                    m_stats.resumeSent++;
+                }
+                m_pendingPfc[p] = -1;
+            }
+        }
+        m_pendingPfcMask = 0;
+        Ptr<Packet> p = Create<Packet>();
+        p->AddHeader(pfc);
+        StartTransmission(p, PfcHeader::ETHERTYPE, PfcHeader::GetMulticastDestination());
+        return;
+    }
+    if (!m_sendQueue.empty())
+    {
+        PfcTxFrame f = m_sendQueue.front();
+        m_sendQueue.pop_front();
+        StartTransmission(f.packet, f.protocol, Mac48Address::ConvertFrom(m_channel->GetPeer(this)->GetAddress()));
+        return;
+    }
+    if (m_pull.IsNull())
+    {
+        return;
+    }
+    PfcTxFrame frame;
+    if (m_pull(m_pausedMask, frame))
+    {
+        NS_ASSERT_MSG(!IsPaused(frame.priority), "owner returned a frame of a paused priority");
+        StartTransmission(frame.packet,
+                          frame.protocol,
+                          Mac48Address::ConvertFrom(m_channel->GetPeer(this)->GetAddress()));
+    }
+}
+
+void
+PfcNetDevice::StartTransmission(Ptr<Packet> packet, uint16_t protocol, Mac48Address dst)
+{
+    uint32_t l3 = packet->GetSize();
+    if (ETH_HEADER_BYTES + l3 < ETH_MIN_FRAME_BYTES)
+    {
+        packet->AddPaddingAtEnd(ETH_MIN_FRAME_BYTES - ETH_HEADER_BYTES - l3);
+    }
+    EthernetHeader eth(false);
+    eth.SetSource(m_address);
+    eth.SetDestination(dst);
+    eth.SetLengthType(protocol);
+    packet->AddHeader(eth);
+    m_busy = true;
+    uint32_t frameBytes = packet->GetSize();
+    Time txTime = m_rate.CalculateBytesTxTime(
+        frameBytes + ETH_FCS_BYTES + (m_includePreambleIfg ? ETH_PREAMBLE_IFG_BYTES : 0));
+    m_stats.txFrames++;
+    m_stats.txBytes += frameBytes;
+    m_macTxTrace(packet);
+    m_snifferTrace(packet);
+    m_promiscSnifferTrace(packet);
+    Simulator::Schedule(txTime, &PfcNetDevice::TransmitComplete, this);
+    m_channel->TransmitStart(packet, this, txTime);
+}
+
+void
+PfcNetDevice::TransmitComplete()
+{
+    m_busy = false;
+    TryTransmit();
+}
+
+void
+PfcNetDevice::Receive(Ptr<Packet> frame)
+{
+    NS_LOG_FUNCTION(this << frame);
+    m_stats.rxFrames++;
+    m_snifferTrace(frame);
+    m_promiscSnifferTrace(frame);
+    m_macRxTrace(frame);
+    EthernetHeader eth(false);
+    frame->RemoveHeader(eth);
+    uint16_t protocol = eth.GetLengthType();
+    if (protocol == PfcHeader::ETHERTYPE)
+    {
+        ReceivePfc(frame);
+        return;
+    }
+    if (!m_frameRxCallback.IsNull())
+    {
+        m_frameRxCallback(this, frame, protocol);
+    }
+    else if (!m_rxCallback.IsNull())
+    {
+        m_rxCallback(this, frame, protocol, eth.GetSource());
+    }
+}
+
+void
+PfcNetDevice::ReceivePfc(Ptr<Packet> frame)
+{
+    PfcHeader pfc;
+    frame->RemoveHeader(pfc);
+    if (pfc.GetOpcode() != PfcHeader::OPCODE_PFC)
+    {
+        NS_LOG_WARN("ignoring MAC control frame with opcode " << pfc.GetOpcode());
+        return;
+    }
+    bool resumed = false;
+    for (uint8_t p = 0; p < NUM_PRIORITIES; ++p)
+    {
+        if (!pfc.IsEnabled(p))
+        {
+            continue;
+        }
+        uint16_t quanta = pfc.GetPauseTime(p);
+        m_pfcRxTrace(p, quanta);
+        m_pauseEvents[p].Cancel();
+        bool wasPaused = IsPaused(p);
+        if (quanta == 0)
+        {
+            m_stats.resumeReceived++;
+            m_pausedMask &= ~(1u << p);
+            if (wasPaused)
+            {
+                resumed = true;
+                m_pauseStateTrace(p, false);
+            }
+        }
+        else
+        {
+            m_stats.pauseReceived++;
+            Time duration = PfcHeader::QuantaToTime(quanta, m_rate);
+            m_pausedMask |= (1u << p);
+            m_pauseEvents[p] = Simulator::Schedule(duration, &PfcNetDevice::PauseExpired, this, p);
+            if (!wasPaused)
+            {
+                m_pauseStateTrace(p, true);
+            }
+        }
+    }
+    if (resumed)
+    {
+        NotifyTxReady();
+    }
+}
+
+void
+PfcNetDevice::PauseExpired(uint8_t priority)
+{
+    m_pausedMask &= ~(1u << priority);
+    m_pauseStateTrace(priority, false);
+    NotifyTxReady();
+}
+
+// ------------------------------------------------------------------------------ NetDevice
+
+void
+PfcNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+PfcNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+PfcNetDevice::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+PfcNetDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+PfcNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+PfcNetDevice::SetMtu(const uint16_t mtu)
+{
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+PfcNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+PfcNetDevice::IsLinkUp() const
+{
+    return m_channel != nullptr;
+}
+
+void
+PfcNetDevice::AddLinkChangeCallback(Callback<void> callback)
+{
+}
+
+bool
+PfcNetDevice::IsBroadcast() const
+{
+    return false;
+}
+
+Address
+PfcNetDevice::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+PfcNetDevice::IsMulticast() const
+{
+    return false;
+}
+
+Address
+PfcNetDevice::GetMulticast(Ipv4Address multicastGroup) const
+{
+    return Mac48Address::GetMulticast(multicastGroup);
+}
+
+Address
+PfcNetDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+PfcNetDevice::IsBridge() const
+{
+    return false;
+}
+
+bool
+PfcNetDevice::IsPointToPoint() const
+{
+    return true;
+}
+
+bool
+PfcNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    m_sendQueue.push_back(PfcTxFrame{packet, protocolNumber, 0});
+    NotifyTxReady();
+    return true;
+}
+
+bool
+PfcNetDevice::SendFrom(Ptr<Packet> packet,
+                       const Address& source,
+                       const Address& dest,
+                       uint16_t protocolNumber)
+{
+    return Send(packet, dest, protocolNumber);
+}
+
+Ptr<Node>
+PfcNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+PfcNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+PfcNetDevice::NeedsArp() const
+{
+    return false;
+}
+
+void
+PfcNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+void
+PfcNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
+{
+    m_promiscCallback = cb;
+}
+
+bool
+PfcNetDevice::SupportsSendFrom() const
+{
+    return false;
+}
+
+} // namespace ns3

@@ -1,0 +1,144 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_CONGESTION_OPS_H
+#define RDMA_CONGESTION_OPS_H
+
+#include "rdma-flow-state.h"
+
+#include "ns3/object.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup dcon
+ * \brief Interface of a pluggable RDMA congestion-control algorithm.
+ *
+ * Modelled on TcpCongestionOps: one instance per queue pair, created by the NIC from an
+ * ObjectFactory whose TypeId is the NIC's "CongestionControl" attribute. An instance plays
+ * either the sender role (Init, OnSent, OnAck, OnNack, OnCnp, OnCnm) for the QP that sends a
+ * flow, or the receiver role (InitReceiver, OnDataReceived) for the QP that receives it.
+ * Algorithms keep their private variables and timers in the subclass; the shared state
+ * (rate, window) lives in RdmaFlowState. Feedback arrives already parsed.
+ */
+class RdmaCongestionOps : public Object
+{
+  public:
+    /**
+     * \brief Callback the receiver role uses to send a CNP for its flow.
+     */
+    typedef Callback<void, const RdmaCnpInfo&> SendCnpCallback;
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    ~RdmaCongestionOps() override;
+
+    /**
+     * \brief The algorithm's short name, as accepted by RdmaCongestionOps::LookupTypeId.
+     * \return e.g. "dcqcn"
+     */
+    virtual std::string GetName() const = 0;
+
+    // ---------------------------------------------------------------- sender role
+    /**
+     * \brief Called once when the flow starts. The default sets rate and target to line rate.
+     * \param flow the flow's state
+     */
+    virtual void Init(Ptr<RdmaFlowState> flow);
+
+    /**
+     * \brief A data packet of the flow was handed to the device.
+     * \param flow the flow's state
+     * \param bytes payload bytes of the packet
+     */
+    virtual void OnSent(Ptr<RdmaFlowState> flow, uint32_t bytes);
+
+    /**
+     * \brief An ACK arrived.
+     * \param flow the flow's state
+     * \param ack what the ACK says
+     */
+    virtual void OnAck(Ptr<RdmaFlowState> flow, const RdmaAckInfo& ack);
+
+    /**
+     * \brief A NACK arrived (a gap was seen at the receiver; the NIC goes back N).
+     * \param flow the flow's state
+     */
+    virtual void OnNack(Ptr<RdmaFlowState> flow);
+
+    /**
+     * \brief A Congestion Notification Packet arrived from the receiver.
+     * \param flow the flow's state
+     * \param cnp what the CNP says
+     */
+    virtual void OnCnp(Ptr<RdmaFlowState> flow, const RdmaCnpInfo& cnp);
+
+    /**
+     * \brief A DCON Congestion Notification Message arrived from a switch.
+     *
+     * The default ignores it: only DCON reacts to CNMs.
+     * \param flow the flow's state
+     * \param cnm what the CNM says
+     */
+    virtual void OnCnm(Ptr<RdmaFlowState> flow, const RdmaCnmInfo& cnm);
+
+    /**
+     * \brief The flow finished or was torn down: cancel every timer.
+     */
+    virtual void Stop();
+
+    // -------------------------------------------------------------- receiver role
+    /**
+     * \brief Called once when the receiver side of a flow is created.
+     * \param rx the receiver state
+     * \param sendCnp how to send a CNP to the flow's sender
+     */
+    virtual void InitReceiver(Ptr<RdmaRxFlowState> rx, SendCnpCallback sendCnp);
+
+    /**
+     * \brief A data packet of the flow arrived at the receiver. The default sends nothing.
+     * \param rx the receiver state
+     * \param pkt what arrived
+     */
+    virtual void OnDataReceived(Ptr<RdmaRxFlowState> rx, const RdmaRxPacketInfo& pkt);
+
+    /**
+     * \brief Map a short algorithm name ("dcqcn", "none", ...) or a full TypeId name to a TypeId.
+     *
+     * \throws std::invalid_argument naming \p name and listing the known algorithms if
+     * \p name is unknown.
+     * \param name the name given by the user (e.g. on the command line)
+     * \return the TypeId of the algorithm
+     */
+    static TypeId LookupTypeId(const std::string& name);
+
+  protected:
+    SendCnpCallback m_sendCnp; //!< set by InitReceiver
+};
+
+/**
+ * \ingroup dcon
+ * \brief No congestion control: every flow sends at line rate (for PFC-only runs).
+ */
+class RdmaNoCc : public RdmaCongestionOps
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    std::string GetName() const override;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_CONGESTION_OPS_H */

@@ -1,0 +1,151 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_EGRESS_QUEUE_DISC_H
+#define RDMA_EGRESS_QUEUE_DISC_H
+
+#include "rdma-queue-disc-item.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/queue-disc.h"
+#include "ns3/random-variable-stream.h"
+
+namespace ns3
+{
+
+/**
+ * \ingroup dcon
+ * \brief Base class of the switch egress queue disciplines (one per port and priority).
+ *
+ * A FIFO of RdmaQueueDiscItem with no size limit of its own: admission is the switch MMU's
+ * job (shared buffer, PFC), so this queue never drops. Subclasses decide ECN marking (and, for
+ * DCON, congestion notification) by overriding OnEnqueue / OnDequeue, which see the queue
+ * length in bytes excluding the packet itself (the bytes ahead of it on enqueue, the bytes
+ * behind it on dequeue). The port's PFC state is passed in by the switch through
+ * NotifyPaused / NotifyResumed so that schemes like PCN's NP-ECN can use it without reaching
+ * into the device.
+ */
+class RdmaEgressQueueDisc : public QueueDisc
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RdmaEgressQueueDisc();
+    ~RdmaEgressQueueDisc() override;
+
+    /**
+     * \brief The egress port of this queue was paused by the downstream PFC.
+     */
+    virtual void NotifyPaused();
+
+    /**
+     * \brief The egress port of this queue was resumed (RESUME or pause expiry).
+     */
+    virtual void NotifyResumed();
+
+    /**
+     * \brief Tell the queue the capacity of the link it feeds (used by DCON's C/N).
+     * \param rate the link's rate
+     */
+    void SetLinkRate(DataRate rate);
+
+    /**
+     * \brief The capacity of the link this queue feeds.
+     * \return the rate
+     */
+    DataRate GetLinkRate() const;
+
+  protected:
+    /**
+     * \brief A packet is about to join the queue.
+     * \param item the packet
+     * \param queueBytes bytes already in the queue
+     */
+    virtual void OnEnqueue(Ptr<RdmaQueueDiscItem> item, uint32_t queueBytes);
+
+    /**
+     * \brief A packet has left the queue.
+     * \param item the packet
+     * \param queueBytes bytes still in the queue
+     */
+    virtual void OnDequeue(Ptr<RdmaQueueDiscItem> item, uint32_t queueBytes);
+
+    bool CheckConfig() override;
+    void InitializeParams() override;
+
+  private:
+    bool DoEnqueue(Ptr<QueueDiscItem> item) final;
+    Ptr<QueueDiscItem> DoDequeue() final;
+
+    DataRate m_linkRate;
+};
+
+/**
+ * \ingroup dcon
+ * \brief Egress queue with DCQCN's RED-style ECN marking on the instantaneous queue length.
+ *
+ * With q the queue length in bytes (excluding the packet): no mark below Kmin; mark with
+ * probability Pmax (q - Kmin) / (Kmax - Kmin) for Kmin <= q < Kmax; always from Kmax on.
+ * Kmin = Kmax gives step marking at one threshold (the DCON paper's "ECN threshold").
+ * Marking happens on enqueue (DCQCN paper) or on dequeue (the HPCC simulator), see MarkOnDequeue.
+ * Marks are counted per reason in QueueDisc::Stats.
+ */
+class RedEcnQueueDisc : public RdmaEgressQueueDisc
+{
+  public:
+    /// Mark reason: Kmin <= q < Kmax and the coin said so.
+    static constexpr const char* PROB_MARK = "Probabilistic mark";
+    /// Mark reason: q >= Kmax.
+    static constexpr const char* FORCED_MARK = "Forced mark";
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RedEcnQueueDisc();
+    ~RedEcnQueueDisc() override;
+
+    /**
+     * \brief Marking probability for a queue length.
+     * \param queueBytes bytes in the queue
+     * \return probability in [0, 1]
+     */
+    double MarkProbability(uint32_t queueBytes) const;
+
+    /**
+     * \brief Assign a fixed random variable stream number.
+     * \param stream first stream index
+     * \return number of streams used (1)
+     */
+    int64_t AssignStreams(int64_t stream);
+
+  protected:
+    void OnEnqueue(Ptr<RdmaQueueDiscItem> item, uint32_t queueBytes) override;
+    void OnDequeue(Ptr<RdmaQueueDiscItem> item, uint32_t queueBytes) override;
+    bool CheckConfig() override;
+
+  private:
+    /**
+     * \brief Mark \p item if the RED rule says so.
+     * \param item the packet
+     * \param queueBytes queue length
+     */
+    void MaybeMark(Ptr<RdmaQueueDiscItem> item, uint32_t queueBytes);
+
+    QueueSize m_kMin;
+    QueueSize m_kMax;
+    double m_pMax;
+    bool m_markOnDequeue;
+    Ptr<UniformRandomVariable> m_uv;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_EGRESS_QUEUE_DISC_H */

@@ -1,0 +1,666 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "rdma-nic.h"
+
+#include "aeth-header.h"
+#include "bth-header.h"
+#include "cnm-header.h"
+#include "cnp-header.h"
+
+#include "ns3/ipv4-header.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+#include "ns3/type-id.h"
+#include "ns3/udp-header.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaNic");
+NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
+
+namespace
+{
+/// IPv4 protocol number of UDP.
+constexpr uint8_t UDP_PROTOCOL = 17;
+/// PSNs are 24 bits.
+constexpr uint32_t PSN_MASK = 0xFFFFFF;
+/// IPv4 (20) + UDP (8) + BTH (12) bytes in front of every RoCEv2 payload.
+constexpr uint32_t ROCE_HEADER_BYTES = 20 + 8 + 12;
+} // namespace
+
+TypeId
+RdmaNic::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaNic")
+            .SetParent<Object>()
+            .SetGroupName("Dcon")
+            .AddConstructor<RdmaNic>()
+            .AddAttribute("Mtu",
+                          "Payload bytes per data packet",
+                          UintegerValue(1000),
+                          MakeUintegerAccessor(&RdmaNic::m_mtu),
+                          MakeUintegerChecker<uint32_t>(1, 9000))
+            .AddAttribute("CongestionControl",
+                          "TypeId of the congestion control (an ns3::RdmaCongestionOps "
+                          "subclass), one instance per queue pair",
+                          TypeIdValue(TypeId::LookupByName("ns3::RdmaDcqcn")),
+                          MakeTypeIdAccessor(&RdmaNic::SetCongestionControl),
+                          MakeTypeIdChecker())
+            .AddAttribute("AckInterval",
+                          "The receiver ACKs every this many in-order packets (and always the "
+                          "last packet of a message)",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RdmaNic::m_ackInterval),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ControlPriority",
+                          "PFC priority of ACK, NAK and CNP packets (served before data)",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&RdmaNic::m_controlPriority),
+                          MakeUintegerChecker<uint8_t>(0, 7))
+            .AddAttribute("RetransmitTimeout",
+                          "Go back N when no ACK advanced for this long while data is "
+                          "outstanding (covers lost tails when PFC is off)",
+                          TimeValue(MilliSeconds(5)),
+                          MakeTimeAccessor(&RdmaNic::m_rto),
+                          MakeTimeChecker(MicroSeconds(1)))
+            .AddAttribute("NakInterval",
+                          "Minimum time between two NAKs for the same missing PSN",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&RdmaNic::m_nakInterval),
+                          MakeTimeChecker(Time(0)))
+            .AddTraceSource("FlowComplete",
+                            "The last byte of a flow was acknowledged",
+                            MakeTraceSourceAccessor(&RdmaNic::m_flowCompleteTrace),
+                            "ns3::RdmaNic::FlowCompleteTracedCallback")
+            .AddTraceSource("FlowStart",
+                            "A flow started: flow id, its state",
+                            MakeTraceSourceAccessor(&RdmaNic::m_flowStartTrace),
+                            "ns3::RdmaNic::FlowStartTracedCallback");
+    return tid;
+}
+
+RdmaNic::RdmaNic()
+{
+}
+
+RdmaNic::~RdmaNic()
+{
+}
+
+void
+RdmaNic::DoDispose()
+{
+    m_wake.Cancel();
+    for (auto& qp : m_active)
+    {
+        qp->rtoEvent.Cancel();
+        qp->cc->Stop();
+    }
+    m_active.clear();
+    m_qps.clear();
+    m_rxQps.clear();
+    m_control.clear();
+    m_device = nullptr;
+    m_node = nullptr;
+    Object::DoDispose();
+}
+
+void
+RdmaNic::NotifyNewAggregate()
+{
+    if (!m_node)
+    {
+        m_node = GetObject<Node>();
+    }
+    Object::NotifyNewAggregate();
+}
+
+void
+RdmaNic::Setup(Ptr<PfcNetDevice> device, Ipv4Address address)
+{
+    m_device = device;
+    m_address = address;
+    device->SetPullCallback(MakeCallback(&RdmaNic::Pull, this));
+    device->SetFrameReceiveCallback(MakeCallback(&RdmaNic::Receive, this));
+}
+
+void
+RdmaNic::SetCongestionControl(TypeId tid)
+{
+    if (!tid.IsChildOf(RdmaCongestionOps::GetTypeId()))
+    {
+        throw std::invalid_argument("RdmaNic: congestion control " + tid.GetName() +
+                                    " is not an ns3::RdmaCongestionOps");
+    }
+    m_ccFactory.SetTypeId(tid);
+}
+
+Ipv4Address
+RdmaNic::GetAddress() const
+{
+    return m_address;
+}
+
+Ptr<PfcNetDevice>
+RdmaNic::GetDevice() const
+{
+    return m_device;
+}
+
+uint32_t
+RdmaNic::GetDataWireBytes(uint32_t payload) const
+{
+    return m_device->GetWireBytes(ROCE_HEADER_BYTES + payload + ICRC_BYTES);
+}
+
+uint32_t
+RdmaNic::GetAckWireBytes() const
+{
+    return m_device->GetWireBytes(ROCE_HEADER_BYTES + 4 + ICRC_BYTES);
+}
+
+uint32_t
+RdmaNic::GetNActiveFlows() const
+{
+    return m_active.size();
+}
+
+const RdmaNic::Stats&
+RdmaNic::GetStats() const
+{
+    return m_stats;
+}
+
+Ptr<RdmaFlowState>
+RdmaNic::StartFlow(const RdmaFlowRequest& request)
+{
+    if (!m_device)
+    {
+        throw std::logic_error("RdmaNic::StartFlow: NIC has no device (call Setup first)");
+    }
+    if (request.size == 0)
+    {
+        throw std::invalid_argument("RdmaNic::StartFlow: flow " + std::to_string(request.flowId) +
+                                    " has size 0");
+    }
+    if (request.priority >= PfcNetDevice::NUM_PRIORITIES)
+    {
+        throw std::invalid_argument("RdmaNic::StartFlow: flow " + std::to_string(request.flowId) +
+                                    " has priority " + std::to_string(request.priority) +
+                                    ", not in 0..7");
+    }
+    Ptr<RdmaQueuePair> qp = Create<RdmaQueuePair>();
+    qp->request = request;
+    qp->qpn = m_nextQpn;
+    m_nextQpn = (m_nextQpn + 1) & PSN_MASK;
+    if (m_nextQpn == 0)
+    {
+        m_nextQpn = 1;
+    }
+    qp->sport = request.sport ? request.sport : static_cast<uint16_t>(49152 + (qp->qpn % 16384));
+    Ptr<RdmaFlowState> s = CreateObject<RdmaFlowState>();
+    s->m_flowId = request.flowId;
+    s->m_mtu = m_mtu;
+    s->m_packetOverhead = GetDataWireBytes(m_mtu) - m_mtu;
+    s->m_size = request.size;
+    s->m_lineRate = m_device->GetDataRate();
+    s->m_baseRtt = request.baseRtt;
+    s->m_hops = request.hops;
+    s->m_startTime = Simulator::Now();
+    qp->state = s;
+    qp->cc = m_ccFactory.Create<RdmaCongestionOps>();
+    qp->cc->Init(s);
+    qp->nextAvail = Simulator::Now();
+    qp->lastProgress = Simulator::Now();
+    m_qps[qp->qpn] = qp;
+    m_active.push_back(qp);
+    m_flowStartTrace(request.flowId, s);
+    m_device->NotifyTxReady();
+    return s;
+}
+
+bool
+RdmaNic::Pull(uint8_t pausedMask, PfcTxFrame& frame)
+{
+    if (!m_control.empty() && !((pausedMask >> m_controlPriority) & 1u))
+    {
+        frame.packet = m_control.front();
+        frame.protocol = 0x0800;
+        frame.priority = m_controlPriority;
+        m_control.pop_front();
+        return true;
+    }
+    Time now = Simulator::Now();
+    Time earliest = Time::Max();
+    uint32_t n = m_active.size();
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        uint32_t idx = (m_rr + i) % n;
+        const Ptr<RdmaQueuePair>& qp = m_active[idx];
+        if ((pausedMask >> qp->request.priority) & 1u)
+        {
+            continue;
+        }
+        if (!qp->CanSend())
+        {
+            continue;
+        }
+        if (qp->nextAvail > now)
+        {
+            earliest = std::min(earliest, qp->nextAvail);
+            continue;
+        }
+        m_rr = (idx + 1) % n;
+        frame.packet = BuildDataPacket(qp);
+        frame.protocol = 0x0800;
+        frame.priority = qp->request.priority;
+        return true;
+    }
+    if (earliest != Time::Max())
+    {
+        ScheduleWake(earliest);
+    }
+    return false;
+}
+
+void
+RdmaNic::ScheduleWake(Time when)
+{
+    if (m_wake.IsRunning())
+    {
+        if (Simulator::GetDelayLeft(m_wake) + Simulator::Now() <= when)
+        {
+            return;
+        }
+        m_wake.Cancel();
+    }
+    m_wake = Simulator::Schedule(when - Simulator::Now(), &RdmaNic::Wake, this);
+}
+
+void
+RdmaNic::Wake()
+{
+    m_device->NotifyTxReady();
+}
+
+Ptr<Packet>
+RdmaNic::BuildDataPacket(Ptr<RdmaQueuePair> qp)
+{
+    Ptr<RdmaFlowState> s = qp->state;
+    uint64_t offset = s->m_sndNxt;
+    uint32_t payload = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, s->m_size - offset));
+    uint64_t index = offset / m_mtu;
+    uint64_t lastIndex = (s->m_size - 1) / m_mtu;
+    bool last = index == lastIndex;
+    uint8_t opcode;
+    if (lastIndex == 0)
+    {
+        opcode = BthHeader::OPCODE_RC_SEND_ONLY;
+    }
+    else if (index == 0)
+    {
+        opcode = BthHeader::OPCODE_RC_SEND_FIRST;
+    }
+    else
+    {
+        opcode = last ? BthHeader::OPCODE_RC_SEND_LAST : BthHeader::OPCODE_RC_SEND_MIDDLE;
+    }
+    Ptr<Packet> p = Create<Packet>(payload + ICRC_BYTES);
+    BthHeader bth;
+    bth.SetOpcode(opcode);
+    bth.SetDestQp(qp->qpn);
+    bth.SetPsn(static_cast<uint32_t>(index & PSN_MASK));
+    bth.SetAckRequest(last);
+    p->AddHeader(bth);
+    AddIpUdp(p, qp->request.dst, qp->sport, qp->request.priority, true);
+
+    if (offset + payload > s->m_sentHighWater)
+    {
+        s->m_sentHighWater = offset + payload;
+    }
+    else
+    {
+        m_stats.retransmittedPackets++;
+    }
+    s->m_sndNxt = offset + payload;
+    m_stats.dataPacketsSent++;
+    Time now = Simulator::Now();
+    uint32_t wire = m_device->GetWireBytes(p->GetSize());
+    qp->nextAvail = now + s->m_rate.Get().CalculateBytesTxTime(wire);
+    if (!qp->rtoEvent.IsRunning())
+    {
+        qp->lastProgress = now;
+        qp->rtoEvent = Simulator::Schedule(m_rto, &RdmaNic::CheckRto, this, qp);
+    }
+    qp->cc->OnSent(s, payload);
+    return p;
+}
+
+void
+RdmaNic::AddIpUdp(Ptr<Packet> packet, Ipv4Address dst, uint16_t sport, uint8_t priority, bool ect)
+{
+    UdpHeader udp;
+    udp.SetSourcePort(sport);
+    udp.SetDestinationPort(BthHeader::ROCEV2_UDP_PORT);
+    packet->AddHeader(udp);
+    Ipv4Header ip;
+    ip.SetSource(m_address);
+    ip.SetDestination(dst);
+    ip.SetProtocol(UDP_PROTOCOL);
+    ip.SetTtl(64);
+    ip.SetDscp(static_cast<Ipv4Header::DscpType>(priority << 3));
+    ip.SetEcn(ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
+    ip.SetPayloadSize(packet->GetSize());
+    ip.SetDontFragment();
+    packet->AddHeader(ip);
+}
+
+void
+RdmaNic::SendControl(Ptr<Packet> packet, Ipv4Address dst, uint16_t sport)
+{
+    AddIpUdp(packet, dst, sport, m_controlPriority, false);
+    m_control.push_back(packet);
+    m_device->NotifyTxReady();
+}
+
+void
+RdmaNic::Receive(Ptr<PfcNetDevice> device, Ptr<Packet> packet, uint16_t protocol)
+{
+    if (protocol == CnmHeader::ETHERTYPE)
+    {
+        CnmHeader cnm;
+        packet->RemoveHeader(cnm);
+        m_stats.cnmsReceived++;
+        Ptr<RdmaQueuePair> qp = FindQp(cnm.GetDestQp());
+        if (qp)
+        {
+            RdmaCnmInfo info;
+            info.numFlows = cnm.GetNumFlows();
+            info.capacity = cnm.GetCapacity();
+            qp->cc->OnCnm(qp->state, info);
+        }
+        return;
+    }
+    if (protocol != 0x0800)
+    {
+        return;
+    }
+    Ipv4Header ip;
+    packet->RemoveHeader(ip);
+    if (ip.GetDestination() != m_address || ip.GetProtocol() != UDP_PROTOCOL)
+    {
+        NS_LOG_WARN("NIC " << m_address << " got a packet for " << ip.GetDestination());
+        return;
+    }
+    UdpHeader udp;
+    packet->RemoveHeader(udp);
+    BthHeader bth;
+    packet->RemoveHeader(bth);
+    switch (bth.GetOpcode())
+    {
+    case BthHeader::OPCODE_RC_SEND_FIRST:
+    case BthHeader::OPCODE_RC_SEND_MIDDLE:
+    case BthHeader::OPCODE_RC_SEND_LAST:
+    case BthHeader::OPCODE_RC_SEND_ONLY:
+        ReceiveData(ip, udp.GetSourcePort(), bth, packet);
+        break;
+    case BthHeader::OPCODE_RC_ACK:
+        ReceiveAck(bth, packet);
+        break;
+    case BthHeader::OPCODE_CNP: {
+        CnpHeader cnp;
+        packet->RemoveHeader(cnp);
+        m_stats.cnpsReceived++;
+        Ptr<RdmaQueuePair> qp = FindQp(bth.GetDestQp());
+        if (qp)
+        {
+            RdmaCnpInfo info;
+            info.congested = cnp.IsCongested();
+            info.recRate = cnp.GetReceiveRate();
+            qp->cc->OnCnp(qp->state, info);
+        }
+        break;
+    }
+    default:
+        NS_LOG_WARN("NIC " << m_address << " ignores BTH opcode " << +bth.GetOpcode());
+    }
+}
+
+void
+RdmaNic::ReceiveData(const Ipv4Header& ip,
+                     uint16_t sport,
+                     const BthHeader& bth,
+                     Ptr<Packet> payload)
+{
+    uint64_t key = (static_cast<uint64_t>(ip.GetSource().Get()) << 32) | bth.GetDestQp();
+    auto it = m_rxQps.find(key);
+    Ptr<RdmaRxQueuePair> rx;
+    if (it == m_rxQps.end())
+    {
+        rx = Create<RdmaRxQueuePair>();
+        rx->src = ip.GetSource();
+        rx->qpn = bth.GetDestQp();
+        rx->sport = sport;
+        rx->priority = ip.GetDscp() >> 3;
+        rx->state = CreateObject<RdmaRxFlowState>();
+        rx->cc = m_ccFactory.Create<RdmaCongestionOps>();
+        rx->cc->InitReceiver(rx->state, MakeCallback(&RdmaNic::SendCnp, this).Bind(rx));
+        m_rxQps.emplace(key, rx);
+    }
+    else
+    {
+        rx = it->second;
+    }
+    RdmaRxPacketInfo info;
+    info.payloadBytes = payload->GetSize() - ICRC_BYTES;
+    info.ce = ip.GetEcn() == Ipv4Header::ECN_CE;
+    uint32_t psn = bth.GetPsn();
+    uint32_t diff = (psn - rx->expectedPsn) & PSN_MASK;
+    info.inOrder = diff == 0;
+    rx->cc->OnDataReceived(rx->state, info);
+    if (diff == 0)
+    {
+        rx->expectedPsn = (rx->expectedPsn + 1) & PSN_MASK;
+        rx->state->m_bytesReceived += info.payloadBytes;
+        rx->sinceAck++;
+        if (rx->sinceAck >= m_ackInterval || bth.GetAckRequest())
+        {
+            rx->sinceAck = 0;
+            SendAck(rx, psn, false);
+        }
+    }
+    else if (diff < (PSN_MASK + 1) / 2)
+    {
+        // A gap: drop and ask for the missing PSN (go-back-N).
+        Time now = Simulator::Now();
+        if (rx->lastNakPsn != rx->expectedPsn || now - rx->lastNakTime >= m_nakInterval)
+        {
+            rx->lastNakPsn = rx->expectedPsn;
+            rx->lastNakTime = now;
+            SendAck(rx, rx->expectedPsn, true);
+        }
+    }
+    else
+    {
+        // A duplicate of something already received: acknowledge again.
+        SendAck(rx, (rx->expectedPsn - 1) & PSN_MASK, false);
+    }
+}
+
+void
+RdmaNic::SendAck(Ptr<RdmaRxQueuePair> rx, uint32_t psn, bool nak)
+{
+    Ptr<Packet> p = Create<Packet>(ICRC_BYTES);
+    AethHeader aeth;
+    if (nak)
+    {
+        aeth.SetNak(AethHeader::NAK_PSN_SEQUENCE_ERROR);
+        m_stats.naksSent++;
+    }
+    else
+    {
+        aeth.SetAck();
+        m_stats.acksSent++;
+    }
+    p->AddHeader(aeth);
+    BthHeader bth;
+    bth.SetOpcode(BthHeader::OPCODE_RC_ACK);
+    bth.SetDestQp(rx->qpn);
+    bth.SetPsn(psn);
+    p->AddHeader(bth);
+    SendControl(p, rx->src, rx->sport);
+}
+
+void
+RdmaNic::SendCnp(Ptr<RdmaRxQueuePair> rx, const RdmaCnpInfo& info)
+{
+    Ptr<Packet> p = Create<Packet>(ICRC_BYTES);
+    CnpHeader cnp;
+    cnp.SetCongested(info.congested);
+    cnp.SetReceiveRate(info.recRate);
+    p->AddHeader(cnp);
+    BthHeader bth;
+    bth.SetOpcode(BthHeader::OPCODE_CNP);
+    bth.SetDestQp(rx->qpn);
+    p->AddHeader(bth);
+    m_stats.cnpsSent++;
+    SendControl(p, rx->src, rx->sport);
+}
+
+Ptr<RdmaQueuePair>
+RdmaNic::FindQp(uint32_t qpn) const
+{
+    auto it = m_qps.find(qpn);
+    return it == m_qps.end() ? nullptr : it->second;
+}
+
+void
+RdmaNic::ReceiveAck(const BthHeader& bth, Ptr<Packet> packet)
+{
+    AethHeader aeth;
+    packet->RemoveHeader(aeth);
+    Ptr<RdmaQueuePair> qp = FindQp(bth.GetDestQp());
+    if (!qp)
+    {
+        return; // late ACK of a completed flow
+    }
+    Ptr<RdmaFlowState> s = qp->state;
+    uint64_t unaPsn = s->m_sndUna / m_mtu;
+    uint64_t nxtPsn = (s->m_sndNxt + m_mtu - 1) / m_mtu;
+    uint64_t psn = bth.GetPsn();
+    // Expand the 24-bit PSN relative to the first unacknowledged packet.
+    uint64_t ahead = (psn - unaPsn) & PSN_MASK;
+    if (aeth.IsNak())
+    {
+        m_stats.naksReceived++;
+        if (ahead > nxtPsn - unaPsn)
+        {
+            return; // stale NAK
+        }
+        uint64_t resend = std::min<uint64_t>((unaPsn + ahead) * m_mtu, s->m_size);
+        uint64_t acked = resend - s->m_sndUna;
+        s->m_sndUna = resend;
+        s->m_sndNxt = resend;
+        qp->lastProgress = Simulator::Now();
+        if (acked > 0)
+        {
+            RdmaAckInfo info;
+            info.newlyAckedBytes = acked;
+            info.ackedOffset = s->m_sndUna;
+            qp->cc->OnAck(s, info);
+        }
+        qp->cc->OnNack(s);
+        m_device->NotifyTxReady();
+        return;
+    }
+    // An ACK of PSN p acknowledges every packet up to and including p.
+    if (ahead + 1 > nxtPsn - unaPsn)
+    {
+        return; // duplicate or stale ACK
+    }
+    uint64_t newUna = std::min<uint64_t>((unaPsn + ahead + 1) * m_mtu, s->m_size);
+    RdmaAckInfo info;
+    info.newlyAckedBytes = newUna - s->m_sndUna;
+    s->m_sndUna = newUna;
+    info.ackedOffset = newUna;
+    if (s->m_sndNxt < newUna)
+    {
+        s->m_sndNxt = newUna;
+    }
+    qp->lastProgress = Simulator::Now();
+    qp->cc->OnAck(s, info);
+    if (s->m_sndUna >= s->m_size)
+    {
+        Complete(qp);
+        return;
+    }
+    if (s->m_cwnd.Get() != 0)
+    {
+        m_device->NotifyTxReady();
+    }
+}
+
+void
+RdmaNic::CheckRto(Ptr<RdmaQueuePair> qp)
+{
+    Ptr<RdmaFlowState> s = qp->state;
+    if (s->m_sndUna >= s->m_size || s->m_sndUna >= s->m_sndNxt)
+    {
+        return; // nothing outstanding; the next send re-arms the timer
+    }
+    Time now = Simulator::Now();
+    if (now - qp->lastProgress >= m_rto)
+    {
+        NS_LOG_INFO("flow " << qp->request.flowId << " timeout at " << now.As(Time::US));
+        qp->timeouts++;
+        m_stats.timeouts++;
+        s->m_sndNxt = s->m_sndUna;
+        qp->lastProgress = now;
+        m_device->NotifyTxReady();
+    }
+    qp->rtoEvent =
+        Simulator::Schedule(qp->lastProgress + m_rto - now, &RdmaNic::CheckRto, this, qp);
+}
+
+void
+RdmaNic::Complete(Ptr<RdmaQueuePair> qp)
+{
+    qp->rtoEvent.Cancel();
+    qp->cc->Stop();
+    RdmaFlowRecord rec;
+    rec.flowId = qp->request.flowId;
+    rec.srcNode = m_node ? m_node->GetId() : 0;
+    rec.dstNode = qp->request.dstNode;
+    rec.size = qp->request.size;
+    rec.priority = qp->request.priority;
+    rec.start = qp->state->m_startTime;
+    rec.end = Simulator::Now();
+    m_stats.flowsCompleted++;
+    m_qps.erase(qp->qpn);
+    auto it = std::find(m_active.begin(), m_active.end(), qp);
+    if (it != m_active.end())
+    {
+        uint32_t idx = it - m_active.begin();
+        m_active.erase(it);
+        if (m_rr > idx)
+        {
+            m_rr--;
+        }
+        if (m_rr >= m_active.size())
+        {
+            m_rr = 0;
+        }
+    }
+    m_flowCompleteTrace(rec);
+}
+
+} // namespace ns3

@@ -1,0 +1,251 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_NIC_H
+#define RDMA_NIC_H
+
+#include "pfc-net-device.h"
+#include "rdma-queue-pair.h"
+
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/object-factory.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+class Node;
+class BthHeader;
+class Ipv4Header;
+
+/**
+ * \ingroup dcon
+ * \brief An RDMA (RoCEv2) NIC on a host, aggregated to the node; it owns the host's
+ * PfcNetDevice.
+ *
+ * Each flow is one reliable-connection queue pair. The sender segments the message into
+ * packets of Mtu payload bytes (IPv4 + UDP 4791 + BTH + payload + 4-byte ICRC), paces each QP
+ * at the rate its congestion control sets, and serves the QPs round robin when the device pulls
+ * (no per-QP timers: one wake-up event for the earliest paced QP when nothing is eligible).
+ * ACKs and NAKs (BTH + AETH) and CNPs travel in the control priority and are served first.
+ *
+ * The receiver ACKs every AckInterval in-order packets and the last packet of a message; on a
+ * gap it sends a NAK (PSN sequence error) with the expected PSN and drops out-of-order packets,
+ * and the sender goes back N. A retransmission timer covers lost tails (runs without PFC).
+ * Congestion-control feedback (ACK, NAK, CNP, CNM) is parsed and passed to the QP's
+ * RdmaCongestionOps; the receiver role of the CC decides when to send CNPs.
+ */
+class RdmaNic : public Object
+{
+  public:
+    /// Bytes of the RoCEv2 invariant CRC that ends every packet.
+    static constexpr uint32_t ICRC_BYTES = 4;
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RdmaNic();
+    ~RdmaNic() override;
+
+    /**
+     * \brief Attach the NIC to its device and give it its address.
+     * \param device the host's device
+     * \param address the host's IPv4 address
+     */
+    void Setup(Ptr<PfcNetDevice> device, Ipv4Address address);
+
+    /**
+     * \brief Start sending a message now.
+     * \param request what to send
+     * \return the flow's state (rate, window, progress), e.g. for a monitor
+     */
+    Ptr<RdmaFlowState> StartFlow(const RdmaFlowRequest& request);
+
+    /**
+     * \brief Choose the congestion control of the flows started from now on.
+     * \param tid an RdmaCongestionOps subclass
+     */
+    void SetCongestionControl(TypeId tid);
+
+    /**
+     * \brief The host's address.
+     * \return the address
+     */
+    Ipv4Address GetAddress() const;
+
+    /**
+     * \brief The host's device.
+     * \return the device
+     */
+    Ptr<PfcNetDevice> GetDevice() const;
+
+    /**
+     * \brief Bytes on the wire of a data packet with \p payload bytes.
+     * \param payload payload bytes
+     * \return wire bytes (all headers, ICRC, Ethernet overhead)
+     */
+    uint32_t GetDataWireBytes(uint32_t payload) const;
+
+    /**
+     * \brief Bytes on the wire of an ACK.
+     * \return wire bytes
+     */
+    uint32_t GetAckWireBytes() const;
+
+    /**
+     * \brief Number of flows still sending.
+     * \return active QPs
+     */
+    uint32_t GetNActiveFlows() const;
+
+    /// Counters of the NIC.
+    struct Stats
+    {
+        uint64_t dataPacketsSent{0};   //!< data packets sent (including retransmissions)
+        uint64_t retransmittedPackets{0}; //!< data packets sent again after NAK or timeout
+        uint64_t acksSent{0};          //!< ACKs sent
+        uint64_t naksSent{0};          //!< NAKs sent
+        uint64_t naksReceived{0};      //!< NAKs received
+        uint64_t cnpsSent{0};          //!< CNPs sent
+        uint64_t cnpsReceived{0};      //!< CNPs received
+        uint64_t cnmsReceived{0};      //!< CNMs received
+        uint64_t timeouts{0};          //!< retransmission timeouts
+        uint64_t flowsCompleted{0};    //!< flows completed
+    };
+
+    /**
+     * \brief Counters of this NIC.
+     * \return the statistics
+     */
+    const Stats& GetStats() const;
+
+    /// Signature of the FlowComplete trace.
+    typedef void (*FlowCompleteTracedCallback)(const RdmaFlowRecord& record);
+
+  protected:
+    void DoDispose() override;
+    void NotifyNewAggregate() override;
+
+  private:
+    /**
+     * \brief The device asks for the next frame.
+     * \param pausedMask paused priorities
+     * \param frame what to send
+     * \return true if a frame was supplied
+     */
+    bool Pull(uint8_t pausedMask, PfcTxFrame& frame);
+    /**
+     * \brief Build the next data packet of a QP and account it.
+     * \param qp the QP
+     * \return the IPv4 packet
+     */
+    Ptr<Packet> BuildDataPacket(Ptr<RdmaQueuePair> qp);
+    /**
+     * \brief Make sure the device pulls again at \p when.
+     * \param when the time
+     */
+    void ScheduleWake(Time when);
+    /// Wake-up: let the device pull.
+    void Wake();
+    /**
+     * \brief A frame arrived.
+     * \param device the device
+     * \param packet the frame without Ethernet header
+     * \param protocol EtherType
+     */
+    void Receive(Ptr<PfcNetDevice> device, Ptr<Packet> packet, uint16_t protocol);
+    /**
+     * \brief A data packet arrived (receiver role).
+     * \param ip its IPv4 header
+     * \param sport its UDP source port
+     * \param bth its BTH
+     * \param payload the rest
+     */
+    void ReceiveData(const Ipv4Header& ip, uint16_t sport, const BthHeader& bth, Ptr<Packet> payload);
+    /**
+     * \brief An ACK or NAK arrived (sender role).
+     * \param bth its BTH
+     * \param packet the rest (AETH first)
+     */
+    void ReceiveAck(const BthHeader& bth, Ptr<Packet> packet);
+    /**
+     * \brief Send an ACK or NAK for a receiver QP.
+     * \param rx the receiver QP
+     * \param psn PSN to put in the BTH
+     * \param nak true for a NAK (PSN sequence error)
+     */
+    void SendAck(Ptr<RdmaRxQueuePair> rx, uint32_t psn, bool nak);
+    /**
+     * \brief Send a CNP for a receiver QP (called by the receiver role of the CC).
+     * \param rx the receiver QP
+     * \param info what to put in the CNP
+     */
+    void SendCnp(Ptr<RdmaRxQueuePair> rx, const RdmaCnpInfo& info);
+    /**
+     * \brief Queue a control packet (ACK, NAK, CNP) for sending ahead of data.
+     * \param packet the transport payload (BTH and beyond)
+     * \param dst destination host
+     * \param sport UDP source port
+     */
+    void SendControl(Ptr<Packet> packet, Ipv4Address dst, uint16_t sport);
+    /**
+     * \brief Put UDP and IPv4 headers on a transport packet.
+     * \param packet BTH and beyond
+     * \param dst destination host
+     * \param sport UDP source port
+     * \param priority PFC priority (DSCP class selector)
+     * \param ect whether the packet is ECN-capable
+     */
+    void AddIpUdp(Ptr<Packet> packet, Ipv4Address dst, uint16_t sport, uint8_t priority, bool ect);
+    /**
+     * \brief The retransmission timer of a QP fired.
+     * \param qp the QP
+     */
+    void CheckRto(Ptr<RdmaQueuePair> qp);
+    /**
+     * \brief A QP's last byte was acknowledged.
+     * \param qp the QP
+     */
+    void Complete(Ptr<RdmaQueuePair> qp);
+    /**
+     * \brief Find a sender QP by number.
+     * \param qpn the number
+     * \return the QP or nullptr
+     */
+    Ptr<RdmaQueuePair> FindQp(uint32_t qpn) const;
+
+    Ptr<Node> m_node;
+    Ptr<PfcNetDevice> m_device;
+    Ipv4Address m_address;
+    ObjectFactory m_ccFactory;
+    uint32_t m_mtu;
+    uint32_t m_ackInterval;
+    uint8_t m_controlPriority;
+    Time m_rto;
+    Time m_nakInterval;
+    uint32_t m_nextQpn{1};
+    std::unordered_map<uint32_t, Ptr<RdmaQueuePair>> m_qps;        //!< sender QPs by number
+    std::vector<Ptr<RdmaQueuePair>> m_active;                      //!< round-robin order
+    uint32_t m_rr{0};                                              //!< round-robin position
+    std::unordered_map<uint64_t, Ptr<RdmaRxQueuePair>> m_rxQps;    //!< by (src address, qpn)
+    std::deque<Ptr<Packet>> m_control;                             //!< ACK/NAK/CNP to send
+    EventId m_wake;
+    Stats m_stats;
+
+    TracedCallback<const RdmaFlowRecord&> m_flowCompleteTrace;
+    TracedCallback<uint32_t, Ptr<RdmaFlowState>> m_flowStartTrace;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_NIC_H */

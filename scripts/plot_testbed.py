@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Draw the DCON paper's testbed figure (Fig. 2 for DCQCN, Fig. 6 for DCON) from runs of
+examples/dcon-testbed.
+
+One column per run directory (e.g. DCQCN and DCON side by side), three rows:
+  1. queue lengths: L2's egress to R1 (P2/L2), L2's ingress from S1 (P1/L2), S1's egress to
+     L2 (P0/S1), with the PFC pause threshold;
+  2. PFC pause-frame rate per link (L2->S1, S1->L0, S1->L1), frames per second in bins;
+  3. throughput of f0 and f1.
+
+Usage: /usr/bin/python3 scripts/plot_testbed.py RUN_DIR [RUN_DIR ...] -o figure.png
+"""
+import argparse
+import json
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+QUEUES = [  # (node, port label, kind, legend)
+    ("L2", "R1", "egress", "P2/L2 egress to R1"),
+    ("L2", "S1", "ingress", "P1/L2 ingress from S1"),
+    ("S1", "L2", "egress", "P0/S1 egress to L2"),
+]
+PAUSE_LINKS = [("L2", "S1"), ("S1", "L0"), ("S1", "L1")]
+
+
+def load(run):
+    for name in ("queues.csv", "pfc.csv", "throughput.csv", "summary.json"):
+        if not os.path.exists(os.path.join(run, name)):
+            sys.exit(f"error: {run} has no {name}; run examples/dcon-testbed first")
+    q = pd.read_csv(os.path.join(run, "queues.csv"))
+    pfc = pd.read_csv(os.path.join(run, "pfc.csv"))
+    thr = pd.read_csv(os.path.join(run, "throughput.csv"))
+    with open(os.path.join(run, "summary.json")) as f:
+        summary = json.load(f)
+    return q, pfc, thr, summary
+
+
+def port_series(q, node, kind, order):
+    """Queue samples of one sampled port of a node (the order-th of that node and kind)."""
+    sel = q[(q.node == node) & (q.kind == kind)]
+    ports = sorted(sel.port.unique())
+    if order >= len(ports):
+        return None
+    return sel[sel.port == ports[order]]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("runs", nargs="+", help="output directories of dcon-testbed runs")
+    ap.add_argument("-o", "--output", default="testbed.png", help="PNG file to write")
+    ap.add_argument("--labels", nargs="*", help="column titles (default: the run's cc)")
+    ap.add_argument("--xoff-kb", type=float, default=320.0, help="PFC threshold line (KB)")
+    ap.add_argument("--bin-us", type=float, default=500.0, help="pause-rate bin width (us)")
+    args = ap.parse_args()
+
+    ncol = len(args.runs)
+    fig, axes = plt.subplots(3, ncol, figsize=(6 * ncol, 9), squeeze=False, sharex="col")
+    for c, run in enumerate(args.runs):
+        q, pfc, thr, summary = load(run)
+        title = args.labels[c] if args.labels and c < len(args.labels) else os.path.basename(
+            os.path.normpath(run))
+        # 1. queues. The testbed samples, in this order: L2 egress to R1, L2 ingress from S1,
+        # S1 egress to L2 (see helper/dcon-testbed.cc).
+        ax = axes[0][c]
+        series = [
+            (port_series(q, "L2", "egress", 0), QUEUES[0][3]),
+            (port_series(q, "L2", "ingress", 0), QUEUES[1][3]),
+            (port_series(q, "S1", "egress", 0), QUEUES[2][3]),
+        ]
+        for s, label in series:
+            if s is not None:
+                ax.plot(s.time_s * 1e3, s.bytes / 1e3, label=label, lw=1)
+        ax.axhline(args.xoff_kb, color="k", ls="--", lw=0.8, label="PFC threshold")
+        ax.set_ylabel("queue (KB)")
+        ax.set_title(title)
+        ax.legend(fontsize=7, loc="upper right")
+        # 2. pause frame rate per link
+        ax = axes[1][c]
+        pauses = pfc[pfc.event == "pause"]
+        t_end = thr.time_s.max() if len(thr) else 0
+        bin_s = args.bin_us * 1e-6
+        nbins = max(1, int(t_end / bin_s) + 1)
+        for a, b in PAUSE_LINKS:
+            sel = pauses[(pauses.node == a) & (pauses.peer == b)]
+            counts = pd.cut(sel.time_s, bins=[i * bin_s for i in range(nbins + 1)],
+                            right=False).value_counts(sort=False)
+            x = [i * bin_s * 1e3 for i in range(nbins)]
+            ax.step(x, counts.values / bin_s, where="post", label=f"{a}->{b} ({len(sel)} frames)")
+        ax.set_ylabel("PAUSE frames / s")
+        ax.legend(fontsize=7, loc="upper right")
+        # 3. throughput
+        ax = axes[2][c]
+        for flow, label in ((0, "f0 (H0->R0)"), (1, "f1 (H1->R1)")):
+            s = thr[thr.flow == flow]
+            ax.plot(s.time_s * 1e3, s.gbps, label=label, lw=1)
+        ax.set_ylabel("throughput (Gb/s)")
+        ax.set_xlabel("time (ms)")
+        ax.set_ylim(bottom=0)
+        ax.legend(fontsize=7, loc="upper right")
+    fig.tight_layout()
+    fig.savefig(args.output, dpi=120)
+    print(f"wrote {args.output}")
+
+
+if __name__ == "__main__":
+    main()
