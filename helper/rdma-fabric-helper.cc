@@ -231,6 +231,22 @@ RdmaFabricHelper::SetNicAttribute(const std::string& name, const AttributeValue&
     m_nicFactory.Set(name, value);
 }
 
+ObjectFactory
+RdmaFabricHelper::QueueDiscFactory(const std::string& type)
+{
+    TypeId tid;
+    if (!TypeId::LookupByNameFailSafe(type, &tid) ||
+        !tid.IsChildOf(RdmaEgressQueueDisc::GetTypeId()))
+    {
+        throw std::invalid_argument("unknown switch queue disc '" + type +
+                                    "' (expected an ns3::RdmaEgressQueueDisc subclass such as "
+                                    "ns3::RedEcnQueueDisc)");
+    }
+    ObjectFactory f;
+    f.SetTypeId(tid);
+    return f;
+}
+
 void
 RdmaFabricHelper::SetCongestionControl(const std::string& name)
 {
@@ -310,7 +326,10 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
             dev->Attach(ch);
             if (topo.isSwitch[node])
             {
-                port = f->m_switches[node]->AddPort(dev);
+                auto byRate = m_queueFactoryByRate.find(spec.rate.GetBitRate());
+                port = f->m_switches[node]->AddPort(
+                    dev,
+                    byRate == m_queueFactoryByRate.end() ? m_queueFactory : byRate->second);
             }
             else
             {

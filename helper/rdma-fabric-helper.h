@@ -13,6 +13,7 @@
 #include "ns3/rdma-nic.h"
 #include "ns3/simple-ref-count.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -198,6 +199,15 @@ class RdmaFabricHelper
     template <typename... Args>
     void SetQueueDisc(const std::string& type, Args&&... args);
     /**
+     * \brief Use a different egress queue disc (or settings) on switch ports of one line rate,
+     * e.g. ECN thresholds that scale with the port speed.
+     * \param rate the port line rate this applies to
+     * \param type TypeId name of an RdmaEgressQueueDisc subclass
+     * \param args attribute name/value pairs
+     */
+    template <typename... Args>
+    void SetQueueDiscForRate(DataRate rate, const std::string& type, Args&&... args);
+    /**
      * \brief Choose the congestion control of every NIC.
      * \param name short name ("dcqcn", "none", ...) or TypeId name; throws
      * std::invalid_argument if unknown
@@ -224,23 +234,32 @@ class RdmaFabricHelper
     ObjectFactory m_channelFactory;
     ObjectFactory m_nicFactory;
     ObjectFactory m_queueFactory;
+    std::map<uint64_t, ObjectFactory> m_queueFactoryByRate; //!< bit/s -> factory
     bool m_autoHeadroom{true};
+
+    /**
+     * \brief Factory of an RdmaEgressQueueDisc subclass, or throw naming \p type.
+     * \param type TypeId name
+     * \return a factory of that type
+     */
+    static ObjectFactory QueueDiscFactory(const std::string& type);
 };
 
 template <typename... Args>
 void
 RdmaFabricHelper::SetQueueDisc(const std::string& type, Args&&... args)
 {
-    TypeId tid;
-    if (!TypeId::LookupByNameFailSafe(type, &tid) ||
-        !tid.IsChildOf(RdmaEgressQueueDisc::GetTypeId()))
-    {
-        throw std::invalid_argument("unknown switch queue disc '" + type +
-                                    "' (expected an ns3::RdmaEgressQueueDisc subclass such as "
-                                    "ns3::RedEcnQueueDisc)");
-    }
-    m_queueFactory.SetTypeId(tid);
+    m_queueFactory = QueueDiscFactory(type);
     m_queueFactory.Set(std::forward<Args>(args)...);
+}
+
+template <typename... Args>
+void
+RdmaFabricHelper::SetQueueDiscForRate(DataRate rate, const std::string& type, Args&&... args)
+{
+    ObjectFactory f = QueueDiscFactory(type);
+    f.Set(std::forward<Args>(args)...);
+    m_queueFactoryByRate[rate.GetBitRate()] = f;
 }
 
 } // namespace ns3

@@ -120,12 +120,24 @@ DconSwitch::SetQueueDiscFactory(const ObjectFactory& factory)
 uint32_t
 DconSwitch::AddPort(Ptr<PfcNetDevice> device)
 {
+    return AddPort(device, m_queueFactory);
+}
+
+uint32_t
+DconSwitch::AddPort(Ptr<PfcNetDevice> device, const ObjectFactory& queueFactory)
+{
+    if (!queueFactory.GetTypeId().IsChildOf(RdmaEgressQueueDisc::GetTypeId()))
+    {
+        throw std::invalid_argument("DconSwitch: queue disc type " +
+                                    queueFactory.GetTypeId().GetName() +
+                                    " is not an ns3::RdmaEgressQueueDisc");
+    }
     uint32_t index = m_ports.size();
     Port port;
     port.device = device;
     for (uint8_t p = 0; p < PfcNetDevice::NUM_PRIORITIES; ++p)
     {
-        Ptr<RdmaEgressQueueDisc> q = m_queueFactory.Create<RdmaEgressQueueDisc>();
+        Ptr<RdmaEgressQueueDisc> q = queueFactory.Create<RdmaEgressQueueDisc>();
         q->SetLinkRate(device->GetDataRate());
         q->Initialize();
         port.queues[p] = q;

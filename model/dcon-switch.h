@@ -76,6 +76,14 @@ class DconSwitch : public Object
     uint32_t AddPort(Ptr<PfcNetDevice> device);
 
     /**
+     * \brief Add a port whose egress queue discs come from a given factory.
+     * \param device the port's device
+     * \param queueFactory factory of an RdmaEgressQueueDisc subclass for this port
+     * \return the port index
+     */
+    uint32_t AddPort(Ptr<PfcNetDevice> device, const ObjectFactory& queueFactory);
+
+    /**
      * \brief Size the MMU and start. Call after all ports were added.
      */
     void Finalize();
