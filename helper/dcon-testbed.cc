@@ -6,6 +6,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/bth-header.h"
+#include "ns3/dcon-queue-disc.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/rdma-dcqcn.h"
@@ -38,14 +39,44 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
     fh.SetMmuAttribute("ThresholdMode", EnumValue(SwitchMmu::STATIC));
     fh.SetMmuAttribute("XOff", QueueSizeValue(config.xoff));
     fh.SetMmuAttribute("XOn", QueueSizeValue(config.xon));
-    fh.SetQueueDisc("ns3::RedEcnQueueDisc",
-                    "Kmin",
-                    QueueSizeValue(config.kmin),
-                    "Kmax",
-                    QueueSizeValue(config.kmax),
-                    "Pmax",
-                    DoubleValue(config.pmax));
+    std::string queue = config.queue;
+    if (queue == "auto")
+    {
+        queue = RdmaCongestionOps::LookupTypeId(config.cc) == TypeId::LookupByName("ns3::RdmaDcon")
+                    ? "dcon"
+                    : "red";
+    }
+    if (queue == "red")
+    {
+        fh.SetQueueDisc("ns3::RedEcnQueueDisc",
+                        "Kmin",
+                        QueueSizeValue(config.kmin),
+                        "Kmax",
+                        QueueSizeValue(config.kmax),
+                        "Pmax",
+                        DoubleValue(config.pmax));
+    }
+    else if (queue == "dcon")
+    {
+        m_qcnm = config.qcnm.GetValue() ? config.qcnm
+                                        : DconQueueDisc::ComputeDynamicQcnm(config.kmin,
+                                                                            config.xoff,
+                                                                            config.qcnmFanOut,
+                                                                            MicroSeconds(5),
+                                                                            DataRate("40Gbps"));
+        fh.SetQueueDisc("ns3::DconQueueDisc",
+                        "QEcn",
+                        QueueSizeValue(config.kmin),
+                        "QCnm",
+                        QueueSizeValue(m_qcnm));
+    }
+    else
+    {
+        throw std::invalid_argument("testbed: unknown queue '" + queue +
+                                    "' (expected auto, red or dcon)");
+    }
     m_fabric = fh.Build(m_topo.GetTopology());
+    m_fabric->SetCnmWindowInRtts(config.cnmWindowRtts);
     m_flows = Create<RdmaFlowHelper>(m_fabric);
     m_flows->SetStopWhenDone(false);
 
@@ -55,15 +86,22 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
     uint32_t f0 = m_flows->AddFlow(H(0), R(0), config.longFlowSize, config.longFlowStart, 3, f0Port);
     uint32_t f1 = m_flows->AddFlow(H(1), R(1), config.longFlowSize, config.longFlowStart, 3, f1Port);
     m_fabric->PinPath(m_flows->GetFiveTuple(f0), {H(0), L(0), S(1), L(2), R(0)});
-    m_fabric->PinPath(m_flows->GetFiveTuple(f1), {H(1), L(0), S(1), L(2), R(1)});
+    m_fabric->PinPath(m_flows->GetFiveTuple(f1), {H(1), L(1), S(1), L(2), R(1)});
     for (uint32_t k = 0; k < config.burstFlowsPerHost; ++k)
     {
         for (uint32_t h = 2; h < 2 + config.burstSenders; ++h)
         {
-            m_flows->AddFlow(H(h),
-                             R(1),
-                             config.burstFlowSize,
-                             config.burstStart + config.burstInterval * k);
+            uint16_t sport = static_cast<uint16_t>(20000 + m_flows->GetFlows().size());
+            uint32_t id = m_flows->AddFlow(H(h),
+                                           R(1),
+                                           config.burstFlowSize,
+                                           config.burstStart + config.burstInterval * k,
+                                           3,
+                                           sport);
+            if (config.burstViaS0)
+            {
+                m_fabric->PinPath(m_flows->GetFiveTuple(id), {H(h), L(h % 2), S(0), L(2), R(1)});
+            }
         }
     }
 
@@ -84,7 +122,7 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
     m_monitor->AddQueueSample(L(2), m_fabric->GetPort(L(2), R(1)), false); // P2/L2 egress
     m_monitor->AddQueueSample(L(2), m_fabric->GetPort(L(2), S(1)), true);  // P1/L2 ingress
     m_monitor->AddQueueSample(S(1), m_fabric->GetPort(S(1), L(2)), false); // P0/S1 egress
-    m_monitor->AddQueueSample(S(1), m_fabric->GetPort(S(1), L(0)), true);  // S1 ingress from L0
+    m_monitor->AddQueueSample(L(2), m_fabric->GetPort(L(2), S(0)), true);  // L2 ingress from S0
     m_monitor->AddThroughputFlow(f0);
     m_monitor->AddThroughputFlow(f1);
     m_monitor->Start(config.sampleInterval, config.stopTime);
@@ -129,10 +167,16 @@ DconTestbed::AverageThroughput(uint32_t flowId, Time from, Time to) const
     return n ? sum / n : 0.0;
 }
 
+QueueSize
+DconTestbed::GetQcnm() const
+{
+    return m_qcnm;
+}
+
 uint32_t
 DconTestbed::H(uint32_t i) const
 {
-    return m_topo.GetHost(i < 8 ? 0 : 1, i % 8);
+    return m_topo.GetHost(i % 2, i / 2);
 }
 
 uint32_t

@@ -42,6 +42,11 @@ struct DconTestbedConfig
     QueueSize kmin{"200KB"};            //!< ECN Kmin (= Kmax: step marking at 200 KB)
     QueueSize kmax{"200KB"};            //!< ECN Kmax
     double pmax{1.0};                   //!< ECN Pmax
+    std::string queue{"auto"};          //!< egress queue: auto (by cc), red, dcon
+    QueueSize qcnm{"0B"};               //!< DCON Q_CNM; 0 = dynamic (paper Section 4.4)
+    uint32_t qcnmFanOut{1};             //!< M of the dynamic Q_CNM
+    double cnmWindowRtts{3};            //!< DCON T in RTTs
+    bool burstViaS0{false};             //!< pin the burst through S0 (default: per-flow ECMP)
     bool pcap{false};                   //!< write pcap of L2's ports
     std::string outdir;                 //!< where pcap files go (if pcap)
 };
@@ -52,16 +57,20 @@ struct DconTestbedConfig
  *
  * Topology (every link 40 Gb/s, 5 us):
  * \verbatim
- *              S0          S1
- *             /  \  \   /  /  \
- *           L0    L1  (full mesh)  L2
- *        H0..H7  H8..H15         R0  R1
+ *                 S0            S1          (every leaf links to every spine)
+ *           L0          L1          L2
+ *   H0 H2 .. H14   H1 H3 .. H15    R0  R1
  * \endverbatim
- * f0 = H0 -> R0 and f1 = H1 -> R1 are pinned through L0 -> S1 -> L2, so they share L2's
- * ingress port from S1 (P1/L2). The burst (H2..H15, each burstFlowsPerHost flows of
- * burstFlowSize to R1, burstInterval apart) is spread over S0 and S1 by ECMP and congests L2's
- * port to R1 (P2/L2) together with f1. Port names of the paper map to: P2/L2 = L2's port to
- * R1, P1/L2 = L2's port from S1, P0/S1 = S1's port to L2.
+ * The paper does not give the host placement; its text fixes these facts, which this placement
+ * reproduces: f0 = H0 -> R0 and f1 = H1 -> R1 both enter L2 through its port from S1 (P1/L2),
+ * and when L2 pauses S1, S1 pauses both L0 and L1, so f0 and f1 come from different leaves.
+ * So H0 and the even senders sit on L0, H1 and the odd ones on L1; f0 and f1 are pinned through
+ * S1; the burst (H2..H15, each burstFlowsPerHost flows of burstFlowSize to R1, burstInterval
+ * apart) is spread over S0 and S1 by per-flow ECMP, or pinned through S0 with burstViaS0 (then
+ * P1/L2 carries no congested flow but f1, the paper's "identify the congested flow f1 passing
+ * P1"; see the validation section of doc/dcon.rst for what each placement shows). The burst
+ * congests L2's port to R1 (P2/L2) together with f1. Paper port names: P2/L2 = L2's port to R1, P1/L2 = L2's port
+ * from S1, P0/S1 = S1's port to L2.
  */
 class DconTestbed
 {
@@ -99,6 +108,12 @@ class DconTestbed
      */
     double AverageThroughput(uint32_t flowId, Time from, Time to) const;
 
+    /**
+     * \brief The Q_CNM in use (DCON queues only).
+     * \return Q_CNM
+     */
+    QueueSize GetQcnm() const;
+
     /// Node index of a sender H<i>.
     uint32_t H(uint32_t i) const;
     /// Node index of a receiver R<i>.
@@ -110,6 +125,7 @@ class DconTestbed
 
   private:
     DconTestbedConfig m_config;
+    QueueSize m_qcnm;
     LeafSpineHelper m_topo;
     Ptr<RdmaFabric> m_fabric;
     Ptr<RdmaFlowHelper> m_flows;

@@ -89,8 +89,9 @@ class LeafSpineHelper
     uint32_t GetNHosts() const;
 
     /**
-     * \brief The DCON paper's testbed (dcon.md 3.1): spines S0, S1; leaves L0 (hosts H0..H7),
-     * L1 (H8..H15), L2 (R0, R1); 40 Gb/s and 5 us on every link.
+     * \brief The DCON paper's testbed topology (dcon.md 3.1): spines S0, S1; leaves L0 and L1
+     * with 8 hosts each and L2 with 2 (R0, R1); 40 Gb/s and 5 us on every link. DconTestbed
+     * says which sender sits where.
      * \return the helper
      */
     static LeafSpineHelper DconTestbed();

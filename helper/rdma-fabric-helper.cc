@@ -182,6 +182,45 @@ RdmaFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t size) const
     return t;
 }
 
+Time
+RdmaFabric::GetMaxBaseRtt() const
+{
+    // Base RTTs depend only on the path; check one source per leaf-like group: every pair is
+    // affordable for fabrics of a few hundred hosts, but use the farthest host from the first
+    // host and from the farthest one (double sweep), which finds the longest shortest path.
+    Time best;
+    uint32_t a = m_hosts.front();
+    for (int sweep = 0; sweep < 2; ++sweep)
+    {
+        uint32_t far = a;
+        for (uint32_t h : m_hosts)
+        {
+            if (h != a && GetBaseRtt(a, h) > best)
+            {
+                best = GetBaseRtt(a, h);
+                far = h;
+            }
+        }
+        a = far;
+    }
+    return best;
+}
+
+void
+RdmaFabric::SetCnmWindowInRtts(double rtts)
+{
+    if (!(rtts > 0))
+    {
+        throw std::invalid_argument("CNM window must be a positive number of RTTs, got " +
+                                    std::to_string(rtts));
+    }
+    Time w = GetMaxBaseRtt() * rtts;
+    for (uint32_t s : m_switchIds)
+    {
+        m_switches[s]->GetIngressTracker()->SetAttribute("Window", TimeValue(w));
+    }
+}
+
 void
 RdmaFabric::PinPath(const RdmaFiveTuple& tuple, const std::vector<uint32_t>& path)
 {
@@ -193,6 +232,28 @@ RdmaFabric::PinPath(const RdmaFiveTuple& tuple, const std::vector<uint32_t>& pat
     {
         GetSwitch(path[i])->PinFlow(tuple, GetPort(path[i], path[i + 1]));
     }
+}
+
+int64_t
+RdmaFabric::AssignStreams(int64_t stream)
+{
+    int64_t used = 0;
+    for (uint32_t s : m_switchIds)
+    {
+        Ptr<DconSwitch> sw = m_switches[s];
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            for (uint8_t prio = 0; prio < PfcNetDevice::NUM_PRIORITIES; ++prio)
+            {
+                Ptr<RedEcnQueueDisc> red = DynamicCast<RedEcnQueueDisc>(sw->GetQueueDisc(p, prio));
+                if (red)
+                {
+                    used += red->AssignStreams(stream + used);
+                }
+            }
+        }
+    }
+    return used;
 }
 
 // ------------------------------------------------------------------------ RdmaFabricHelper
@@ -431,6 +492,8 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
         }
         sw->Finalize();
     }
+    // Fixed streams: the same fabric built twice in one process behaves the same.
+    f->AssignStreams(0);
     return f;
 }
 

@@ -130,11 +130,34 @@ class RdmaFabric : public SimpleRefCount<RdmaFabric>
      */
     Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t size) const;
     /**
+     * \brief Largest base RTT between any two hosts (the worst-case path).
+     * \return the RTT
+     */
+    Time GetMaxBaseRtt() const;
+    /**
+     * \brief Set DCON's T_last window of every switch to a multiple of the largest base RTT
+     * (the paper's default is 3 RTT).
+     * \param rtts the multiple (> 0)
+     */
+    void SetCnmWindowInRtts(double rtts);
+    /**
      * \brief Pin a flow to the path through the given node sequence (src host ... dst host).
      * \param tuple the flow's 5-tuple
      * \param path node indices along the path, starting at the source host
      */
     void PinPath(const RdmaFiveTuple& tuple, const std::vector<uint32_t>& path);
+    /**
+     * \brief Give every random variable of the fabric (the RED marking coins of the switches'
+     * egress queues) a fixed stream, in switch, port, priority order.
+     *
+     * RdmaFabricHelper::Build already calls this with stream 0, so that building the same
+     * fabric twice, even in one process, gives the same run (ns-3's automatic stream numbers
+     * keep counting across Simulator::Destroy). Call it again to move the streams away from
+     * streams the scenario assigns itself; vary RngRun for independent replications.
+     * \param stream first stream index
+     * \return the number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
 
   private:
     friend class RdmaFabricHelper;
@@ -222,6 +245,7 @@ class RdmaFabricHelper
     /**
      * \brief Build the fabric. Throws std::invalid_argument if the topology cannot be built
      * (a host with no link or more than one, a host unreachable from another host).
+     * Random variables get fixed streams from 0 (see RdmaFabric::AssignStreams).
      * \param topo the topology
      * \return the fabric
      */

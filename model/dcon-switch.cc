@@ -4,6 +4,7 @@
  */
 #include "dcon-switch.h"
 
+#include "bth-header.h"
 #include "cnm-header.h"
 #include "pfc-header.h"
 
@@ -60,6 +61,23 @@ DconSwitch::GetTypeId()
                           PointerValue(),
                           MakePointerAccessor(&DconSwitch::m_mmu),
                           MakePointerChecker<SwitchMmu>())
+            .AddAttribute("IngressTracker",
+                          "DCON's per-ingress-port T_last tracker (created if not set)",
+                          PointerValue(),
+                          MakePointerAccessor(&DconSwitch::m_tracker),
+                          MakePointerChecker<DconIngressTracker>())
+            .AddAttribute("CnmInterval",
+                          "Minimum time between two CNMs for the same flow from this switch "
+                          "(the sender ignores a CNM that does not lower its rate within 50 us "
+                          "of the last one, and its rate change needs about one RTT to show in "
+                          "the queue)",
+                          TimeValue(MicroSeconds(50)),
+                          MakeTimeAccessor(&DconSwitch::m_cnmInterval),
+                          MakeTimeChecker(Time(0)))
+            .AddTraceSource("CnmSent",
+                            "A CNM was sent: congested egress port, the flow, N",
+                            MakeTraceSourceAccessor(&DconSwitch::m_cnmSentTrace),
+                            "ns3::DconSwitch::CnmSentTracedCallback")
             .AddTraceSource("Drop",
                             "A packet was dropped by forwarding (not by the MMU): packet, reason",
                             MakeTraceSourceAccessor(&DconSwitch::m_dropTrace),
@@ -93,6 +111,7 @@ DconSwitch::DoDispose()
     m_ports.clear();
     m_node = nullptr;
     m_mmu = nullptr;
+    m_tracker = nullptr;
     Object::DoDispose();
 }
 
@@ -139,6 +158,7 @@ DconSwitch::AddPort(Ptr<PfcNetDevice> device, const ObjectFactory& queueFactory)
     {
         Ptr<RdmaEgressQueueDisc> q = queueFactory.Create<RdmaEgressQueueDisc>();
         q->SetLinkRate(device->GetDataRate());
+        q->SetCongestedFlowCallback(MakeCallback(&DconSwitch::CongestedFlow, this).Bind(index));
         q->Initialize();
         port.queues[p] = q;
     }
@@ -159,6 +179,12 @@ DconSwitch::Finalize()
         m_mmu = CreateObject<SwitchMmu>();
     }
     m_mmu->Configure(m_ports.size(), PfcNetDevice::NUM_PRIORITIES);
+    if (!m_tracker)
+    {
+        m_tracker = CreateObject<DconIngressTracker>();
+    }
+    m_tracker->SetNPorts(m_ports.size());
+    m_cnmsSentPerPort.assign(m_ports.size(), 0);
 }
 
 void
@@ -301,6 +327,7 @@ DconSwitch::Receive(uint32_t port, Ptr<PfcNetDevice> device, Ptr<Packet> packet,
             m_dropTrace(packet, NO_ROUTE);
             return;
         }
+        m_cnmStats.forwarded++;
         SendControlFrame(out, packet, protocol);
     }
     else
@@ -345,8 +372,90 @@ DconSwitch::ForwardIpv4(uint32_t inPort, Ptr<Packet> packet)
         SendPause(inPort, prio);
     }
     Port& port = m_ports[out];
-    port.queues[prio]->Enqueue(item);
+    Ptr<RdmaEgressQueueDisc> q = port.queues[prio];
+    q->Enqueue(item);
+    if (!q->IsBurstCongested())
+    {
+        m_tracker->RecordNonCongested(inPort);
+    }
     port.device->NotifyTxReady();
+}
+
+void
+DconSwitch::CongestedFlow(uint32_t port, Ptr<const RdmaQueueDiscItem> item, uint32_t numFlows)
+{
+    if (!m_tracker->HasRecentNonCongested(item->GetIngressPort()))
+    {
+        m_cnmStats.noInnocentFlow++;
+        return;
+    }
+    const RdmaFiveTuple& tuple = item->GetFiveTuple();
+    Time now = Simulator::Now();
+    auto [it, inserted] = m_lastCnm.emplace(tuple, now);
+    if (!inserted)
+    {
+        if (now - it->second < m_cnmInterval)
+        {
+            m_cnmStats.rateLimited++;
+            return;
+        }
+        it->second = now;
+    }
+    uint32_t out = RouteToHost(tuple.src);
+    if (out == UINT32_MAX)
+    {
+        CountDrop(NO_ROUTE);
+        return;
+    }
+    // The CNM carries the head of the offending packet (as QCN's encapsulated MSDU): parse its
+    // BTH for the destination QP. Rare (at most once per flow per CnmInterval), so a copy is fine.
+    uint32_t destQp = 0;
+    if (tuple.protocol == UDP_PROTOCOL)
+    {
+        Ptr<Packet> copy = item->GetPacket()->Copy();
+        UdpHeader udp;
+        copy->RemoveHeader(udp);
+        BthHeader bth;
+        if (copy->GetSize() >= bth.GetSerializedSize())
+        {
+            copy->PeekHeader(bth);
+            destQp = bth.GetDestQp();
+        }
+    }
+    CnmHeader cnm;
+    cnm.SetCpid((static_cast<uint64_t>(m_node ? m_node->GetId() : 0) << 16) | port);
+    cnm.SetFlowId(RdmaFlowCrc16(tuple));
+    cnm.SetNumFlows(static_cast<uint16_t>(std::min<uint32_t>(numFlows, UINT16_MAX)));
+    cnm.SetCapacity(m_ports[port].device->GetDataRate());
+    cnm.SetSource(tuple.src);
+    cnm.SetDestination(tuple.dst);
+    cnm.SetSourcePort(tuple.sport);
+    cnm.SetDestinationPort(tuple.dport);
+    cnm.SetDestQp(destQp);
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(cnm);
+    m_cnmStats.sent++;
+    m_cnmsSentPerPort[port]++;
+    m_cnmSentTrace(port, tuple, numFlows);
+    SendControlFrame(out, p, CnmHeader::ETHERTYPE);
+}
+
+const DconSwitch::CnmStats&
+DconSwitch::GetCnmStats() const
+{
+    return m_cnmStats;
+}
+
+uint64_t
+DconSwitch::GetCnmsSent(uint32_t port) const
+{
+    return m_cnmsSentPerPort.at(port);
+}
+
+Ptr<DconIngressTracker>
+DconSwitch::GetIngressTracker() const
+{
+    return m_tracker;
 }
 
 void

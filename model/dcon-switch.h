@@ -5,6 +5,7 @@
 #ifndef DCON_SWITCH_H
 #define DCON_SWITCH_H
 
+#include "dcon-ingress-tracker.h"
 #include "pfc-net-device.h"
 #include "rdma-egress-queue-disc.h"
 #include "rdma-flow-id.h"
@@ -46,6 +47,14 @@ class Node;
  *
  * The IPv4 DSCP selects the priority: priority = DSCP >> 3 (class selector). The NIC sends
  * data at CS3 (priority 3) and control at CS7 by default.
+ *
+ * DCON: every arrival whose egress queue is not in burst congestion updates T_last of its
+ * ingress port (DconIngressTracker). When an egress queue (a DconQueueDisc) reports a congested
+ * flow, the switch's CNM generator sends a CNM (CnmHeader, EtherType 0x22E7) with the flow's
+ * identity, N and the egress link's capacity C toward the flow's sender, ahead of data, if the
+ * flow's ingress port carried a non-congested packet within the tracker's window and no CNM
+ * for that flow was sent in the last CnmInterval. Each switch on the way forwards the CNM
+ * toward the sender's address.
  */
 class DconSwitch : public Object
 {
@@ -164,6 +173,38 @@ class DconSwitch : public Object
      */
     uint32_t RouteToHost(Ipv4Address dst) const;
 
+    /// CNM generator counters.
+    struct CnmStats
+    {
+        uint64_t sent{0};           //!< CNMs sent
+        uint64_t noInnocentFlow{0}; //!< congested-flow reports whose ingress had no recent
+                                    //!< non-congested packet
+        uint64_t rateLimited{0};    //!< reports suppressed by CnmInterval
+        uint64_t forwarded{0};      //!< CNMs of other switches forwarded
+    };
+
+    /**
+     * \brief CNM generator counters.
+     * \return the counters
+     */
+    const CnmStats& GetCnmStats() const;
+
+    /**
+     * \brief CNMs sent for flows congested at a port (the congested egress port).
+     * \param port the port
+     * \return count
+     */
+    uint64_t GetCnmsSent(uint32_t port) const;
+
+    /**
+     * \brief The T_last tracker.
+     * \return the tracker
+     */
+    Ptr<DconIngressTracker> GetIngressTracker() const;
+
+    /// Signature of the CnmSent trace: congested egress port, the flow, N.
+    typedef void (*CnmSentTracedCallback)(uint32_t port, const RdmaFiveTuple& flow, uint32_t n);
+
     /**
      * \brief The PFC priority a DSCP value maps to.
      * \param dscp the DSCP
@@ -233,6 +274,14 @@ class DconSwitch : public Object
     void PauseStateChanged(uint32_t port, uint8_t priority, bool paused);
 
     /**
+     * \brief An egress queue reports a congested flow: maybe send a CNM to its sender.
+     * \param port the congested egress port
+     * \param item the packet of the flow that arrived
+     * \param numFlows N
+     */
+    void CongestedFlow(uint32_t port, Ptr<const RdmaQueueDiscItem> item, uint32_t numFlows);
+
+    /**
      * \brief Count a forwarding drop.
      * \param reason the reason
      */
@@ -246,11 +295,17 @@ class DconSwitch : public Object
     std::vector<std::vector<uint32_t>> m_routes;         //!< equal-cost port sets
     std::map<RdmaFiveTuple, uint32_t> m_pinned;
     std::map<std::string, uint64_t> m_drops;
+    Ptr<DconIngressTracker> m_tracker;
+    Time m_cnmInterval;
+    std::unordered_map<RdmaFiveTuple, Time, RdmaFiveTupleHash> m_lastCnm; //!< per flow
+    std::vector<uint64_t> m_cnmsSentPerPort;
+    CnmStats m_cnmStats;
     uint32_t m_ecmpSeed;
     uint16_t m_pauseQuanta;
     double m_pauseRefreshRatio;
 
     TracedCallback<Ptr<const Packet>, const char*> m_dropTrace; //!< packet dropped, reason
+    TracedCallback<uint32_t, const RdmaFiveTuple&, uint32_t> m_cnmSentTrace; //!< CNM sent
 };
 
 } // namespace ns3

@@ -371,6 +371,32 @@ RdmaDcqcn::DecreaseRate()
 }
 
 void
+RdmaDcqcn::ApplyExternalRate(DataRate rate, bool setTarget)
+{
+    NS_ABORT_MSG_IF(!m_flow, "RdmaDcqcn::ApplyExternalRate called before Init");
+    if (m_stopped)
+    {
+        return;
+    }
+    m_flow->SetRate(rate, m_minRate);
+    if (setTarget)
+    {
+        m_flow->m_targetRate = m_flow->m_rate.Get();
+    }
+    m_timerStage = 0;
+    m_byteStage = 0;
+    m_bytesCounted = 0;
+    m_recovering = true;
+    StartIncreaseTimer();
+}
+
+DataRate
+RdmaDcqcn::GetMinRate() const
+{
+    return m_minRate;
+}
+
+void
 RdmaDcqcn::StartIncreaseTimer()
 {
     m_increaseEvent.Cancel();

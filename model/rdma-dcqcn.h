@@ -188,6 +188,22 @@ public:
 protected:
     void DoDispose() override;
 
+    /**
+     * \brief Set the rate from outside the DCQCN rules (DCON's CNM reaction) and recover from
+     * there with DCQCN's increase stages: RC = \p rate (clamped to [MinRate, line rate]), RT =
+     * RC too if \p setTarget, stage counters reset and the increase timer restarted; alpha is
+     * not touched.
+     * \param rate the new current rate
+     * \param setTarget whether the target rate also becomes \p rate
+     */
+    void ApplyExternalRate(DataRate rate, bool setTarget);
+
+    /**
+     * \brief The lowest rate this algorithm allows.
+     * \return MinRate
+     */
+    DataRate GetMinRate() const;
+
 private:
     /// Throw std::invalid_argument if an attribute value cannot work with \p lineRate.
     void CheckConfig(DataRate lineRate) const;

@@ -49,6 +49,25 @@ class RdmaEgressQueueDisc : public QueueDisc
     virtual void NotifyResumed();
 
     /**
+     * \brief Callback through which a queue reports a congested flow that may need a direct
+     * congestion notification (DCON): the packet that arrived and N, the number of flows
+     * congested at this queue.
+     */
+    typedef Callback<void, Ptr<const RdmaQueueDiscItem>, uint32_t> CongestedFlowCallback;
+
+    /**
+     * \brief Set where congested flows are reported (the switch's CNM generator).
+     * \param cb the callback
+     */
+    void SetCongestedFlowCallback(CongestedFlowCallback cb);
+
+    /**
+     * \brief Whether the queue is in burst congestion now (DCON); false for other queues.
+     * \return true in burst congestion
+     */
+    virtual bool IsBurstCongested() const;
+
+    /**
      * \brief Tell the queue the capacity of the link it feeds (used by DCON's C/N).
      * \param rate the link's rate
      */
@@ -78,11 +97,19 @@ class RdmaEgressQueueDisc : public QueueDisc
     bool CheckConfig() override;
     void InitializeParams() override;
 
+    /**
+     * \brief Report a congested flow to the CNM generator, if one is connected.
+     * \param item the packet of that flow that just arrived
+     * \param numFlows N, the flows congested at this queue
+     */
+    void NotifyCongestedFlow(Ptr<const RdmaQueueDiscItem> item, uint32_t numFlows);
+
   private:
     bool DoEnqueue(Ptr<QueueDiscItem> item) final;
     Ptr<QueueDiscItem> DoDequeue() final;
 
     DataRate m_linkRate;
+    CongestedFlowCallback m_congestedFlow;
 };
 
 /**

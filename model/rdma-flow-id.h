@@ -96,6 +96,24 @@ uint16_t RdmaFlowCrc16(const RdmaFiveTuple& t);
  */
 uint32_t RdmaEcmpHash(const RdmaFiveTuple& t, uint32_t seed);
 
+/**
+ * \ingroup dcon
+ * \brief Hash functor so that RdmaFiveTuple can key an unordered container (murmur3 of the
+ * tuple bytes, the same as RdmaEcmpHash with seed 0).
+ */
+struct RdmaFiveTupleHash
+{
+    /**
+     * \brief Hash a tuple.
+     * \param t the tuple
+     * \return the hash
+     */
+    std::size_t operator()(const RdmaFiveTuple& t) const
+    {
+        return RdmaEcmpHash(t, 0);
+    }
+};
+
 } // namespace ns3
 
 #endif /* RDMA_FLOW_ID_H */

@@ -1,0 +1,470 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Speed benchmark on the HPCC simulator's inputs (/work/shared/bench/README.md).
+//
+// Topology: the HPCC simulator's 320-host fat-tree (mix/fat.txt): 20 ToR, 20 aggregation and
+// 16 core switches, host links 100 Gb/s, switch links 400 Gb/s, 1 us each.
+//
+//        core  C0 ... C15                (400 Gb/s)
+//        agg   A0 ... A19                (400 Gb/s)
+//        ToR   T0 ... T19
+//        hosts 16 per ToR, 320 in all    (100 Gb/s)
+//
+// Traffic: WebSearch flow sizes, 30% load per host, Poisson arrivals from t = 2.0 s
+// (websearch-30pct-10ms.flows: 6,643 flows; websearch-30pct-2ms.flows: 1,131 flows).
+//
+// Settings of the reference runs (DCQCN, "CX4-style"): 1000-byte payload, an ACK per packet at
+// high priority, 32 MiB switch buffer (the HPCC simulator's buffer_size x 1024 x 1024), dynamic
+// PFC threshold with alpha 1/8, RED-ECN marked at dequeue with Kmin/Kmax 400/1600 KB on 100 Gb/s
+// ports and 1600/6400 KB on 400 Gb/s ports (4 and 16 KB per Gb/s of the port), Pmax 0.2, DCQCN
+// "cx4" preset at the host line rate (R_AI 20 Mb/s, R_HAI 200 Mb/s at 100 Gb/s) with a 1 Gb/s
+// minimum rate, no window.
+//
+// The run ends when the last flow completes (a safety stop 1 s after the last flow start).
+// Printed: flows completed / total, time of the last completion after the first flow start,
+// wall time of the simulation, events and events per wall-second, frames sent on links (all
+// devices of all links) and data packets on links per wall-second, peak memory (ru_maxrss),
+// PFC pause frames, drops. --outdir also writes the monitor's CSV files (flows.csv, pfc.csv,
+// drops.csv, summary.json).
+//
+// Expected (the HPCC simulator's reference run of the 10 ms file): all 6,643 flows complete,
+// the last about 17.9 ms after 2.0 s, and no PFC pause occurs. --validate checks completion,
+// no pause and no drop, and exits 1 if one does not hold.
+//
+// Usage (from the repository root; scripts/bench.sh builds and runs it):
+//   build/examples/dcon-bench --topo=../shared/bench/fat-tree-320.topo \
+//       --flows=../shared/bench/websearch-30pct-10ms.flows
+
+#include "ns3/boolean.h"
+#include "ns3/command-line.h"
+#include "ns3/config.h"
+#include "ns3/dcon-monitor.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/hpcc-format.h"
+#include "ns3/log.h"
+#include "ns3/queue-size.h"
+#include "ns3/rdma-dcqcn.h"
+#include "ns3/rdma-fabric-helper.h"
+#include "ns3/rdma-flow-helper.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <set>
+#include <stdexcept>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("DconBench");
+
+namespace
+{
+
+/// What the run produced.
+struct BenchResult
+{
+    uint32_t flowsTotal{0};       //!< flows in the flow file
+    uint32_t flowsCompleted{0};   //!< flows whose last byte was acknowledged
+    Time firstStart;              //!< earliest flow start
+    Time lastCompletion;          //!< latest completion (absolute)
+    double setupSeconds{0};       //!< wall time to read the files and build the fabric
+    double runSeconds{0};         //!< wall time of Simulator::Run
+    uint64_t events{0};           //!< events executed
+    uint64_t linkFrames{0};       //!< frames sent by all devices of all links
+    uint64_t linkDataPackets{0};  //!< data packets on links (see ExpectedLinkPackets)
+    uint64_t linkAckPackets{0};   //!< ACKs on links (one per data packet, reverse path)
+    uint64_t dataPacketsSent{0};  //!< data packets sent by NICs (incl. retransmissions)
+    uint64_t dataPacketsNeeded{0}; //!< data packets of the flows without retransmission
+    uint64_t retransmitted{0};    //!< data packets sent again
+    uint64_t timeouts{0};         //!< retransmission timeouts
+    uint64_t naks{0};             //!< NAKs sent
+    uint64_t cnps{0};             //!< CNPs sent
+    uint64_t pauseFrames{0};      //!< PFC frames with a non-zero time
+    uint64_t resumeFrames{0};     //!< PFC frames with zero time
+    uint64_t drops{0};            //!< packets dropped by switches (MMU and forwarding)
+    std::map<std::string, uint64_t> dropsByReason; //!< drops per reason
+    uint64_t maxBufferBytes{0};   //!< largest switch buffer occupancy seen
+    long maxRssKb{0};             //!< peak resident set size, KiB
+};
+
+/**
+ * \brief Whether a run meets the reference facts: every flow completed, no PFC pause, no drop.
+ * \param r the result
+ * \param why filled with the first fact that does not hold
+ * \return true if all hold
+ */
+bool
+MeetsReference(const BenchResult& r, std::string& why)
+{
+    if (r.flowsCompleted != r.flowsTotal)
+    {
+        why = std::to_string(r.flowsTotal - r.flowsCompleted) + " flows did not complete";
+        return false;
+    }
+    if (r.pauseFrames != 0)
+    {
+        why = std::to_string(r.pauseFrames) + " PFC pause frames were sent";
+        return false;
+    }
+    if (r.drops != 0)
+    {
+        why = std::to_string(r.drops) + " packets were dropped";
+        return false;
+    }
+    why.clear();
+    return true;
+}
+
+/**
+ * \brief The line rate of the hosts (all host links must have the same rate).
+ * \param topo the topology
+ * \return the rate
+ */
+DataRate
+HostLineRate(const TopologySpec& topo)
+{
+    uint64_t rate = 0;
+    for (const auto& l : topo.links)
+    {
+        for (uint32_t n : {l.a, l.b})
+        {
+            if (topo.isSwitch.at(n))
+            {
+                continue;
+            }
+            if (rate != 0 && rate != l.rate.GetBitRate())
+            {
+                throw std::invalid_argument("host links have different rates (" +
+                                            std::to_string(rate) + " and " +
+                                            std::to_string(l.rate.GetBitRate()) +
+                                            " bit/s): the DCQCN preset needs one line rate");
+            }
+            rate = l.rate.GetBitRate();
+        }
+    }
+    if (rate == 0)
+    {
+        throw std::invalid_argument("topology has no host link");
+    }
+    return DataRate(rate);
+}
+
+/**
+ * \brief ECN threshold for a port rate: \p bytesPerGbps bytes per Gb/s of the port.
+ * \param rate port rate
+ * \param bytesPerGbps bytes per Gb/s (4000 for Kmin, 16000 for Kmax)
+ * \return the threshold in bytes
+ */
+QueueSize
+EcnThreshold(DataRate rate, uint64_t bytesPerGbps)
+{
+    uint64_t bytes = rate.GetBitRate() / 1000000000ULL * bytesPerGbps;
+    if (bytes == 0 || bytes > UINT32_MAX)
+    {
+        throw std::invalid_argument("no ECN threshold for a port of " +
+                                    std::to_string(rate.GetBitRate()) + " bit/s");
+    }
+    return QueueSize(QueueSizeUnit::BYTES, static_cast<uint32_t>(bytes));
+}
+
+/// Records completions (count and the latest time) without keeping per-flow records.
+class CompletionCounter
+{
+  public:
+    /**
+     * \brief A flow completed.
+     * \param rec its record
+     */
+    void Completed(const RdmaFlowRecord& rec)
+    {
+        m_count++;
+        m_last = std::max(m_last, rec.end);
+    }
+
+    uint32_t m_count{0}; //!< completed flows
+    Time m_last;         //!< latest completion
+};
+
+/**
+ * \brief Print the results.
+ * \param r the result
+ */
+void
+Print(const BenchResult& r)
+{
+    auto perSec = [&r](double n) { return r.runSeconds > 0 ? n / r.runSeconds : 0.0; };
+    std::cout << std::fixed;
+    std::cout << "flows completed        " << r.flowsCompleted << " / " << r.flowsTotal << "\n";
+    std::cout << "last completion        " << std::setprecision(6)
+              << (r.lastCompletion - r.firstStart).GetSeconds() * 1e3 << " ms after "
+              << r.firstStart.GetSeconds() << " s (t = " << std::setprecision(9)
+              << r.lastCompletion.GetSeconds() << " s)\n";
+    std::cout << std::setprecision(3);
+    std::cout << "setup wall time        " << r.setupSeconds << " s\n";
+    std::cout << "run wall time          " << r.runSeconds << " s\n";
+    std::cout << "events                 " << r.events << " (" << std::setprecision(3)
+              << perSec(r.events) / 1e6 << " M/s)\n";
+    std::cout << "link frames            " << r.linkFrames << " (" << perSec(r.linkFrames) / 1e6
+              << " M/s)\n";
+    std::cout << "link data packets      " << r.linkDataPackets << " ("
+              << perSec(r.linkDataPackets) / 1e6 << " M/s, "
+              << std::setprecision(2)
+              << (r.dataPacketsNeeded ? static_cast<double>(r.linkDataPackets) /
+                                            static_cast<double>(r.dataPacketsNeeded)
+                                      : 0.0)
+              << " links per packet)\n";
+    std::cout << "link ACK packets       " << r.linkAckPackets << "\n";
+    std::cout << "other link frames      "
+              << static_cast<int64_t>(r.linkFrames - r.linkDataPackets - r.linkAckPackets -
+                                      r.pauseFrames - r.resumeFrames)
+              << " (CNPs, NAKs, retransmissions)\n";
+    std::cout << "NIC data packets       " << r.dataPacketsSent << " (needed "
+              << r.dataPacketsNeeded << ", retransmitted " << r.retransmitted << ", timeouts "
+              << r.timeouts << ", NAKs " << r.naks << ")\n";
+    std::cout << "CNPs sent              " << r.cnps << "\n";
+    std::cout << "PFC pause frames       " << r.pauseFrames << " (resume frames "
+              << r.resumeFrames << ")\n";
+    std::cout << "drops                  " << r.drops;
+    for (const auto& [reason, n] : r.dropsByReason)
+    {
+        std::cout << " " << reason << "=" << n;
+    }
+    std::cout << "\n";
+    std::cout << "max switch buffer      " << r.maxBufferBytes << " B\n";
+    std::cout << "peak memory (maxrss)   " << std::setprecision(1) << r.maxRssKb / 1024.0
+              << " MiB\n";
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Time::SetResolution(Time::PS);
+    std::string topoPath;
+    std::string flowsPath;
+    std::string outdir;
+    std::string buffer = "32MiB";
+    double alpha = 0.125;
+    double pmax = 0.2;
+    DataRate minRate("1Gb/s");
+    Time safety = Seconds(1);
+    bool validate = false;
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("topo", "HPCC-format topology file (required)", topoPath);
+    cmd.AddValue("flows", "HPCC-format flow file (required)", flowsPath);
+    cmd.AddValue("outdir", "If set, write the monitor's CSV files and summary.json here", outdir);
+    cmd.AddValue("buffer", "Switch buffer size (bytes: 32MiB = 33,554,432 B)", buffer);
+    cmd.AddValue("alpha", "Dynamic PFC threshold factor", alpha);
+    cmd.AddValue("pmax", "ECN marking probability at Kmax", pmax);
+    cmd.AddValue("minRate", "DCQCN minimum rate", minRate);
+    cmd.AddValue("safetyStop", "Stop this long after the last flow start at the latest", safety);
+    cmd.AddValue("validate",
+                 "Exit 1 unless every flow completed without PFC pause or drop",
+                 validate);
+    cmd.Parse(argc, argv);
+
+    BenchResult r;
+    try
+    {
+        if (topoPath.empty() || flowsPath.empty())
+        {
+            throw std::invalid_argument("--topo and --flows are required (e.g. "
+                                        "--topo=../shared/bench/fat-tree-320.topo "
+                                        "--flows=../shared/bench/websearch-30pct-2ms.flows)");
+        }
+        QueueSize bufferSize;
+        {
+            // QueueSize's string parser aborts on bad input: check the form first.
+            std::size_t digits = buffer.find_first_not_of("0123456789");
+            static const std::set<std::string> units{"B", "kB", "KB", "KiB", "MB", "MiB",
+                                                     "GB", "GiB"};
+            if (digits == 0 || digits == std::string::npos || !units.count(buffer.substr(digits)))
+            {
+                throw std::invalid_argument("--buffer: expected a whole number of bytes with a "
+                                            "unit (B, KB, KiB, MB, MiB, GB, GiB), got '" +
+                                            buffer + "'");
+            }
+            bufferSize = QueueSize(buffer);
+        }
+        if (!(alpha > 0))
+        {
+            throw std::invalid_argument("--alpha must be > 0, got " + std::to_string(alpha));
+        }
+        if (!(pmax >= 0 && pmax <= 1))
+        {
+            throw std::invalid_argument("--pmax must be in [0, 1], got " + std::to_string(pmax));
+        }
+
+        auto t0 = std::chrono::steady_clock::now();
+        TopologySpec topo = ReadHpccTopology(topoPath);
+        std::vector<FlowSpec> specs = ReadHpccFlows(flowsPath, topo);
+        if (specs.empty())
+        {
+            throw std::invalid_argument(flowsPath + ": no flows");
+        }
+
+        DataRate lineRate = HostLineRate(topo);
+        RdmaDcqcn::SetPreset("cx4", lineRate);
+        // The reference runs use a 1 Gb/s floor (the preset has 100 Mb/s).
+        Config::SetDefault("ns3::RdmaDcqcn::MinRate", DataRateValue(minRate));
+
+        RdmaFabricHelper fh;
+        fh.SetCongestionControl("dcqcn");
+        fh.SetNicAttribute("Mtu", UintegerValue(1000));
+        fh.SetNicAttribute("AckInterval", UintegerValue(1));
+        fh.SetMmuAttribute("BufferSize", QueueSizeValue(bufferSize));
+        fh.SetMmuAttribute("PfcEnabled", BooleanValue(true));
+        fh.SetMmuAttribute("ThresholdMode", EnumValue(SwitchMmu::DYNAMIC));
+        fh.SetMmuAttribute("Alpha", DoubleValue(alpha));
+        // ECN thresholds scale with the port speed: 4 KB / 16 KB per Gb/s, i.e. 400/1600 KB at
+        // 100 Gb/s and 1600/6400 KB at 400 Gb/s.
+        std::set<uint64_t> portRates;
+        for (const auto& l : topo.links)
+        {
+            portRates.insert(l.rate.GetBitRate());
+        }
+        fh.SetQueueDisc("ns3::RedEcnQueueDisc",
+                        "Kmin",
+                        QueueSizeValue(EcnThreshold(lineRate, 4000)),
+                        "Kmax",
+                        QueueSizeValue(EcnThreshold(lineRate, 16000)),
+                        "Pmax",
+                        DoubleValue(pmax),
+                        "MarkOnDequeue",
+                        BooleanValue(true));
+        for (uint64_t bps : portRates)
+        {
+            DataRate rate(bps);
+            fh.SetQueueDiscForRate(rate,
+                                   "ns3::RedEcnQueueDisc",
+                                   "Kmin",
+                                   QueueSizeValue(EcnThreshold(rate, 4000)),
+                                   "Kmax",
+                                   QueueSizeValue(EcnThreshold(rate, 16000)),
+                                   "Pmax",
+                                   DoubleValue(pmax),
+                                   "MarkOnDequeue",
+                                   BooleanValue(true));
+        }
+        Ptr<RdmaFabric> fabric = fh.Build(topo);
+
+        Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(fabric);
+        flows->SetStopWhenDone(true);
+        flows->AddFlows(specs);
+
+        CompletionCounter done;
+        for (uint32_t h : fabric->GetHosts())
+        {
+            fabric->GetNic(h)->TraceConnectWithoutContext(
+                "FlowComplete",
+                MakeCallback(&CompletionCounter::Completed, &done));
+        }
+        Time lastStart;
+        r.firstStart = Time::Max();
+        for (const auto& f : specs)
+        {
+            r.firstStart = std::min(r.firstStart, f.start);
+            lastStart = std::max(lastStart, f.start);
+            // Each data packet crosses hops + 1 links, and so does its ACK on the way back.
+            uint64_t packets = (f.sizeBytes + 999) / 1000;
+            uint64_t links = fabric->GetSwitchHops(f.src, f.dst) + 1;
+            r.dataPacketsNeeded += packets;
+            r.linkDataPackets += packets * links;
+            r.linkAckPackets += packets * links;
+        }
+
+        Ptr<DconMonitor> monitor;
+        if (!outdir.empty())
+        {
+            std::filesystem::create_directories(outdir);
+            monitor = Create<DconMonitor>(fabric, flows);
+            monitor->Start(MicroSeconds(100), lastStart + safety);
+        }
+        Simulator::Stop(lastStart + safety);
+
+        auto t1 = std::chrono::steady_clock::now();
+        Simulator::Run();
+        auto t2 = std::chrono::steady_clock::now();
+        r.setupSeconds = std::chrono::duration<double>(t1 - t0).count();
+        r.runSeconds = std::chrono::duration<double>(t2 - t1).count();
+        r.events = Simulator::GetEventCount();
+
+        r.flowsTotal = specs.size();
+        r.flowsCompleted = done.m_count;
+        r.lastCompletion = done.m_last;
+        for (const auto& l : fabric->GetLinks())
+        {
+            for (const auto& dev : {l.devA, l.devB})
+            {
+                const PfcNetDevice::Stats& s = dev->GetStats();
+                r.linkFrames += s.txFrames;
+                r.pauseFrames += s.pauseSent;
+                r.resumeFrames += s.resumeSent;
+            }
+        }
+        for (uint32_t h : fabric->GetHosts())
+        {
+            const RdmaNic::Stats& s = fabric->GetNic(h)->GetStats();
+            r.dataPacketsSent += s.dataPacketsSent;
+            r.retransmitted += s.retransmittedPackets;
+            r.timeouts += s.timeouts;
+            r.naks += s.naksSent;
+            r.cnps += s.cnpsSent;
+        }
+        for (uint32_t sw : fabric->GetSwitches())
+        {
+            Ptr<DconSwitch> s = fabric->GetSwitch(sw);
+            for (const auto& [reason, n] : s->GetMmu()->GetDropCounts())
+            {
+                r.dropsByReason[reason] += n;
+                r.drops += n;
+            }
+            for (const auto& [reason, n] : s->GetForwardingDrops())
+            {
+                r.dropsByReason[reason] += n;
+                r.drops += n;
+            }
+            r.maxBufferBytes = std::max(r.maxBufferBytes, s->GetMmu()->GetMaxTotalUsed());
+        }
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        r.maxRssKb = ru.ru_maxrss;
+
+        std::cout << "topology               " << topoPath << " (" << topo.nNodes << " nodes, "
+                  << topo.links.size() << " links, host line rate " << lineRate.GetBitRate() / 1e9
+                  << " Gb/s)\n";
+        std::cout << "flow file              " << flowsPath << "\n";
+        Print(r);
+        if (monitor)
+        {
+            monitor->Write(outdir, r.runSeconds);
+            std::cout << "results in             " << outdir << "\n";
+        }
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "error: " << e.what() << "\n";
+        Simulator::Destroy();
+        return 2;
+    }
+    Simulator::Destroy();
+    if (validate)
+    {
+        std::string why;
+        bool ok = MeetsReference(r, why);
+        std::cout << (ok ? "VALIDATION PASSED" : "VALIDATION FAILED: " + why) << "\n";
+        return ok ? 0 : 1;
+    }
+    return 0;
+}
