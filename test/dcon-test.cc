@@ -1,0 +1,349 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Unit tests of DCON's pieces: the three-state queue disc (thresholds, latch, N), the T_last
+// window, the sender's CNM reaction with the 50 us rule, and the Q_CNM calculator.
+#include "ns3/dcon-ingress-tracker.h"
+#include "ns3/dcon-queue-disc.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/packet.h"
+#include "ns3/rdma-dcon.h"
+#include "ns3/rdma-flow-state.h"
+#include "ns3/simulator.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// An ECN-capable RoCE packet of flow \p sport with \p ipBytes bytes (IPv4 header included).
+Ptr<RdmaQueueDiscItem>
+MakeItem(uint16_t sport, uint32_t ipBytes, uint32_t inPort = 0)
+{
+    Ipv4Header ip;
+    ip.SetSource(Ipv4Address("10.0.0.1"));
+    ip.SetDestination(Ipv4Address("10.0.0.2"));
+    ip.SetProtocol(17);
+    ip.SetEcn(Ipv4Header::ECN_ECT0);
+    ip.SetPayloadSize(ipBytes - 20);
+    RdmaFiveTuple t;
+    t.src = ip.GetSource();
+    t.dst = ip.GetDestination();
+    t.sport = sport;
+    t.dport = 4791;
+    return Create<RdmaQueueDiscItem>(Create<Packet>(ipBytes - 20), ip, t, inPort, 3);
+}
+
+Ptr<DconQueueDisc>
+MakeQueue(const std::string& qEcn, const std::string& qCnm)
+{
+    Ptr<DconQueueDisc> q = CreateObject<DconQueueDisc>();
+    q->SetAttribute("QEcn", QueueSizeValue(QueueSize(qEcn)));
+    q->SetAttribute("QCnm", QueueSizeValue(QueueSize(qCnm)));
+    q->SetLinkRate(DataRate("40Gbps"));
+    q->Initialize();
+    return q;
+}
+
+} // namespace
+
+// Q_ECN = 10 KB, Q_CNM = 20 KB, 1000-byte packets.
+// Enqueue k (1-based) sees 1000 (k-1) bytes ahead of it and leaves 1000 k in the queue.
+// - packets 1..10: ahead 0..9000 < 10000: not marked; state after packet 10 is PERSISTENT
+//   (10000 >= Q_ECN)
+// - packets 11..20: ahead 10000..19000 in [Q_ECN, Q_CNM): marked (10 marks); after packet 20 the
+//   queue holds 20000 = Q_CNM: BURST (one onset), and packet 20 is the first congested report
+// - packets 21..25: ahead >= Q_CNM: not marked (burst), each reported (5 more reports)
+TEST(DconQueueDisc, ThreeStatesOnEnqueue)
+{
+    Ptr<DconQueueDisc> q = MakeQueue("10KB", "20KB");
+    std::vector<uint32_t> reports;
+    q->SetCongestedFlowCallback(
+        MakeCallback(+[](std::vector<uint32_t>* r, Ptr<const RdmaQueueDiscItem>, uint32_t n) {
+            r->push_back(n);
+        }).Bind(&reports));
+    std::vector<Ptr<RdmaQueueDiscItem>> items;
+    for (int k = 1; k <= 25; ++k)
+    {
+        Ptr<RdmaQueueDiscItem> it = MakeItem(1, 1000);
+        items.push_back(it);
+        q->Enqueue(it);
+        if (k == 9)
+        {
+            EXPECT_EQ(q->GetState(), DconQueueDisc::NOT_CONGESTED);
+        }
+        if (k == 10)
+        {
+            EXPECT_EQ(q->GetState(), DconQueueDisc::PERSISTENT);
+        }
+        if (k == 19)
+        {
+            EXPECT_EQ(q->GetState(), DconQueueDisc::PERSISTENT);
+            EXPECT_TRUE(reports.empty());
+        }
+    }
+    for (int k = 0; k < 25; ++k)
+    {
+        EXPECT_EQ(items[k]->IsCe(), k >= 10 && k < 20) << "packet " << k + 1;
+    }
+    EXPECT_EQ(q->GetStats().GetNMarkedPackets(DconQueueDisc::PERSISTENT_MARK), 10u);
+    EXPECT_EQ(q->GetState(), DconQueueDisc::BURST);
+    EXPECT_TRUE(q->IsBurstCongested());
+    EXPECT_TRUE(q->IsMarkingDisabled());
+    EXPECT_EQ(q->GetBurstOnsets(), 1u);
+    EXPECT_EQ(reports.size(), 6u);
+    EXPECT_EQ(q->GetCnmTriggers(), 6u);
+    EXPECT_EQ(reports.front(), 1u); // one flow in the queue
+}
+
+// The latch: after a burst, marking stays off between Q_ECN and Q_CNM until the queue falls
+// below Q_ECN. Queue at 25000 (burst). Dequeue down to 15000 (10 dequeues): PERSISTENT but
+// latched, so a packet enqueued with 15000 ahead is NOT marked. Dequeue to 9000 (< Q_ECN):
+// latch released; enqueue up to 10000 and the next packet (10000 ahead) is marked again.
+TEST(DconQueueDisc, LatchHoldsUntilBelowQecn)
+{
+    Ptr<DconQueueDisc> q = MakeQueue("10KB", "20KB");
+    for (int k = 0; k < 25; ++k)
+    {
+        q->Enqueue(MakeItem(1, 1000));
+    }
+    for (int k = 0; k < 10; ++k)
+    {
+        q->Dequeue();
+    }
+    EXPECT_EQ(q->GetNBytes(), 15000u);
+    EXPECT_EQ(q->GetState(), DconQueueDisc::PERSISTENT);
+    EXPECT_TRUE(q->IsMarkingDisabled());
+    EXPECT_FALSE(q->IsBurstCongested());
+    Ptr<RdmaQueueDiscItem> latched = MakeItem(1, 1000);
+    q->Enqueue(latched); // 15000 ahead
+    EXPECT_FALSE(latched->IsCe());
+    while (q->GetNBytes() > 9000)
+    {
+        q->Dequeue();
+    }
+    EXPECT_EQ(q->GetState(), DconQueueDisc::NOT_CONGESTED);
+    EXPECT_FALSE(q->IsMarkingDisabled());
+    q->Enqueue(MakeItem(1, 1000)); // 9000 ahead: below Q_ECN, not marked, queue now 10000
+    Ptr<RdmaQueueDiscItem> again = MakeItem(1, 1000);
+    q->Enqueue(again); // 10000 ahead: marked
+    EXPECT_TRUE(again->IsCe());
+    EXPECT_EQ(q->GetBurstOnsets(), 1u);
+}
+
+// N counts distinct flows with packets in the queue: 3 packets of flow A, 2 of B, 1 of C -> 3;
+// after the 3 packets of A leave (FIFO: A A A B B C), N = 2; after everything, 0.
+TEST(DconQueueDisc, CountsFlowsInQueue)
+{
+    Ptr<DconQueueDisc> q = MakeQueue("100KB", "200KB");
+    for (uint16_t s : {1, 1, 1, 2, 2, 3})
+    {
+        q->Enqueue(MakeItem(s, 1000));
+    }
+    EXPECT_EQ(q->GetNumFlows(), 3u);
+    for (int k = 0; k < 3; ++k)
+    {
+        q->Dequeue();
+    }
+    EXPECT_EQ(q->GetNumFlows(), 2u);
+    for (int k = 0; k < 3; ++k)
+    {
+        q->Dequeue();
+    }
+    EXPECT_EQ(q->GetNumFlows(), 0u);
+}
+
+// N reported with a burst includes the arriving packet's flow: 19 packets of flow 1 (19000 B),
+// then one of flow 2 makes 20000 = Q_CNM: reported N = 2.
+TEST(DconQueueDisc, ReportsNWithArrivingFlow)
+{
+    Ptr<DconQueueDisc> q = MakeQueue("10KB", "20KB");
+    uint32_t lastN = 0;
+    q->SetCongestedFlowCallback(
+        MakeCallback(+[](uint32_t* n, Ptr<const RdmaQueueDiscItem>, uint32_t v) { *n = v; })
+            .Bind(&lastN));
+    for (int k = 0; k < 19; ++k)
+    {
+        q->Enqueue(MakeItem(1, 1000));
+    }
+    EXPECT_EQ(lastN, 0u);
+    q->Enqueue(MakeItem(2, 1000));
+    EXPECT_EQ(lastN, 2u);
+}
+
+TEST(DconQueueDisc, RejectsBadThresholds)
+{
+    EXPECT_THROW(MakeQueue("200KB", "100KB"), std::invalid_argument); // Q_CNM < Q_ECN
+    EXPECT_THROW(MakeQueue("0B", "100KB"), std::invalid_argument);
+    EXPECT_THROW(MakeQueue("10p", "20p"), std::invalid_argument); // packets
+    try
+    {
+        MakeQueue("200KB", "100KB");
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("100000B"), std::string::npos) << e.what();
+    }
+    EXPECT_NO_THROW(MakeQueue("100KB", "100KB")); // Q_CNM = Q_ECN is allowed
+}
+
+// Dynamic Q_CNM = max(Q_ECN, Q_PFC/M - 3 d C (M-1)), d = 5 us, C = 40 Gb/s:
+// 3 d C = 3 x 5e-6 x 5e9 B/s = 75000 B.
+// M = 1: 320000 - 0 = 320000.  M = 2: 160000 - 75000 = 85000 < Q_ECN 200000 -> 200000.
+// Q_ECN 50 KB, M = 2: 85000.  M = 3: 106666 - 150000 < 0 -> Q_ECN.
+TEST(DconQueueDisc, DynamicQcnm)
+{
+    auto calc = [](const char* qEcn, uint32_t m) {
+        return DconQueueDisc::ComputeDynamicQcnm(QueueSize(qEcn),
+                                                 QueueSize("320KB"),
+                                                 m,
+                                                 MicroSeconds(5),
+                                                 DataRate("40Gbps"))
+            .GetValue();
+    };
+    EXPECT_EQ(calc("200KB", 1), 320000u);
+    EXPECT_EQ(calc("200KB", 2), 200000u);
+    EXPECT_EQ(calc("50KB", 2), 85000u);
+    EXPECT_EQ(calc("50KB", 3), 50000u);
+    EXPECT_THROW(calc("50KB", 0), std::invalid_argument);
+}
+
+// T_last window T = 120 us: a non-congested arrival at 10 us qualifies the port until just
+// before 130 us; a port that never carried one never qualifies.
+TEST(DconIngressTracker, Window)
+{
+    Ptr<DconIngressTracker> t = CreateObject<DconIngressTracker>();
+    t->SetAttribute("Window", TimeValue(MicroSeconds(120)));
+    t->SetNPorts(2);
+    std::vector<std::pair<Time, bool>> seen;
+    Simulator::Schedule(MicroSeconds(10), [t]() { t->RecordNonCongested(0); });
+    for (int64_t us : {5, 10, 129, 130, 200})
+    {
+        Simulator::Schedule(MicroSeconds(us) + PicoSeconds(1), [t, &seen, us]() {
+            (void)us;
+            seen.emplace_back(Simulator::Now(), t->HasRecentNonCongested(0));
+        });
+    }
+    Simulator::Schedule(MicroSeconds(20), [t]() { EXPECT_FALSE(t->HasRecentNonCongested(1)); });
+    Simulator::Run();
+    ASSERT_EQ(seen.size(), 5u);
+    EXPECT_FALSE(seen[0].second); // 5 us: nothing recorded yet
+    EXPECT_TRUE(seen[1].second);  // 10 us + 1 ps
+    EXPECT_TRUE(seen[2].second);  // 129 us: 119 us since
+    EXPECT_FALSE(seen[3].second); // 130 us + 1 ps: 120 us + 1 ps since
+    EXPECT_FALSE(seen[4].second);
+    EXPECT_EQ(t->GetLastNonCongested(0), MicroSeconds(10));
+    EXPECT_TRUE(t->GetLastNonCongested(1).IsNegative());
+    Simulator::Destroy();
+}
+
+namespace
+{
+struct DconSender
+{
+    Ptr<RdmaFlowState> flow;
+    Ptr<RdmaDcon> cc;
+
+    DconSender()
+    {
+        flow = CreateObject<RdmaFlowState>();
+        flow->m_lineRate = DataRate("40Gbps");
+        cc = CreateObject<RdmaDcon>();
+        cc->Init(flow);
+    }
+
+    void
+    CnmAt(Time at, uint16_t n)
+    {
+        Simulator::Schedule(at, [this, n]() {
+            RdmaCnmInfo info;
+            info.numFlows = n;
+            info.capacity = DataRate("40Gbps");
+            cc->OnCnm(flow, info);
+        });
+    }
+
+    uint64_t
+    RateAt(Time at)
+    {
+        uint64_t r = 0;
+        // absolute time: the simulator may already have run to an earlier check
+        Simulator::Schedule(at - Simulator::Now(),
+                            [this, &r]() { r = flow->m_rate.Get().GetBitRate(); });
+        Simulator::Stop(at + PicoSeconds(1) - Simulator::Now());
+        Simulator::Run();
+        return r;
+    }
+};
+} // namespace
+
+// C/N: N = 4 on a 40 Gb/s link -> 10 Gb/s, and the target follows (CnmSetsTargetRate).
+TEST(RdmaDcon, CnmSetsRateToCOverN)
+{
+    DconSender s;
+    EXPECT_EQ(s.flow->m_rate.Get().GetBitRate(), 40000000000u);
+    s.CnmAt(MicroSeconds(10), 4);
+    EXPECT_EQ(s.RateAt(MicroSeconds(11)), 10000000000u);
+    EXPECT_EQ(s.flow->m_targetRate.Get().GetBitRate(), 10000000000u);
+    EXPECT_EQ(s.cc->GetCnmsApplied(), 1u);
+    s.cc->Stop();
+    Simulator::Destroy();
+}
+
+// The 50 us rule: CNM N=4 at 10 us -> 10 Gb/s. N=2 at 30 us (20 Gb/s, not lower, within 50 us
+// of 10 us) is ignored. N=8 at 40 us (5 Gb/s, lower) is applied and restarts the window.
+// N=2 at 80 us: 40 us after 40 us, still within: ignored. N=2 at 95 us: 55 us after the last
+// applied one: applied -> 20 Gb/s. (No increase event intervenes: the increase timer period is
+// 55 us and each applied CNM restarts it; we read the rate 1 us after each CNM.)
+TEST(RdmaDcon, FiftyMicrosecondRule)
+{
+    DconSender s;
+    s.CnmAt(MicroSeconds(10), 4);
+    s.CnmAt(MicroSeconds(30), 2);
+    s.CnmAt(MicroSeconds(40), 8);
+    s.CnmAt(MicroSeconds(80), 2);
+    s.CnmAt(MicroSeconds(95), 2);
+    EXPECT_EQ(s.RateAt(MicroSeconds(31)), 10000000000u);
+    EXPECT_EQ(s.RateAt(MicroSeconds(41)), 5000000000u);
+    EXPECT_EQ(s.RateAt(MicroSeconds(81)), 5000000000u);
+    EXPECT_EQ(s.RateAt(MicroSeconds(96)), 20000000000u);
+    EXPECT_EQ(s.cc->GetCnmsReceived(), 5u);
+    EXPECT_EQ(s.cc->GetCnmsApplied(), 3u);
+    s.cc->Stop();
+    Simulator::Destroy();
+}
+
+// After a CNM to 10 Gb/s (RT = RC = 10 Gb/s), DCQCN's increase stages take over: the paper
+// preset's timer (55 us) gives 5 fast-recovery steps toward RT (no change, RC = RT), then
+// additive increase: RT = 10.04, RC = (10.04 + 10)/2 = 10.02 Gb/s at the 6th tick (10 + 6 x 55 =
+// 340 us).
+TEST(RdmaDcon, RecoversWithDcqcnIncrease)
+{
+    DconSender s;
+    s.CnmAt(MicroSeconds(10), 4);
+    EXPECT_EQ(s.RateAt(MicroSeconds(10) + MicroSeconds(55) * 5 + MicroSeconds(1)), 10000000000u);
+    EXPECT_EQ(s.RateAt(MicroSeconds(10) + MicroSeconds(55) * 6 + MicroSeconds(1)), 10020000000u);
+    s.cc->Stop();
+    Simulator::Destroy();
+}
+
+// N = 1000 on 40 Gb/s -> 40 Mb/s, clamped to MinRate 100 Mb/s.
+TEST(RdmaDcon, ClampsToMinRate)
+{
+    DconSender s;
+    s.CnmAt(MicroSeconds(1), 1000);
+    EXPECT_EQ(s.RateAt(MicroSeconds(2)), 100000000u);
+    s.cc->Stop();
+    Simulator::Destroy();
+}
+
+TEST(RdmaDcon, LookupByShortName)
+{
+    EXPECT_EQ(RdmaCongestionOps::LookupTypeId("dcon"), RdmaDcon::GetTypeId());
+}
