@@ -70,6 +70,9 @@ NS_LOG_COMPONENT_DEFINE("DconBench");
 namespace
 {
 
+/// Payload bytes per data packet (the HPCC simulator's 1000).
+constexpr uint32_t PAYLOAD = 1000;
+
 /// What the run produced.
 struct BenchResult
 {
@@ -79,10 +82,10 @@ struct BenchResult
     Time lastCompletion;          //!< latest completion (absolute)
     double setupSeconds{0};       //!< wall time to read the files and build the fabric
     double runSeconds{0};         //!< wall time of Simulator::Run
+    double runCpuSeconds{0};      //!< CPU time (user + system) of Simulator::Run
     uint64_t events{0};           //!< events executed
     uint64_t linkFrames{0};       //!< frames sent by all devices of all links
-    uint64_t linkDataPackets{0};  //!< data packets on links (see ExpectedLinkPackets)
-    uint64_t linkAckPackets{0};   //!< ACKs on links (one per data packet, reverse path)
+    uint64_t linkDataPackets{0};  //!< data packets sent on links (NICs and switch ports)
     uint64_t dataPacketsSent{0};  //!< data packets sent by NICs (incl. retransmissions)
     uint64_t dataPacketsNeeded{0}; //!< data packets of the flows without retransmission
     uint64_t retransmitted{0};    //!< data packets sent again
@@ -177,6 +180,19 @@ EcnThreshold(DataRate rate, uint64_t bytesPerGbps)
     return QueueSize(QueueSizeUnit::BYTES, static_cast<uint32_t>(bytes));
 }
 
+/**
+ * \brief CPU time (user + system) used by the process so far.
+ * \return seconds
+ */
+double
+CpuSeconds()
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+           (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
 /// Records completions (count and the latest time) without keeping per-flow records.
 class CompletionCounter
 {
@@ -211,24 +227,23 @@ Print(const BenchResult& r)
               << r.lastCompletion.GetSeconds() << " s)\n";
     std::cout << std::setprecision(3);
     std::cout << "setup wall time        " << r.setupSeconds << " s\n";
-    std::cout << "run wall time          " << r.runSeconds << " s\n";
+    std::cout << "run wall time          " << r.runSeconds << " s (CPU " << r.runCpuSeconds
+              << " s)\n";
     std::cout << "events                 " << r.events << " (" << std::setprecision(3)
               << perSec(r.events) / 1e6 << " M/s)\n";
     std::cout << "link frames            " << r.linkFrames << " (" << perSec(r.linkFrames) / 1e6
               << " M/s)\n";
     std::cout << "link data packets      " << r.linkDataPackets << " ("
-              << perSec(r.linkDataPackets) / 1e6 << " M/s, "
-              << std::setprecision(2)
-              << (r.dataPacketsNeeded ? static_cast<double>(r.linkDataPackets) /
-                                            static_cast<double>(r.dataPacketsNeeded)
-                                      : 0.0)
-              << " links per packet)\n";
-    std::cout << "link ACK packets       " << r.linkAckPackets << "\n";
-    std::cout << "other link frames      "
-              << static_cast<int64_t>(r.linkFrames - r.linkDataPackets - r.linkAckPackets -
-                                      r.pauseFrames - r.resumeFrames)
-              << " (CNPs, NAKs, retransmissions)\n";
-    std::cout << "NIC data packets       " << r.dataPacketsSent << " (needed "
+              << perSec(r.linkDataPackets) / 1e6 << " M/s, " << std::setprecision(2)
+              << (r.dataPacketsSent ? static_cast<double>(r.linkDataPackets) /
+                                          static_cast<double>(r.dataPacketsSent)
+                                    : 0.0)
+              << " links per packet)\n"
+              << std::setprecision(3);
+    std::cout << "link control frames    "
+              << r.linkFrames - r.linkDataPackets - r.pauseFrames - r.resumeFrames
+              << " (ACKs, NAKs, CNPs)\n";
+    std::cout << "NIC data packets       " << r.dataPacketsSent << " (flows need "
               << r.dataPacketsNeeded << ", retransmitted " << r.retransmitted << ", timeouts "
               << r.timeouts << ", NAKs " << r.naks << ")\n";
     std::cout << "CNPs sent              " << r.cnps << "\n";
@@ -259,6 +274,7 @@ main(int argc, char* argv[])
     double pmax = 0.2;
     DataRate minRate("1Gb/s");
     Time safety = Seconds(1);
+    Time stopAt;
     bool validate = false;
     CommandLine cmd(__FILE__);
     cmd.AddValue("topo", "HPCC-format topology file (required)", topoPath);
@@ -269,6 +285,9 @@ main(int argc, char* argv[])
     cmd.AddValue("pmax", "ECN marking probability at Kmax", pmax);
     cmd.AddValue("minRate", "DCQCN minimum rate", minRate);
     cmd.AddValue("safetyStop", "Stop this long after the last flow start at the latest", safety);
+    cmd.AddValue("stopAt",
+                 "If non-zero, stop at this simulation time even if flows remain (profiling)",
+                 stopAt);
     cmd.AddValue("validate",
                  "Exit 1 unless every flow completed without PFC pause or drop",
                  validate);
@@ -321,7 +340,7 @@ main(int argc, char* argv[])
 
         RdmaFabricHelper fh;
         fh.SetCongestionControl("dcqcn");
-        fh.SetNicAttribute("Mtu", UintegerValue(1000));
+        fh.SetNicAttribute("Mtu", UintegerValue(PAYLOAD));
         fh.SetNicAttribute("AckInterval", UintegerValue(1));
         fh.SetMmuAttribute("BufferSize", QueueSizeValue(bufferSize));
         fh.SetMmuAttribute("PfcEnabled", BooleanValue(true));
@@ -358,6 +377,9 @@ main(int argc, char* argv[])
                                    BooleanValue(true));
         }
         Ptr<RdmaFabric> fabric = fh.Build(topo);
+        UintegerValue ctrl;
+        fabric->GetNic(fabric->GetHosts().front())->GetAttribute("ControlPriority", ctrl);
+        const uint8_t controlPriority = static_cast<uint8_t>(ctrl.Get());
 
         Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(fabric);
         flows->SetStopWhenDone(true);
@@ -376,12 +398,7 @@ main(int argc, char* argv[])
         {
             r.firstStart = std::min(r.firstStart, f.start);
             lastStart = std::max(lastStart, f.start);
-            // Each data packet crosses hops + 1 links, and so does its ACK on the way back.
-            uint64_t packets = (f.sizeBytes + 999) / 1000;
-            uint64_t links = fabric->GetSwitchHops(f.src, f.dst) + 1;
-            r.dataPacketsNeeded += packets;
-            r.linkDataPackets += packets * links;
-            r.linkAckPackets += packets * links;
+            r.dataPacketsNeeded += (f.sizeBytes + PAYLOAD - 1) / PAYLOAD;
         }
 
         Ptr<DconMonitor> monitor;
@@ -390,11 +407,19 @@ main(int argc, char* argv[])
             std::filesystem::create_directories(outdir);
             monitor = Create<DconMonitor>(fabric, flows);
             monitor->Start(MicroSeconds(100), lastStart + safety);
+            // (no queue or throughput probes are added, so the monitor schedules nothing)
         }
-        Simulator::Stop(lastStart + safety);
+        Time stop = lastStart + safety;
+        if (stopAt.IsStrictlyPositive())
+        {
+            stop = std::min(stop, stopAt);
+        }
+        Simulator::Stop(stop);
 
         auto t1 = std::chrono::steady_clock::now();
+        double cpu1 = CpuSeconds();
         Simulator::Run();
+        r.runCpuSeconds = CpuSeconds() - cpu1;
         auto t2 = std::chrono::steady_clock::now();
         r.setupSeconds = std::chrono::duration<double>(t1 - t0).count();
         r.runSeconds = std::chrono::duration<double>(t2 - t1).count();
@@ -417,6 +442,7 @@ main(int argc, char* argv[])
         {
             const RdmaNic::Stats& s = fabric->GetNic(h)->GetStats();
             r.dataPacketsSent += s.dataPacketsSent;
+            r.linkDataPackets += s.dataPacketsSent; // first link
             r.retransmitted += s.retransmittedPackets;
             r.timeouts += s.timeouts;
             r.naks += s.naksSent;
@@ -436,6 +462,18 @@ main(int argc, char* argv[])
                 r.drops += n;
             }
             r.maxBufferBytes = std::max(r.maxBufferBytes, s->GetMmu()->GetMaxTotalUsed());
+            // Data travels in every priority but the control one (ACK, NAK, CNP).
+            for (uint32_t port = 0; port < s->GetNPorts(); ++port)
+            {
+                for (uint8_t p = 0; p < PfcNetDevice::NUM_PRIORITIES; ++p)
+                {
+                    if (p != controlPriority)
+                    {
+                        r.linkDataPackets +=
+                            s->GetQueueDisc(port, p)->GetStats().nTotalDequeuedPackets;
+                    }
+                }
+            }
         }
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);

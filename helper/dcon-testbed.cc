@@ -167,6 +167,38 @@ DconTestbed::AverageThroughput(uint32_t flowId, Time from, Time to) const
     return n ? sum / n : 0.0;
 }
 
+bool
+DconTestbedFacts::ShowsCongestionSpreading() const
+{
+    return pausesL2S1 > 0 && pausesS1L0 > 0 && pausesS1L1 > 0 && f0During < 0.5 * f0Before &&
+           f0After > 0.5 * f0Before;
+}
+
+bool
+DconTestbedFacts::ShowsNoPauseAtL2() const
+{
+    return pausesL2S1 == 0;
+}
+
+DconTestbedFacts
+DconTestbed::GetFacts() const
+{
+    DconTestbedFacts f;
+    f.pausesL2S1 = m_monitor->GetPauseFrames(L(2), S(1));
+    f.pausesS1L0 = m_monitor->GetPauseFrames(S(1), L(0));
+    f.pausesS1L1 = m_monitor->GetPauseFrames(S(1), L(1));
+    Time start = m_config.burstStart;
+    Time end = start + m_config.burstInterval * m_config.burstFlowsPerHost;
+    Time before = start - MilliSeconds(2);
+    Time lastWindow = m_config.stopTime - MilliSeconds(3);
+    f.f0Before = AverageThroughput(0, before, start);
+    f.f0During = AverageThroughput(0, start, end);
+    f.f0After = AverageThroughput(0, lastWindow, m_config.stopTime);
+    f.f1Before = AverageThroughput(1, before, start);
+    f.f1During = AverageThroughput(1, start, end);
+    return f;
+}
+
 QueueSize
 DconTestbed::GetQcnm() const
 {

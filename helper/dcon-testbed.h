@@ -33,7 +33,7 @@ struct DconTestbedConfig
     uint32_t burstSenders{14};          //!< H2 .. H(1+burstSenders)
     uint32_t burstFlowsPerHost{35};     //!< burst flows per sender
     uint64_t burstFlowSize{64000};      //!< bytes per burst flow
-    Time burstInterval{MicroSeconds(15)}; //!< spacing of one sender's burst flows
+    Time burstInterval{MicroSeconds(230)}; //!< spacing of one sender's flows (35 x 230 us = 8 ms)
     Time stopTime{MilliSeconds(60)};    //!< end of the run
     Time sampleInterval{MicroSeconds(20)}; //!< queue/throughput sampling
     QueueSize bufferSize{"22MB"};       //!< switch buffer
@@ -49,6 +49,35 @@ struct DconTestbedConfig
     bool burstViaS0{false};             //!< pin the burst through S0 (default: per-flow ECMP)
     bool pcap{false};                   //!< write pcap of L2's ports
     std::string outdir;                 //!< where pcap files go (if pcap)
+};
+
+/**
+ * \ingroup dcon
+ * \brief What a testbed run shows, in the terms of the paper's Fig. 2 and 6.
+ */
+struct DconTestbedFacts
+{
+    uint64_t pausesL2S1{0}; //!< PAUSE frames L2 sent to S1
+    uint64_t pausesS1L0{0}; //!< PAUSE frames S1 sent to L0
+    uint64_t pausesS1L1{0}; //!< PAUSE frames S1 sent to L1
+    double f0Before{0};     //!< f0 Gb/s in the 2 ms before the burst
+    double f0During{0};     //!< f0 Gb/s while the burst is sent
+    double f0After{0};      //!< f0 Gb/s in the last 3 ms of the run
+    double f1Before{0};     //!< f1 Gb/s in the 2 ms before the burst
+    double f1During{0};     //!< f1 Gb/s while the burst is sent
+
+    /**
+     * \brief The paper's Fig. 2 (DCQCN): L2 pauses S1, S1 pauses L0 and L1, f0 falls below
+     * half of its pre-burst throughput during the burst and gets back above half after it.
+     * \return true if all hold
+     */
+    bool ShowsCongestionSpreading() const;
+
+    /**
+     * \brief The paper's Fig. 6 (DCON): L2 never pauses S1.
+     * \return true if it holds
+     */
+    bool ShowsNoPauseAtL2() const;
 };
 
 /**
@@ -107,6 +136,13 @@ class DconTestbed
      * \return Gb/s
      */
     double AverageThroughput(uint32_t flowId, Time from, Time to) const;
+
+    /**
+     * \brief The facts of the run (after Run()). The burst window is [burstStart, burstStart +
+     * burstFlowsPerHost x burstInterval).
+     * \return the facts
+     */
+    DconTestbedFacts GetFacts() const;
 
     /**
      * \brief The Q_CNM in use (DCON queues only).
