@@ -28,9 +28,10 @@
 // throughput.csv, drops.csv, summary.json. scripts/plot_testbed.py draws the figure.
 // --validate checks the expected facts above and exits non-zero if one does not hold.
 
+#include "ns3/dcon-testbed.h"
+
 #include "ns3/command-line.h"
 #include "ns3/core-module.h"
-#include "ns3/dcon-testbed.h"
 #include "ns3/pfc-helper.h"
 
 #include <filesystem>

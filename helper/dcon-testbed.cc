@@ -19,14 +19,13 @@ namespace ns3
 {
 
 DconTestbed::DconTestbed(const DconTestbedConfig& config)
-    : m_config(config),
-      m_topo(LeafSpineHelper::DconTestbed())
+    : m_config(config)
+    , m_topo(LeafSpineHelper::DconTestbed())
 {
     if (config.burstSenders > 14)
     {
-        throw std::invalid_argument("testbed: burstSenders " +
-                                    std::to_string(config.burstSenders) +
-                                    " > 14 (only H2..H15 exist)");
+        throw std::invalid_argument("testbed: burstSenders " + std::to_string(config.burstSenders)
+                                    + " > 14 (only H2..H15 exist)");
     }
     if (config.stopTime <= config.burstStart)
     {
@@ -72,8 +71,8 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
     }
     else
     {
-        throw std::invalid_argument("testbed: unknown queue '" + queue +
-                                    "' (expected auto, red or dcon)");
+        throw std::invalid_argument("testbed: unknown queue '" + queue
+                                    + "' (expected auto, red or dcon)");
     }
     m_fabric = fh.Build(m_topo.GetTopology());
     m_fabric->SetCnmWindowInRtts(config.cnmWindowRtts);
@@ -83,8 +82,10 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
     // f0 and f1: pinned through S1 so that they share L2's ingress from S1.
     const uint16_t f0Port = 50000;
     const uint16_t f1Port = 50001;
-    uint32_t f0 = m_flows->AddFlow(H(0), R(0), config.longFlowSize, config.longFlowStart, 3, f0Port);
-    uint32_t f1 = m_flows->AddFlow(H(1), R(1), config.longFlowSize, config.longFlowStart, 3, f1Port);
+    uint32_t f0
+        = m_flows->AddFlow(H(0), R(0), config.longFlowSize, config.longFlowStart, 3, f0Port);
+    uint32_t f1
+        = m_flows->AddFlow(H(1), R(1), config.longFlowSize, config.longFlowStart, 3, f1Port);
     m_fabric->PinPath(m_flows->GetFiveTuple(f0), {H(0), L(0), S(1), L(2), R(0)});
     m_fabric->PinPath(m_flows->GetFiveTuple(f1), {H(1), L(1), S(1), L(2), R(1)});
     for (uint32_t k = 0; k < config.burstFlowsPerHost; ++k)
@@ -170,8 +171,8 @@ DconTestbed::AverageThroughput(uint32_t flowId, Time from, Time to) const
 bool
 DconTestbedFacts::ShowsCongestionSpreading() const
 {
-    return pausesL2S1 > 0 && pausesS1L0 > 0 && pausesS1L1 > 0 && f0During < 0.5 * f0Before &&
-           f0After > 0.5 * f0Before;
+    return pausesL2S1 > 0 && pausesS1L0 > 0 && pausesS1L1 > 0 && f0During < 0.5 * f0Before
+           && f0After > 0.5 * f0Before;
 }
 
 bool

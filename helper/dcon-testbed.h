@@ -7,12 +7,11 @@
 
 #include "dcon-monitor.h"
 #include "leaf-spine-helper.h"
-#include "rdma-fabric-helper.h"
-#include "rdma-flow-helper.h"
-
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/queue-size.h"
+#include "rdma-fabric-helper.h"
+#include "rdma-flow-helper.h"
 
 #include <string>
 
@@ -25,30 +24,30 @@ namespace ns3
  */
 struct DconTestbedConfig
 {
-    std::string cc{"dcqcn"};            //!< congestion control (short or TypeId name)
-    std::string dcqcnPreset{"paper"};   //!< DCQCN parameter set ("paper" or "cx4")
-    Time longFlowStart{Seconds(0)};     //!< when f0 and f1 start
-    uint64_t longFlowSize{1000000000};  //!< f0/f1 bytes (long enough to outlast the run)
-    Time burstStart{MilliSeconds(30)};  //!< first burst flow (f0/f1 converge by ~28 ms)
-    uint32_t burstSenders{14};          //!< H2 .. H(1+burstSenders)
-    uint32_t burstFlowsPerHost{35};     //!< burst flows per sender
-    uint64_t burstFlowSize{64000};      //!< bytes per burst flow
+    std::string cc{"dcqcn"};               //!< congestion control (short or TypeId name)
+    std::string dcqcnPreset{"paper"};      //!< DCQCN parameter set ("paper" or "cx4")
+    Time longFlowStart{Seconds(0)};        //!< when f0 and f1 start
+    uint64_t longFlowSize{1000000000};     //!< f0/f1 bytes (long enough to outlast the run)
+    Time burstStart{MilliSeconds(30)};     //!< first burst flow (f0/f1 converge by ~28 ms)
+    uint32_t burstSenders{14};             //!< H2 .. H(1+burstSenders)
+    uint32_t burstFlowsPerHost{35};        //!< burst flows per sender
+    uint64_t burstFlowSize{64000};         //!< bytes per burst flow
     Time burstInterval{MicroSeconds(230)}; //!< spacing of one sender's flows (35 x 230 us = 8 ms)
-    Time stopTime{MilliSeconds(60)};    //!< end of the run
+    Time stopTime{MilliSeconds(60)};       //!< end of the run
     Time sampleInterval{MicroSeconds(20)}; //!< queue/throughput sampling
-    QueueSize bufferSize{"22MB"};       //!< switch buffer
-    QueueSize xoff{"320KB"};            //!< PFC pause threshold (per ingress port, priority)
-    QueueSize xon{"300KB"};             //!< PFC resume threshold
-    QueueSize kmin{"200KB"};            //!< ECN Kmin (= Kmax: step marking at 200 KB)
-    QueueSize kmax{"200KB"};            //!< ECN Kmax
-    double pmax{1.0};                   //!< ECN Pmax
-    std::string queue{"auto"};          //!< egress queue: auto (by cc), red, dcon
-    QueueSize qcnm{"0B"};               //!< DCON Q_CNM; 0 = dynamic (paper Section 4.4)
-    uint32_t qcnmFanOut{1};             //!< M of the dynamic Q_CNM
-    double cnmWindowRtts{3};            //!< DCON T in RTTs
-    bool burstViaS0{false};             //!< pin the burst through S0 (default: per-flow ECMP)
-    bool pcap{false};                   //!< write pcap of L2's ports
-    std::string outdir;                 //!< where pcap files go (if pcap)
+    QueueSize bufferSize{"22MB"};          //!< switch buffer
+    QueueSize xoff{"320KB"};               //!< PFC pause threshold (per ingress port, priority)
+    QueueSize xon{"300KB"};                //!< PFC resume threshold
+    QueueSize kmin{"200KB"};               //!< ECN Kmin (= Kmax: step marking at 200 KB)
+    QueueSize kmax{"200KB"};               //!< ECN Kmax
+    double pmax{1.0};                      //!< ECN Pmax
+    std::string queue{"auto"};             //!< egress queue: auto (by cc), red, dcon
+    QueueSize qcnm{"0B"};                  //!< DCON Q_CNM; 0 = dynamic (paper Section 4.4)
+    uint32_t qcnmFanOut{1};                //!< M of the dynamic Q_CNM
+    double cnmWindowRtts{3};               //!< DCON T in RTTs
+    bool burstViaS0{false};                //!< pin the burst through S0 (default: per-flow ECMP)
+    bool pcap{false};                      //!< write pcap of L2's ports
+    std::string outdir;                    //!< where pcap files go (if pcap)
 };
 
 /**
@@ -98,12 +97,12 @@ struct DconTestbedFacts
  * apart) is spread over S0 and S1 by per-flow ECMP, or pinned through S0 with burstViaS0 (then
  * P1/L2 carries no congested flow but f1, the paper's "identify the congested flow f1 passing
  * P1"; see the validation section of doc/dcon.rst for what each placement shows). The burst
- * congests L2's port to R1 (P2/L2) together with f1. Paper port names: P2/L2 = L2's port to R1, P1/L2 = L2's port
- * from S1, P0/S1 = S1's port to L2.
+ * congests L2's port to R1 (P2/L2) together with f1. Paper port names: P2/L2 = L2's port to R1,
+ * P1/L2 = L2's port from S1, P0/S1 = S1's port to L2.
  */
 class DconTestbed
 {
-  public:
+public:
     /**
      * \brief Build the scenario (throws std::invalid_argument on bad settings).
      * \param config the settings
@@ -159,7 +158,7 @@ class DconTestbed
     /// Node index of spine S<i>.
     uint32_t S(uint32_t i) const;
 
-  private:
+private:
     DconTestbedConfig m_config;
     QueueSize m_qcnm;
     LeafSpineHelper m_topo;

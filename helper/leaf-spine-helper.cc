@@ -16,14 +16,15 @@ LeafSpineHelper::LeafSpineHelper(uint32_t spines, uint32_t leaves, uint32_t host
     if (leaves == 0 || hostsPerLeaf == 0)
     {
         throw std::invalid_argument("leaf-spine: need at least one leaf and one host per leaf, "
-                                    "got leaves=" + std::to_string(leaves) +
-                                    " hostsPerLeaf=" + std::to_string(hostsPerLeaf));
+                                    "got leaves="
+                                    + std::to_string(leaves)
+                                    + " hostsPerLeaf=" + std::to_string(hostsPerLeaf));
     }
 }
 
 LeafSpineHelper::LeafSpineHelper(uint32_t spines, const std::vector<uint32_t>& hostsPerLeaf)
-    : m_spines(spines),
-      m_hostsPerLeaf(hostsPerLeaf)
+    : m_spines(spines)
+    , m_hostsPerLeaf(hostsPerLeaf)
 {
     if (spines == 0)
     {
@@ -63,8 +64,8 @@ LeafSpineHelper::GetHost(uint32_t leaf, uint32_t i) const
 {
     if (leaf >= m_hostsPerLeaf.size() || i >= m_hostsPerLeaf[leaf])
     {
-        throw std::invalid_argument("leaf-spine: no host " + std::to_string(i) + " on leaf " +
-                                    std::to_string(leaf));
+        throw std::invalid_argument("leaf-spine: no host " + std::to_string(i) + " on leaf "
+                                    + std::to_string(leaf));
     }
     return m_firstHost[leaf] + i;
 }

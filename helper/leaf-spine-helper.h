@@ -6,7 +6,6 @@
 #define LEAF_SPINE_HELPER_H
 
 #include "hpcc-format.h"
-
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 
@@ -27,7 +26,7 @@ namespace ns3
  */
 class LeafSpineHelper
 {
-  public:
+public:
     /**
      * \brief A leaf-spine with the same number of hosts on every leaf.
      * \param spines number of spines (>= 1)
@@ -96,7 +95,7 @@ class LeafSpineHelper
      */
     static LeafSpineHelper DconTestbed();
 
-  private:
+private:
     uint32_t m_spines;
     std::vector<uint32_t> m_hostsPerLeaf;
     std::vector<uint32_t> m_firstHost;

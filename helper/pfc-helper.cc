@@ -12,9 +12,7 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("PfcHelper");
 
-PfcHelper::PfcHelper()
-{
-}
+PfcHelper::PfcHelper() {}
 
 void
 PfcHelper::EnablePcapInternal(std::string prefix,
@@ -29,10 +27,10 @@ PfcHelper::EnablePcapInternal(std::string prefix,
         return;
     }
     PcapHelper pcapHelper;
-    std::string filename =
-        explicitFilename ? prefix : pcapHelper.GetFilenameFromDevice(prefix, device);
-    Ptr<PcapFileWrapper> file =
-        pcapHelper.CreateFile(filename, std::ios::out, PcapHelper::DLT_EN10MB);
+    std::string filename
+        = explicitFilename ? prefix : pcapHelper.GetFilenameFromDevice(prefix, device);
+    Ptr<PcapFileWrapper> file
+        = pcapHelper.CreateFile(filename, std::ios::out, PcapHelper::DLT_EN10MB);
     pcapHelper.HookDefaultSink<PfcNetDevice>(device, "PromiscSniffer", file);
 }
 

@@ -20,10 +20,10 @@ namespace ns3
  */
 class PfcHelper : public PcapHelperForDevice
 {
-  public:
+public:
     PfcHelper();
 
-  private:
+private:
     void EnablePcapInternal(std::string prefix,
                             Ptr<NetDevice> nd,
                             bool promiscuous,

@@ -17,24 +17,22 @@ NS_OBJECT_ENSURE_REGISTERED(DconIngressTracker);
 TypeId
 DconIngressTracker::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::DconIngressTracker")
-            .SetParent<Object>()
-            .SetGroupName("Dcon")
-            .AddConstructor<DconIngressTracker>()
-            .AddAttribute("Window",
-                          "T: a congested flow is notified only if its ingress port carried a "
-                          "non-congested packet less than T ago (paper default 3 RTT; "
-                          "120 us = 3 x 40 us)",
-                          TimeValue(MicroSeconds(120)),
-                          MakeTimeAccessor(&DconIngressTracker::m_window),
-                          MakeTimeChecker(Time(1)));
+    static TypeId tid
+        = TypeId("ns3::DconIngressTracker")
+              .SetParent<Object>()
+              .SetGroupName("Dcon")
+              .AddConstructor<DconIngressTracker>()
+              .AddAttribute("Window",
+                            "T: a congested flow is notified only if its ingress port carried a "
+                            "non-congested packet less than T ago (paper default 3 RTT; "
+                            "120 us = 3 x 40 us)",
+                            TimeValue(MicroSeconds(120)),
+                            MakeTimeAccessor(&DconIngressTracker::m_window),
+                            MakeTimeChecker(Time(1)));
     return tid;
 }
 
-DconIngressTracker::DconIngressTracker()
-{
-}
+DconIngressTracker::DconIngressTracker() {}
 
 void
 DconIngressTracker::SetNPorts(uint32_t nPorts)

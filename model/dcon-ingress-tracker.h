@@ -25,7 +25,7 @@ namespace ns3
  */
 class DconIngressTracker : public Object
 {
-  public:
+public:
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -66,7 +66,7 @@ class DconIngressTracker : public Object
      */
     Time GetWindow() const;
 
-  private:
+private:
     Time m_window;
     std::vector<Time> m_last;
 };

@@ -19,46 +19,42 @@ NS_OBJECT_ENSURE_REGISTERED(DconQueueDisc);
 TypeId
 DconQueueDisc::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::DconQueueDisc")
-            .SetParent<RdmaEgressQueueDisc>()
-            .SetGroupName("Dcon")
-            .AddConstructor<DconQueueDisc>()
-            .AddAttribute("QEcn",
-                          "Q_ECN: queue length from which packets are ECN-marked (persistent "
-                          "congestion)",
-                          QueueSizeValue(QueueSize("200KB")),
-                          MakeQueueSizeAccessor(&DconQueueDisc::m_qEcn),
-                          MakeQueueSizeChecker())
-            .AddAttribute("QCnm",
-                          "Q_CNM: queue length from which the queue is in burst congestion "
-                          "(ECN off, congested flows reported for CNMs); must be >= QEcn",
-                          QueueSizeValue(QueueSize("320KB")),
-                          MakeQueueSizeAccessor(&DconQueueDisc::m_qCnm),
-                          MakeQueueSizeChecker())
-            .AddTraceSource("State",
-                            "Congestion state (0 not congested, 1 persistent, 2 burst)",
-                            MakeTraceSourceAccessor(&DconQueueDisc::m_state),
-                            "ns3::TracedValueCallback::Uint8")
-            .AddTraceSource("BurstOnset",
-                            "The queue entered burst congestion: queue bytes",
-                            MakeTraceSourceAccessor(&DconQueueDisc::m_burstOnsetTrace),
-                            "ns3::TracedValueCallback::Uint32")
-            .AddTraceSource("CongestedFlow",
-                            "A packet of a congested flow arrived in burst congestion: the "
-                            "packet, N",
-                            MakeTraceSourceAccessor(&DconQueueDisc::m_congestedFlowTrace),
-                            "ns3::DconQueueDisc::CongestedFlowTracedCallback");
+    static TypeId tid
+        = TypeId("ns3::DconQueueDisc")
+              .SetParent<RdmaEgressQueueDisc>()
+              .SetGroupName("Dcon")
+              .AddConstructor<DconQueueDisc>()
+              .AddAttribute("QEcn",
+                            "Q_ECN: queue length from which packets are ECN-marked (persistent "
+                            "congestion)",
+                            QueueSizeValue(QueueSize("200KB")),
+                            MakeQueueSizeAccessor(&DconQueueDisc::m_qEcn),
+                            MakeQueueSizeChecker())
+              .AddAttribute("QCnm",
+                            "Q_CNM: queue length from which the queue is in burst congestion "
+                            "(ECN off, congested flows reported for CNMs); must be >= QEcn",
+                            QueueSizeValue(QueueSize("320KB")),
+                            MakeQueueSizeAccessor(&DconQueueDisc::m_qCnm),
+                            MakeQueueSizeChecker())
+              .AddTraceSource("State",
+                              "Congestion state (0 not congested, 1 persistent, 2 burst)",
+                              MakeTraceSourceAccessor(&DconQueueDisc::m_state),
+                              "ns3::TracedValueCallback::Uint8")
+              .AddTraceSource("BurstOnset",
+                              "The queue entered burst congestion: queue bytes",
+                              MakeTraceSourceAccessor(&DconQueueDisc::m_burstOnsetTrace),
+                              "ns3::TracedValueCallback::Uint32")
+              .AddTraceSource("CongestedFlow",
+                              "A packet of a congested flow arrived in burst congestion: the "
+                              "packet, N",
+                              MakeTraceSourceAccessor(&DconQueueDisc::m_congestedFlowTrace),
+                              "ns3::DconQueueDisc::CongestedFlowTracedCallback");
     return tid;
 }
 
-DconQueueDisc::DconQueueDisc()
-{
-}
+DconQueueDisc::DconQueueDisc() {}
 
-DconQueueDisc::~DconQueueDisc()
-{
-}
+DconQueueDisc::~DconQueueDisc() {}
 
 bool
 DconQueueDisc::CheckConfig()
@@ -76,8 +72,7 @@ DconQueueDisc::CheckConfig()
     }
     else if (m_qCnm.GetValue() < m_qEcn.GetValue())
     {
-        err << "DconQueueDisc: QCnm (" << m_qCnm << ") must not be below QEcn (" << m_qEcn
-            << ")";
+        err << "DconQueueDisc: QCnm (" << m_qCnm << ") must not be below QEcn (" << m_qEcn << ")";
     }
     if (!err.str().empty())
     {
@@ -133,8 +128,8 @@ DconQueueDisc::ComputeDynamicQcnm(QueueSize qEcn, QueueSize qPfc, uint32_t m, Ti
     {
         throw std::invalid_argument("ComputeDynamicQcnm: thresholds must be in bytes");
     }
-    double bound = static_cast<double>(qPfc.GetValue()) / m -
-                   3.0 * d.GetSeconds() * static_cast<double>(c.GetBitRate()) / 8.0 * (m - 1);
+    double bound = static_cast<double>(qPfc.GetValue()) / m
+                   - 3.0 * d.GetSeconds() * static_cast<double>(c.GetBitRate()) / 8.0 * (m - 1);
     double q = std::max(static_cast<double>(qEcn.GetValue()), bound);
     return QueueSize(QueueSizeUnit::BYTES, static_cast<uint32_t>(q));
 }

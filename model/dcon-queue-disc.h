@@ -5,10 +5,9 @@
 #ifndef DCON_QUEUE_DISC_H
 #define DCON_QUEUE_DISC_H
 
-#include "rdma-egress-queue-disc.h"
-
 #include "ns3/traced-callback.h"
 #include "ns3/traced-value.h"
+#include "rdma-egress-queue-disc.h"
 
 #include <unordered_map>
 
@@ -37,7 +36,7 @@ namespace ns3
  */
 class DconQueueDisc : public RdmaEgressQueueDisc
 {
-  public:
+public:
     /// Congestion state of the queue.
     enum State
     {
@@ -101,18 +100,15 @@ class DconQueueDisc : public RdmaEgressQueueDisc
      * \param c link capacity
      * \return Q_CNM in bytes
      */
-    static QueueSize ComputeDynamicQcnm(QueueSize qEcn,
-                                        QueueSize qPfc,
-                                        uint32_t m,
-                                        Time d,
-                                        DataRate c);
+    static QueueSize ComputeDynamicQcnm(
+        QueueSize qEcn, QueueSize qPfc, uint32_t m, Time d, DataRate c);
 
-  protected:
+protected:
     void OnEnqueue(Ptr<RdmaQueueDiscItem> item, uint32_t queueBytes) override;
     void OnDequeue(Ptr<RdmaQueueDiscItem> item, uint32_t queueBytes) override;
     bool CheckConfig() override;
 
-  private:
+private:
     /**
      * \brief Recompute the state after a change of the queue length.
      * \param queueBytes the queue length
@@ -126,7 +122,7 @@ class DconQueueDisc : public RdmaEgressQueueDisc
     std::unordered_map<RdmaFiveTuple, uint32_t, RdmaFiveTupleHash> m_flows; //!< packets per flow
     uint64_t m_burstOnsets{0};
     uint64_t m_cnmTriggers{0};
-    TracedCallback<uint32_t> m_burstOnsetTrace;                         //!< queue bytes
+    TracedCallback<uint32_t> m_burstOnsetTrace;                              //!< queue bytes
     TracedCallback<Ptr<const QueueDiscItem>, uint32_t> m_congestedFlowTrace; //!< item, N
 };
 

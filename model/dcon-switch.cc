@@ -6,8 +6,6 @@
 
 #include "bth-header.h"
 #include "cnm-header.h"
-#include "pfc-header.h"
-
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -15,6 +13,7 @@
 #include "ns3/simulator.h"
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
+#include "pfc-header.h"
 
 #include <stdexcept>
 
@@ -34,54 +33,54 @@ NS_OBJECT_ENSURE_REGISTERED(DconSwitch);
 TypeId
 DconSwitch::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::DconSwitch")
-            .SetParent<Object>()
-            .SetGroupName("Dcon")
-            .AddConstructor<DconSwitch>()
-            .AddAttribute("EcmpSeed",
-                          "Seed of this switch's ECMP hash (different switches should differ)",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&DconSwitch::m_ecmpSeed),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("PauseQuanta",
-                          "Pause time put in PAUSE frames, in quanta of 512 bit times "
-                          "(65535 = 0.84 ms at 40 Gb/s)",
-                          UintegerValue(65535),
-                          MakeUintegerAccessor(&DconSwitch::m_pauseQuanta),
-                          MakeUintegerChecker<uint16_t>(1))
-            .AddAttribute("PauseRefreshRatio",
-                          "While an ingress stays above its resume threshold the PAUSE is "
-                          "re-sent every PauseRefreshRatio x pause time",
-                          DoubleValue(0.5),
-                          MakeDoubleAccessor(&DconSwitch::m_pauseRefreshRatio),
-                          MakeDoubleChecker<double>(0.01, 1.0))
-            .AddAttribute("Mmu",
-                          "The shared-buffer memory management unit",
-                          PointerValue(),
-                          MakePointerAccessor(&DconSwitch::m_mmu),
-                          MakePointerChecker<SwitchMmu>())
-            .AddAttribute("IngressTracker",
-                          "DCON's per-ingress-port T_last tracker (created if not set)",
-                          PointerValue(),
-                          MakePointerAccessor(&DconSwitch::m_tracker),
-                          MakePointerChecker<DconIngressTracker>())
-            .AddAttribute("CnmInterval",
-                          "Minimum time between two CNMs for the same flow from this switch "
-                          "(the sender ignores a CNM that does not lower its rate within 50 us "
-                          "of the last one, and its rate change needs about one RTT to show in "
-                          "the queue)",
-                          TimeValue(MicroSeconds(50)),
-                          MakeTimeAccessor(&DconSwitch::m_cnmInterval),
-                          MakeTimeChecker(Time(0)))
-            .AddTraceSource("CnmSent",
-                            "A CNM was sent: congested egress port, the flow, N",
-                            MakeTraceSourceAccessor(&DconSwitch::m_cnmSentTrace),
-                            "ns3::DconSwitch::CnmSentTracedCallback")
-            .AddTraceSource("Drop",
-                            "A packet was dropped by forwarding (not by the MMU): packet, reason",
-                            MakeTraceSourceAccessor(&DconSwitch::m_dropTrace),
-                            "ns3::DconSwitch::DropTracedCallback");
+    static TypeId tid
+        = TypeId("ns3::DconSwitch")
+              .SetParent<Object>()
+              .SetGroupName("Dcon")
+              .AddConstructor<DconSwitch>()
+              .AddAttribute("EcmpSeed",
+                            "Seed of this switch's ECMP hash (different switches should differ)",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&DconSwitch::m_ecmpSeed),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("PauseQuanta",
+                            "Pause time put in PAUSE frames, in quanta of 512 bit times "
+                            "(65535 = 0.84 ms at 40 Gb/s)",
+                            UintegerValue(65535),
+                            MakeUintegerAccessor(&DconSwitch::m_pauseQuanta),
+                            MakeUintegerChecker<uint16_t>(1))
+              .AddAttribute("PauseRefreshRatio",
+                            "While an ingress stays above its resume threshold the PAUSE is "
+                            "re-sent every PauseRefreshRatio x pause time",
+                            DoubleValue(0.5),
+                            MakeDoubleAccessor(&DconSwitch::m_pauseRefreshRatio),
+                            MakeDoubleChecker<double>(0.01, 1.0))
+              .AddAttribute("Mmu",
+                            "The shared-buffer memory management unit",
+                            PointerValue(),
+                            MakePointerAccessor(&DconSwitch::m_mmu),
+                            MakePointerChecker<SwitchMmu>())
+              .AddAttribute("IngressTracker",
+                            "DCON's per-ingress-port T_last tracker (created if not set)",
+                            PointerValue(),
+                            MakePointerAccessor(&DconSwitch::m_tracker),
+                            MakePointerChecker<DconIngressTracker>())
+              .AddAttribute("CnmInterval",
+                            "Minimum time between two CNMs for the same flow from this switch "
+                            "(the sender ignores a CNM that does not lower its rate within 50 us "
+                            "of the last one, and its rate change needs about one RTT to show in "
+                            "the queue)",
+                            TimeValue(MicroSeconds(50)),
+                            MakeTimeAccessor(&DconSwitch::m_cnmInterval),
+                            MakeTimeChecker(Time(0)))
+              .AddTraceSource("CnmSent",
+                              "A CNM was sent: congested egress port, the flow, N",
+                              MakeTraceSourceAccessor(&DconSwitch::m_cnmSentTrace),
+                              "ns3::DconSwitch::CnmSentTracedCallback")
+              .AddTraceSource("Drop",
+                              "A packet was dropped by forwarding (not by the MMU): packet, reason",
+                              MakeTraceSourceAccessor(&DconSwitch::m_dropTrace),
+                              "ns3::DconSwitch::DropTracedCallback");
     return tid;
 }
 
@@ -90,9 +89,7 @@ DconSwitch::DconSwitch()
     m_queueFactory.SetTypeId(RedEcnQueueDisc::GetTypeId());
 }
 
-DconSwitch::~DconSwitch()
-{
-}
+DconSwitch::~DconSwitch() {}
 
 void
 DconSwitch::DoDispose()
@@ -130,8 +127,8 @@ DconSwitch::SetQueueDiscFactory(const ObjectFactory& factory)
 {
     if (!factory.GetTypeId().IsChildOf(RdmaEgressQueueDisc::GetTypeId()))
     {
-        throw std::invalid_argument("DconSwitch: queue disc type " + factory.GetTypeId().GetName() +
-                                    " is not an ns3::RdmaEgressQueueDisc");
+        throw std::invalid_argument("DconSwitch: queue disc type " + factory.GetTypeId().GetName()
+                                    + " is not an ns3::RdmaEgressQueueDisc");
     }
     m_queueFactory = factory;
 }
@@ -147,9 +144,9 @@ DconSwitch::AddPort(Ptr<PfcNetDevice> device, const ObjectFactory& queueFactory)
 {
     if (!queueFactory.GetTypeId().IsChildOf(RdmaEgressQueueDisc::GetTypeId()))
     {
-        throw std::invalid_argument("DconSwitch: queue disc type " +
-                                    queueFactory.GetTypeId().GetName() +
-                                    " is not an ns3::RdmaEgressQueueDisc");
+        throw std::invalid_argument("DconSwitch: queue disc type "
+                                    + queueFactory.GetTypeId().GetName()
+                                    + " is not an ns3::RdmaEgressQueueDisc");
     }
     uint32_t index = m_ports.size();
     Port port;
@@ -166,8 +163,7 @@ DconSwitch::AddPort(Ptr<PfcNetDevice> device, const ObjectFactory& queueFactory)
     device->SetPullCallback(MakeCallback(&DconSwitch::Pull, this).Bind(index));
     device->SetFrameReceiveCallback(MakeCallback(&DconSwitch::Receive, this).Bind(index));
     device->TraceConnectWithoutContext(
-        "PauseState",
-        MakeCallback(&DconSwitch::PauseStateChanged, this).Bind(index));
+        "PauseState", MakeCallback(&DconSwitch::PauseStateChanged, this).Bind(index));
     return index;
 }
 
@@ -192,9 +188,9 @@ DconSwitch::AddRoute(Ipv4Address dst, uint32_t port)
 {
     if (port >= m_ports.size())
     {
-        throw std::invalid_argument("DconSwitch::AddRoute: port " + std::to_string(port) +
-                                    " does not exist (switch has " +
-                                    std::to_string(m_ports.size()) + " ports)");
+        throw std::invalid_argument("DconSwitch::AddRoute: port " + std::to_string(port)
+                                    + " does not exist (switch has "
+                                    + std::to_string(m_ports.size()) + " ports)");
     }
     auto [it, inserted] = m_routeIndex.emplace(dst.Get(), m_routes.size());
     if (inserted)
@@ -213,8 +209,8 @@ DconSwitch::PinFlow(const RdmaFiveTuple& tuple, uint32_t port)
 {
     if (port >= m_ports.size())
     {
-        throw std::invalid_argument("DconSwitch::PinFlow: port " + std::to_string(port) +
-                                    " does not exist");
+        throw std::invalid_argument("DconSwitch::PinFlow: port " + std::to_string(port)
+                                    + " does not exist");
     }
     m_pinned[tuple] = port;
 }
@@ -507,15 +503,17 @@ DconSwitch::SendPause(uint32_t port, uint8_t priority)
 {
     Port& p = m_ports[port];
     p.device->SendPfc(priority, m_pauseQuanta);
-    Time refresh = PfcHeader::QuantaToTime(m_pauseQuanta, p.device->GetDataRate()) *
-                   m_pauseRefreshRatio;
+    Time refresh
+        = PfcHeader::QuantaToTime(m_pauseQuanta, p.device->GetDataRate()) * m_pauseRefreshRatio;
     p.pauseRefresh[priority].Cancel();
-    p.pauseRefresh[priority] = Simulator::Schedule(refresh, [this, port, priority]() {
-        if (m_mmu->IsPaused(port, priority))
-        {
-            SendPause(port, priority);
-        }
-    });
+    p.pauseRefresh[priority] = Simulator::Schedule(refresh,
+                                                   [this, port, priority]()
+                                                   {
+                                                       if (m_mmu->IsPaused(port, priority))
+                                                       {
+                                                           SendPause(port, priority);
+                                                       }
+                                                   });
 }
 
 void

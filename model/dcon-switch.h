@@ -6,16 +6,15 @@
 #define DCON_SWITCH_H
 
 #include "dcon-ingress-tracker.h"
-#include "pfc-net-device.h"
-#include "rdma-egress-queue-disc.h"
-#include "rdma-flow-id.h"
-#include "switch-mmu.h"
-
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
+#include "pfc-net-device.h"
+#include "rdma-egress-queue-disc.h"
+#include "rdma-flow-id.h"
+#include "switch-mmu.h"
 
 #include <array>
 #include <deque>
@@ -58,7 +57,7 @@ class Node;
  */
 class DconSwitch : public Object
 {
-  public:
+public:
     /// Drop reason: no route to the destination.
     static constexpr const char* NO_ROUTE = "NoRoute";
 
@@ -212,18 +211,18 @@ class DconSwitch : public Object
      */
     static uint8_t DscpToPriority(uint8_t dscp);
 
-  protected:
+protected:
     void DoDispose() override;
     void NotifyNewAggregate() override;
 
-  private:
+private:
     /// One switch port.
     struct Port
     {
-        Ptr<PfcNetDevice> device;                                          //!< the device
+        Ptr<PfcNetDevice> device;                                                  //!< the device
         std::array<Ptr<RdmaEgressQueueDisc>, PfcNetDevice::NUM_PRIORITIES> queues; //!< egress
         std::array<EventId, PfcNetDevice::NUM_PRIORITIES> pauseRefresh; //!< PAUSE refresh timers
-        std::deque<std::pair<Ptr<Packet>, uint16_t>> control;          //!< non-IP control frames
+        std::deque<std::pair<Ptr<Packet>, uint16_t>> control;           //!< non-IP control frames
     };
 
     /**

@@ -4,11 +4,10 @@
  */
 #include "pfc-channel.h"
 
-#include "pfc-net-device.h"
-
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
+#include "pfc-net-device.h"
 
 #include <stdexcept>
 
@@ -33,9 +32,7 @@ PfcChannel::GetTypeId()
     return tid;
 }
 
-PfcChannel::PfcChannel()
-{
-}
+PfcChannel::PfcChannel() {}
 
 void
 PfcChannel::Attach(Ptr<PfcNetDevice> device)
@@ -52,11 +49,8 @@ PfcChannel::TransmitStart(Ptr<Packet> frame, Ptr<PfcNetDevice> src, Time txTime)
 {
     NS_LOG_FUNCTION(this << frame << src << txTime);
     Ptr<PfcNetDevice> dst = (m_devices[0] == src) ? m_devices[1] : m_devices[0];
-    Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
-                                   txTime + m_delay,
-                                   &PfcNetDevice::Receive,
-                                   dst,
-                                   frame);
+    Simulator::ScheduleWithContext(
+        dst->GetNode()->GetId(), txTime + m_delay, &PfcNetDevice::Receive, dst, frame);
 }
 
 Time

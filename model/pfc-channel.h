@@ -22,7 +22,7 @@ class PfcNetDevice;
  */
 class PfcChannel : public Channel
 {
-  public:
+public:
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -61,7 +61,7 @@ class PfcChannel : public Channel
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
 
-  private:
+private:
     Time m_delay;
     Ptr<PfcNetDevice> m_devices[2];
     std::size_t m_nDevices{0};

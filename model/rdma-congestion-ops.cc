@@ -20,14 +20,11 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaNoCc);
 TypeId
 RdmaCongestionOps::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::RdmaCongestionOps").SetParent<Object>().SetGroupName("Dcon");
+    static TypeId tid = TypeId("ns3::RdmaCongestionOps").SetParent<Object>().SetGroupName("Dcon");
     return tid;
 }
 
-RdmaCongestionOps::~RdmaCongestionOps()
-{
-}
+RdmaCongestionOps::~RdmaCongestionOps() {}
 
 void
 RdmaCongestionOps::Init(Ptr<RdmaFlowState> flow)
@@ -111,9 +108,9 @@ RdmaCongestionOps::LookupTypeId(const std::string& name)
             known << " " << t.GetName();
         }
     }
-    throw std::invalid_argument("unknown congestion control '" + name +
-                                "'; known algorithms:" + known.str() +
-                                " (short names: none, dcqcn, dcon, pcn, swift, timely)");
+    throw std::invalid_argument("unknown congestion control '" + name
+                                + "'; known algorithms:" + known.str()
+                                + " (short names: none, dcqcn, dcon, pcn, swift, timely)");
 }
 
 TypeId

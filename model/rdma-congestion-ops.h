@@ -5,9 +5,8 @@
 #ifndef RDMA_CONGESTION_OPS_H
 #define RDMA_CONGESTION_OPS_H
 
-#include "rdma-flow-state.h"
-
 #include "ns3/object.h"
+#include "rdma-flow-state.h"
 
 #include <string>
 
@@ -27,7 +26,7 @@ namespace ns3
  */
 class RdmaCongestionOps : public Object
 {
-  public:
+public:
     /**
      * \brief Callback the receiver role uses to send a CNP for its flow.
      */
@@ -120,7 +119,7 @@ class RdmaCongestionOps : public Object
      */
     static TypeId LookupTypeId(const std::string& name);
 
-  protected:
+protected:
     SendCnpCallback m_sendCnp; //!< set by InitReceiver
 };
 
@@ -130,7 +129,7 @@ class RdmaCongestionOps : public Object
  */
 class RdmaNoCc : public RdmaCongestionOps
 {
-  public:
+public:
     /**
      * \brief Get the type ID.
      * \return the object TypeId

@@ -17,35 +17,31 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaDcon);
 TypeId
 RdmaDcon::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::RdmaDcon")
-            .SetParent<RdmaDcqcn>()
-            .SetGroupName("Dcon")
-            .AddConstructor<RdmaDcon>()
-            .AddAttribute("CnmHoldTime",
-                          "Within this time of the last applied CNM, a CNM only lowers the rate",
-                          TimeValue(MicroSeconds(50)),
-                          MakeTimeAccessor(&RdmaDcon::m_holdTime),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("CnmSetsTargetRate",
-                          "A CNM also sets DCQCN's target rate to C/N",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&RdmaDcon::m_setsTarget),
-                          MakeBooleanChecker())
-            .AddTraceSource("CnmApplied",
-                            "A CNM set the rate: the new rate",
-                            MakeTraceSourceAccessor(&RdmaDcon::m_cnmAppliedTrace),
-                            "ns3::RdmaDcon::CnmAppliedTracedCallback");
+    static TypeId tid
+        = TypeId("ns3::RdmaDcon")
+              .SetParent<RdmaDcqcn>()
+              .SetGroupName("Dcon")
+              .AddConstructor<RdmaDcon>()
+              .AddAttribute("CnmHoldTime",
+                            "Within this time of the last applied CNM, a CNM only lowers the rate",
+                            TimeValue(MicroSeconds(50)),
+                            MakeTimeAccessor(&RdmaDcon::m_holdTime),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute("CnmSetsTargetRate",
+                            "A CNM also sets DCQCN's target rate to C/N",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&RdmaDcon::m_setsTarget),
+                            MakeBooleanChecker())
+              .AddTraceSource("CnmApplied",
+                              "A CNM set the rate: the new rate",
+                              MakeTraceSourceAccessor(&RdmaDcon::m_cnmAppliedTrace),
+                              "ns3::RdmaDcon::CnmAppliedTracedCallback");
     return tid;
 }
 
-RdmaDcon::RdmaDcon()
-{
-}
+RdmaDcon::RdmaDcon() {}
 
-RdmaDcon::~RdmaDcon()
-{
-}
+RdmaDcon::~RdmaDcon() {}
 
 std::string
 RdmaDcon::GetName() const
@@ -70,8 +66,8 @@ RdmaDcon::OnCnm(Ptr<RdmaFlowState> flow, const RdmaCnmInfo& cnm)
     m_lastApplied = now;
     m_applied++;
     ApplyExternalRate(target, m_setsTarget);
-    NS_LOG_DEBUG("flow " << flow->m_flowId << " CNM N=" << n << " C=" << cnm.capacity
-                         << " -> rate " << flow->m_rate.Get());
+    NS_LOG_DEBUG("flow " << flow->m_flowId << " CNM N=" << n << " C=" << cnm.capacity << " -> rate "
+                         << flow->m_rate.Get());
     m_cnmAppliedTrace(flow->m_rate.Get());
 }
 

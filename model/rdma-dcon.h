@@ -5,9 +5,8 @@
 #ifndef RDMA_DCON_H
 #define RDMA_DCON_H
 
-#include "rdma-dcqcn.h"
-
 #include "ns3/traced-callback.h"
+#include "rdma-dcqcn.h"
 
 namespace ns3
 {
@@ -33,7 +32,7 @@ namespace ns3
  */
 class RdmaDcon : public RdmaDcqcn
 {
-  public:
+public:
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -61,7 +60,7 @@ class RdmaDcon : public RdmaDcqcn
     /// Signature of the CnmApplied trace: the new rate.
     typedef void (*CnmAppliedTracedCallback)(DataRate rate);
 
-  private:
+private:
     Time m_holdTime;
     bool m_setsTarget;
     Time m_lastApplied{Time(-1)};

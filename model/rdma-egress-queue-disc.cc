@@ -36,9 +36,7 @@ RdmaEgressQueueDisc::RdmaEgressQueueDisc()
 {
 }
 
-RdmaEgressQueueDisc::~RdmaEgressQueueDisc()
-{
-}
+RdmaEgressQueueDisc::~RdmaEgressQueueDisc() {}
 
 void
 RdmaEgressQueueDisc::NotifyPaused()
@@ -104,8 +102,7 @@ RdmaEgressQueueDisc::CheckConfig()
     {
         // The MMU limits what the switch holds; the FIFO itself is unbounded.
         AddInternalQueue(CreateObjectWithAttributes<DropTailQueue<QueueDiscItem>>(
-            "MaxSize",
-            QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, UINT32_MAX))));
+            "MaxSize", QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, UINT32_MAX))));
     }
     return true;
 }
@@ -139,32 +136,32 @@ RdmaEgressQueueDisc::DoDequeue()
 TypeId
 RedEcnQueueDisc::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::RedEcnQueueDisc")
-            .SetParent<RdmaEgressQueueDisc>()
-            .SetGroupName("Dcon")
-            .AddConstructor<RedEcnQueueDisc>()
-            .AddAttribute("Kmin",
-                          "Queue length where marking starts",
-                          QueueSizeValue(QueueSize("5KB")),
-                          MakeQueueSizeAccessor(&RedEcnQueueDisc::m_kMin),
-                          MakeQueueSizeChecker())
-            .AddAttribute("Kmax",
-                          "Queue length from which every packet is marked",
-                          QueueSizeValue(QueueSize("200KB")),
-                          MakeQueueSizeAccessor(&RedEcnQueueDisc::m_kMax),
-                          MakeQueueSizeChecker())
-            .AddAttribute("Pmax",
-                          "Marking probability just below Kmax",
-                          DoubleValue(0.01),
-                          MakeDoubleAccessor(&RedEcnQueueDisc::m_pMax),
-                          MakeDoubleChecker<double>())
-            .AddAttribute("MarkOnDequeue",
-                          "Decide marking when the packet leaves (true, as the HPCC simulator) "
-                          "or when it arrives (false, as the DCQCN paper)",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&RedEcnQueueDisc::m_markOnDequeue),
-                          MakeBooleanChecker());
+    static TypeId tid
+        = TypeId("ns3::RedEcnQueueDisc")
+              .SetParent<RdmaEgressQueueDisc>()
+              .SetGroupName("Dcon")
+              .AddConstructor<RedEcnQueueDisc>()
+              .AddAttribute("Kmin",
+                            "Queue length where marking starts",
+                            QueueSizeValue(QueueSize("5KB")),
+                            MakeQueueSizeAccessor(&RedEcnQueueDisc::m_kMin),
+                            MakeQueueSizeChecker())
+              .AddAttribute("Kmax",
+                            "Queue length from which every packet is marked",
+                            QueueSizeValue(QueueSize("200KB")),
+                            MakeQueueSizeAccessor(&RedEcnQueueDisc::m_kMax),
+                            MakeQueueSizeChecker())
+              .AddAttribute("Pmax",
+                            "Marking probability just below Kmax",
+                            DoubleValue(0.01),
+                            MakeDoubleAccessor(&RedEcnQueueDisc::m_pMax),
+                            MakeDoubleChecker<double>())
+              .AddAttribute("MarkOnDequeue",
+                            "Decide marking when the packet leaves (true, as the HPCC simulator) "
+                            "or when it arrives (false, as the DCQCN paper)",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&RedEcnQueueDisc::m_markOnDequeue),
+                            MakeBooleanChecker());
     return tid;
 }
 
@@ -173,9 +170,7 @@ RedEcnQueueDisc::RedEcnQueueDisc()
     m_uv = CreateObject<UniformRandomVariable>();
 }
 
-RedEcnQueueDisc::~RedEcnQueueDisc()
-{
-}
+RedEcnQueueDisc::~RedEcnQueueDisc() {}
 
 int64_t
 RedEcnQueueDisc::AssignStreams(int64_t stream)
@@ -195,8 +190,7 @@ RedEcnQueueDisc::CheckConfig()
     }
     else if (m_kMax.GetValue() < m_kMin.GetValue())
     {
-        err << "RedEcnQueueDisc: Kmax (" << m_kMax << ") must not be below Kmin (" << m_kMin
-            << ")";
+        err << "RedEcnQueueDisc: Kmax (" << m_kMax << ") must not be below Kmin (" << m_kMin << ")";
     }
     else if (m_pMax < 0.0 || m_pMax > 1.0)
     {

@@ -5,11 +5,10 @@
 #ifndef RDMA_EGRESS_QUEUE_DISC_H
 #define RDMA_EGRESS_QUEUE_DISC_H
 
-#include "rdma-queue-disc-item.h"
-
 #include "ns3/data-rate.h"
 #include "ns3/queue-disc.h"
 #include "ns3/random-variable-stream.h"
+#include "rdma-queue-disc-item.h"
 
 namespace ns3
 {
@@ -28,7 +27,7 @@ namespace ns3
  */
 class RdmaEgressQueueDisc : public QueueDisc
 {
-  public:
+public:
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -79,7 +78,7 @@ class RdmaEgressQueueDisc : public QueueDisc
      */
     DataRate GetLinkRate() const;
 
-  protected:
+protected:
     /**
      * \brief A packet is about to join the queue.
      * \param item the packet
@@ -104,7 +103,7 @@ class RdmaEgressQueueDisc : public QueueDisc
      */
     void NotifyCongestedFlow(Ptr<const RdmaQueueDiscItem> item, uint32_t numFlows);
 
-  private:
+private:
     bool DoEnqueue(Ptr<QueueDiscItem> item) final;
     Ptr<QueueDiscItem> DoDequeue() final;
 
@@ -124,7 +123,7 @@ class RdmaEgressQueueDisc : public QueueDisc
  */
 class RedEcnQueueDisc : public RdmaEgressQueueDisc
 {
-  public:
+public:
     /// Mark reason: Kmin <= q < Kmax and the coin said so.
     static constexpr const char* PROB_MARK = "Probabilistic mark";
     /// Mark reason: q >= Kmax.
@@ -153,12 +152,12 @@ class RedEcnQueueDisc : public RdmaEgressQueueDisc
      */
     int64_t AssignStreams(int64_t stream);
 
-  protected:
+protected:
     void OnEnqueue(Ptr<RdmaQueueDiscItem> item, uint32_t queueBytes) override;
     void OnDequeue(Ptr<RdmaQueueDiscItem> item, uint32_t queueBytes) override;
     bool CheckConfig() override;
 
-  private:
+private:
     /**
      * \brief Mark \p item if the RED rule says so.
      * \param item the packet

@@ -18,29 +18,26 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaRxFlowState);
 TypeId
 RdmaFlowState::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::RdmaFlowState")
-            .SetParent<Object>()
-            .SetGroupName("Dcon")
-            .AddConstructor<RdmaFlowState>()
-            .AddTraceSource("Rate",
-                            "Current sending rate",
-                            MakeTraceSourceAccessor(&RdmaFlowState::m_rate),
-                            "ns3::TracedValueCallback::DataRate")
-            .AddTraceSource("TargetRate",
-                            "Target rate",
-                            MakeTraceSourceAccessor(&RdmaFlowState::m_targetRate),
-                            "ns3::TracedValueCallback::DataRate")
-            .AddTraceSource("CongestionWindow",
-                            "Congestion window in bytes (0 = none)",
-                            MakeTraceSourceAccessor(&RdmaFlowState::m_cwnd),
-                            "ns3::TracedValueCallback::Uint64");
+    static TypeId tid = TypeId("ns3::RdmaFlowState")
+                            .SetParent<Object>()
+                            .SetGroupName("Dcon")
+                            .AddConstructor<RdmaFlowState>()
+                            .AddTraceSource("Rate",
+                                            "Current sending rate",
+                                            MakeTraceSourceAccessor(&RdmaFlowState::m_rate),
+                                            "ns3::TracedValueCallback::DataRate")
+                            .AddTraceSource("TargetRate",
+                                            "Target rate",
+                                            MakeTraceSourceAccessor(&RdmaFlowState::m_targetRate),
+                                            "ns3::TracedValueCallback::DataRate")
+                            .AddTraceSource("CongestionWindow",
+                                            "Congestion window in bytes (0 = none)",
+                                            MakeTraceSourceAccessor(&RdmaFlowState::m_cwnd),
+                                            "ns3::TracedValueCallback::Uint64");
     return tid;
 }
 
-RdmaFlowState::RdmaFlowState()
-{
-}
+RdmaFlowState::RdmaFlowState() {}
 
 void
 RdmaFlowState::SetRate(DataRate rate, DataRate minRate)

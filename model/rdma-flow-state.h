@@ -24,7 +24,7 @@ namespace ns3
  */
 class RdmaFlowState : public Object
 {
-  public:
+public:
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -52,21 +52,21 @@ class RdmaFlowState : public Object
      */
     uint64_t GetBytesInFlight() const;
 
-    uint32_t m_flowId{0};              //!< simulation-wide flow identifier
-    uint32_t m_mtu{1000};              //!< payload bytes per full packet
-    uint32_t m_packetOverhead{0};      //!< header+trailer bytes on the wire per data packet
-    uint64_t m_size{0};                //!< message size in bytes
-    DataRate m_lineRate;               //!< NIC line rate
-    Time m_baseRtt;                    //!< base (unloaded) round-trip time of the path
-    uint32_t m_hops{0};                //!< switch hops on the path (for delay targets)
-    TracedValue<DataRate> m_rate;      //!< current sending rate (pacing rate)
+    uint32_t m_flowId{0};               //!< simulation-wide flow identifier
+    uint32_t m_mtu{1000};               //!< payload bytes per full packet
+    uint32_t m_packetOverhead{0};       //!< header+trailer bytes on the wire per data packet
+    uint64_t m_size{0};                 //!< message size in bytes
+    DataRate m_lineRate;                //!< NIC line rate
+    Time m_baseRtt;                     //!< base (unloaded) round-trip time of the path
+    uint32_t m_hops{0};                 //!< switch hops on the path (for delay targets)
+    TracedValue<DataRate> m_rate;       //!< current sending rate (pacing rate)
     TracedValue<DataRate> m_targetRate; //!< target rate (algorithms that keep one)
-    TracedValue<uint64_t> m_cwnd;      //!< congestion window in bytes; 0 = no window
-    uint64_t m_sndNxt{0};              //!< next byte offset to send
-    uint64_t m_sndUna{0};              //!< lowest unacknowledged byte offset
-    uint64_t m_sentHighWater{0};       //!< highest byte offset ever sent (for retransmit counts)
-    Time m_lastRtt;                    //!< last RTT sample (zero if none)
-    Time m_startTime;                  //!< when the flow started
+    TracedValue<uint64_t> m_cwnd;       //!< congestion window in bytes; 0 = no window
+    uint64_t m_sndNxt{0};               //!< next byte offset to send
+    uint64_t m_sndUna{0};               //!< lowest unacknowledged byte offset
+    uint64_t m_sentHighWater{0};        //!< highest byte offset ever sent (for retransmit counts)
+    Time m_lastRtt;                     //!< last RTT sample (zero if none)
+    Time m_startTime;                   //!< when the flow started
 };
 
 /**
@@ -76,16 +76,16 @@ class RdmaFlowState : public Object
  */
 class RdmaRxFlowState : public Object
 {
-  public:
+public:
     /**
      * \brief Get the type ID.
      * \return the object TypeId
      */
     static TypeId GetTypeId();
 
-    uint32_t m_flowId{0};       //!< simulation-wide flow identifier
+    uint32_t m_flowId{0};        //!< simulation-wide flow identifier
     uint64_t m_bytesReceived{0}; //!< in-order payload bytes received so far
-    uint32_t m_cnpsSent{0};     //!< CNPs sent for this flow
+    uint32_t m_cnpsSent{0};      //!< CNPs sent for this flow
     Time m_lastCnp{Time::Max()}; //!< time the last CNP was sent (Max = never)
 };
 

@@ -17,17 +17,15 @@ RdmaQueueDiscItem::RdmaQueueDiscItem(Ptr<Packet> p,
                                      const RdmaFiveTuple& tuple,
                                      uint32_t inPort,
                                      uint8_t priority)
-    : QueueDiscItem(p, Address(), 0x0800),
-      m_header(header),
-      m_tuple(tuple),
-      m_inPort(inPort),
-      m_priority(priority)
+    : QueueDiscItem(p, Address(), 0x0800)
+    , m_header(header)
+    , m_tuple(tuple)
+    , m_inPort(inPort)
+    , m_priority(priority)
 {
 }
 
-RdmaQueueDiscItem::~RdmaQueueDiscItem()
-{
-}
+RdmaQueueDiscItem::~RdmaQueueDiscItem() {}
 
 uint32_t
 RdmaQueueDiscItem::GetSize() const

@@ -5,10 +5,9 @@
 #ifndef RDMA_QUEUE_DISC_ITEM_H
 #define RDMA_QUEUE_DISC_ITEM_H
 
-#include "rdma-flow-id.h"
-
 #include "ns3/ipv4-header.h"
 #include "ns3/queue-item.h"
+#include "rdma-flow-id.h"
 
 namespace ns3
 {
@@ -24,7 +23,7 @@ namespace ns3
  */
 class RdmaQueueDiscItem : public QueueDiscItem
 {
-  public:
+public:
     /**
      * \brief Create an item.
      * \param p the packet without its IPv4 header
@@ -94,7 +93,7 @@ class RdmaQueueDiscItem : public QueueDiscItem
      */
     uint8_t GetPriority() const;
 
-  private:
+private:
     Ipv4Header m_header;
     RdmaFiveTuple m_tuple;
     uint32_t m_inPort;

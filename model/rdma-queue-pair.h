@@ -5,13 +5,12 @@
 #ifndef RDMA_QUEUE_PAIR_H
 #define RDMA_QUEUE_PAIR_H
 
-#include "rdma-congestion-ops.h"
-#include "rdma-flow-state.h"
-
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
 #include "ns3/simple-ref-count.h"
+#include "rdma-congestion-ops.h"
+#include "rdma-flow-state.h"
 
 namespace ns3
 {
@@ -22,14 +21,14 @@ namespace ns3
  */
 struct RdmaFlowRequest
 {
-    uint32_t flowId{0};     //!< simulation-wide identifier (used in outputs)
-    Ipv4Address dst;        //!< destination host address
-    uint32_t dstNode{0};    //!< destination node id (for records)
-    uint64_t size{0};       //!< message size in bytes (> 0)
-    uint8_t priority{3};    //!< PFC priority of the data
-    Time baseRtt;           //!< unloaded round-trip time of the path (for CC and ideal FCT)
-    uint32_t hops{0};       //!< switches on the path
-    uint16_t sport{0};      //!< UDP source port (ECMP entropy); 0 = chosen by the NIC
+    uint32_t flowId{0};  //!< simulation-wide identifier (used in outputs)
+    Ipv4Address dst;     //!< destination host address
+    uint32_t dstNode{0}; //!< destination node id (for records)
+    uint64_t size{0};    //!< message size in bytes (> 0)
+    uint8_t priority{3}; //!< PFC priority of the data
+    Time baseRtt;        //!< unloaded round-trip time of the path (for CC and ideal FCT)
+    uint32_t hops{0};    //!< switches on the path
+    uint16_t sport{0};   //!< UDP source port (ECMP entropy); 0 = chosen by the NIC
 };
 
 /**
@@ -53,22 +52,23 @@ struct RdmaFlowRecord
  */
 class RdmaQueuePair : public SimpleRefCount<RdmaQueuePair>
 {
-  public:
-    RdmaFlowRequest request;          //!< what was asked
-    uint32_t qpn{0};                  //!< queue pair number (24 bits)
-    uint16_t sport{0};                //!< UDP source port (ECMP entropy)
-    Ptr<RdmaFlowState> state;         //!< state shared with congestion control
-    Ptr<RdmaCongestionOps> cc;        //!< the flow's congestion control
-    Time nextAvail;                   //!< rate limiter: earliest next send
-    Time lastProgress;                //!< last time the ACKed offset advanced (for the RTO)
-    EventId rtoEvent;                 //!< retransmission timer
-    uint32_t timeouts{0};             //!< retransmission timeouts so far
+public:
+    RdmaFlowRequest request;   //!< what was asked
+    uint32_t qpn{0};           //!< queue pair number (24 bits)
+    uint16_t sport{0};         //!< UDP source port (ECMP entropy)
+    Ptr<RdmaFlowState> state;  //!< state shared with congestion control
+    Ptr<RdmaCongestionOps> cc; //!< the flow's congestion control
+    Time nextAvail;            //!< rate limiter: earliest next send
+    Time lastProgress;         //!< last time the ACKed offset advanced (for the RTO)
+    EventId rtoEvent;          //!< retransmission timer
+    uint32_t timeouts{0};      //!< retransmission timeouts so far
 
     /**
      * \brief Whether the QP has data it may send now, ignoring pacing.
      * \return true if there is unsent data and the window (if any) allows
      */
-    bool CanSend() const
+    bool
+    CanSend() const
     {
         if (state->m_sndNxt >= state->m_size)
         {
@@ -85,17 +85,17 @@ class RdmaQueuePair : public SimpleRefCount<RdmaQueuePair>
  */
 class RdmaRxQueuePair : public SimpleRefCount<RdmaRxQueuePair>
 {
-  public:
-    Ipv4Address src;               //!< the sender's address
-    uint32_t qpn{0};               //!< queue pair number
-    uint16_t sport{0};             //!< UDP port of the connection
-    uint8_t priority{0};           //!< PFC priority of the data
-    uint32_t expectedPsn{0};       //!< next in-order PSN (24 bits)
-    uint32_t sinceAck{0};          //!< in-order packets since the last ACK
+public:
+    Ipv4Address src;                 //!< the sender's address
+    uint32_t qpn{0};                 //!< queue pair number
+    uint16_t sport{0};               //!< UDP port of the connection
+    uint8_t priority{0};             //!< PFC priority of the data
+    uint32_t expectedPsn{0};         //!< next in-order PSN (24 bits)
+    uint32_t sinceAck{0};            //!< in-order packets since the last ACK
     uint32_t lastNakPsn{UINT32_MAX}; //!< PSN of the last NAK sent
-    Time lastNakTime;              //!< when it was sent
-    Ptr<RdmaRxFlowState> state;    //!< state for the receiver role of CC
-    Ptr<RdmaCongestionOps> cc;     //!< receiver role of the flow's CC
+    Time lastNakTime;                //!< when it was sent
+    Ptr<RdmaRxFlowState> state;      //!< state for the receiver role of CC
+    Ptr<RdmaCongestionOps> cc;       //!< receiver role of the flow's CC
 };
 
 } // namespace ns3

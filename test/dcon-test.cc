@@ -65,9 +65,11 @@ TEST(DconQueueDisc, ThreeStatesOnEnqueue)
     Ptr<DconQueueDisc> q = MakeQueue("10KB", "20KB");
     std::vector<uint32_t> reports;
     q->SetCongestedFlowCallback(
-        MakeCallback(+[](std::vector<uint32_t>* r, Ptr<const RdmaQueueDiscItem>, uint32_t n) {
-            r->push_back(n);
-        }).Bind(&reports));
+        MakeCallback(+[](std::vector<uint32_t>* r, Ptr<const RdmaQueueDiscItem>, uint32_t n)
+                     {
+                         r->push_back(n);
+                     })
+            .Bind(&reports));
     std::vector<Ptr<RdmaQueueDiscItem>> items;
     for (int k = 1; k <= 25; ++k)
     {
@@ -166,7 +168,10 @@ TEST(DconQueueDisc, ReportsNWithArrivingFlow)
     Ptr<DconQueueDisc> q = MakeQueue("10KB", "20KB");
     uint32_t lastN = 0;
     q->SetCongestedFlowCallback(
-        MakeCallback(+[](uint32_t* n, Ptr<const RdmaQueueDiscItem>, uint32_t v) { *n = v; })
+        MakeCallback(+[](uint32_t* n, Ptr<const RdmaQueueDiscItem>, uint32_t v)
+                     {
+                         *n = v;
+                     })
             .Bind(&lastN));
     for (int k = 0; k < 19; ++k)
     {
@@ -199,12 +204,10 @@ TEST(DconQueueDisc, RejectsBadThresholds)
 // Q_ECN 50 KB, M = 2: 85000.  M = 3: 106666 - 150000 < 0 -> Q_ECN.
 TEST(DconQueueDisc, DynamicQcnm)
 {
-    auto calc = [](const char* qEcn, uint32_t m) {
-        return DconQueueDisc::ComputeDynamicQcnm(QueueSize(qEcn),
-                                                 QueueSize("320KB"),
-                                                 m,
-                                                 MicroSeconds(5),
-                                                 DataRate("40Gbps"))
+    auto calc = [](const char* qEcn, uint32_t m)
+    {
+        return DconQueueDisc::ComputeDynamicQcnm(
+                   QueueSize(qEcn), QueueSize("320KB"), m, MicroSeconds(5), DataRate("40Gbps"))
             .GetValue();
     };
     EXPECT_EQ(calc("200KB", 1), 320000u);
@@ -222,15 +225,25 @@ TEST(DconIngressTracker, Window)
     t->SetAttribute("Window", TimeValue(MicroSeconds(120)));
     t->SetNPorts(2);
     std::vector<std::pair<Time, bool>> seen;
-    Simulator::Schedule(MicroSeconds(10), [t]() { t->RecordNonCongested(0); });
+    Simulator::Schedule(MicroSeconds(10),
+                        [t]()
+                        {
+                            t->RecordNonCongested(0);
+                        });
     for (int64_t us : {5, 10, 129, 130, 200})
     {
-        Simulator::Schedule(MicroSeconds(us) + PicoSeconds(1), [t, &seen, us]() {
-            (void)us;
-            seen.emplace_back(Simulator::Now(), t->HasRecentNonCongested(0));
-        });
+        Simulator::Schedule(MicroSeconds(us) + PicoSeconds(1),
+                            [t, &seen, us]()
+                            {
+                                (void) us;
+                                seen.emplace_back(Simulator::Now(), t->HasRecentNonCongested(0));
+                            });
     }
-    Simulator::Schedule(MicroSeconds(20), [t]() { EXPECT_FALSE(t->HasRecentNonCongested(1)); });
+    Simulator::Schedule(MicroSeconds(20),
+                        [t]()
+                        {
+                            EXPECT_FALSE(t->HasRecentNonCongested(1));
+                        });
     Simulator::Run();
     ASSERT_EQ(seen.size(), 5u);
     EXPECT_FALSE(seen[0].second); // 5 us: nothing recorded yet
@@ -261,12 +274,14 @@ struct DconSender
     void
     CnmAt(Time at, uint16_t n)
     {
-        Simulator::Schedule(at, [this, n]() {
-            RdmaCnmInfo info;
-            info.numFlows = n;
-            info.capacity = DataRate("40Gbps");
-            cc->OnCnm(flow, info);
-        });
+        Simulator::Schedule(at,
+                            [this, n]()
+                            {
+                                RdmaCnmInfo info;
+                                info.numFlows = n;
+                                info.capacity = DataRate("40Gbps");
+                                cc->OnCnm(flow, info);
+                            });
     }
 
     uint64_t
@@ -275,7 +290,10 @@ struct DconSender
         uint64_t r = 0;
         // absolute time: the simulator may already have run to an earlier check
         Simulator::Schedule(at - Simulator::Now(),
-                            [this, &r]() { r = flow->m_rate.Get().GetBitRate(); });
+                            [this, &r]()
+                            {
+                                r = flow->m_rate.Get().GetBitRate();
+                            });
         Simulator::Stop(at + PicoSeconds(1) - Simulator::Now());
         Simulator::Run();
         return r;
