@@ -23,6 +23,21 @@ NS_LOG_COMPONENT_DEFINE("RdmaFabricHelper");
 namespace
 {
 constexpr uint16_t UNREACHABLE = UINT16_MAX;
+
+/**
+ * \brief Serialization time of any number of bytes.
+ *
+ * DataRate::CalculateBytesTxTime takes a uint32_t and multiplies by 8 in 32 bits, so it wraps
+ * above 512 MiB; this is the same computation (bits / rate, in int64x64_t) in 64 bits.
+ * \param rate the rate
+ * \param bytes the bytes
+ * \return the time
+ */
+Time
+BytesTxTime(DataRate rate, uint64_t bytes)
+{
+    return Seconds(int64x64_t(bytes * 8) / int64x64_t(rate.GetBitRate()));
+}
 } // namespace
 
 // ------------------------------------------------------------------------------ RdmaFabric
@@ -178,7 +193,7 @@ RdmaFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t size) const
              link.rate.CalculateBytesTxTime(ack);
     }
     // the rest of the message streams behind the first packet at the bottleneck rate
-    t += bottleneck.CalculateBytesTxTime(totalWire - firstWire);
+    t += BytesTxTime(bottleneck, totalWire - firstWire);
     return t;
 }
 
