@@ -53,7 +53,9 @@ main(int argc, char* argv[])
     cmd.AddValue("burstFlowsPerHost", "Burst flows per sender", cfg.burstFlowsPerHost);
     cmd.AddValue("burstFlowSize", "Bytes per burst flow", cfg.burstFlowSize);
     cmd.AddValue("burstInterval", "Spacing of one sender's burst flows", cfg.burstInterval);
-    cmd.AddValue("stopTime", "End of the run", cfg.stopTime);
+    cmd.AddValue("stopTime", "End of the run (a limit with --runToCompletion)", cfg.stopTime);
+    cmd.AddValue("runToCompletion", "Stop when every flow has completed", cfg.runToCompletion);
+    cmd.AddValue("longFlowSize", "Bytes of f0 and f1", cfg.longFlowSize);
     cmd.AddValue("sampleInterval", "Queue/throughput sampling interval", cfg.sampleInterval);
     cmd.AddValue("xoff", "PFC pause threshold", cfg.xoff);
     cmd.AddValue("xon", "PFC resume threshold", cfg.xon);

@@ -77,7 +77,7 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
     m_fabric = fh.Build(m_topo.GetTopology());
     m_fabric->SetCnmWindowInRtts(config.cnmWindowRtts);
     m_flows = Create<RdmaFlowHelper>(m_fabric);
-    m_flows->SetStopWhenDone(false);
+    m_flows->SetStopWhenDone(config.runToCompletion);
 
     // f0 and f1: pinned through S1 so that they share L2's ingress from S1.
     const uint16_t f0Port = 50000;

@@ -33,7 +33,8 @@ struct DconTestbedConfig
     uint32_t burstFlowsPerHost{35};        //!< burst flows per sender
     uint64_t burstFlowSize{64000};         //!< bytes per burst flow
     Time burstInterval{MicroSeconds(230)}; //!< spacing of one sender's flows (35 x 230 us = 8 ms)
-    Time stopTime{MilliSeconds(60)};       //!< end of the run
+    Time stopTime{MilliSeconds(60)};       //!< end of the run (a limit if runToCompletion)
+    bool runToCompletion{false};           //!< stop when every flow has completed
     Time sampleInterval{MicroSeconds(20)}; //!< queue/throughput sampling
     QueueSize bufferSize{"22MB"};          //!< switch buffer
     QueueSize xoff{"320KB"};               //!< PFC pause threshold (per ingress port, priority)
