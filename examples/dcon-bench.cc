@@ -60,8 +60,11 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <set>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -76,28 +79,28 @@ constexpr uint32_t PAYLOAD = 1000;
 /// What the run produced.
 struct BenchResult
 {
-    uint32_t flowsTotal{0};       //!< flows in the flow file
-    uint32_t flowsCompleted{0};   //!< flows whose last byte was acknowledged
-    Time firstStart;              //!< earliest flow start
-    Time lastCompletion;          //!< latest completion (absolute)
-    double setupSeconds{0};       //!< wall time to read the files and build the fabric
-    double runSeconds{0};         //!< wall time of Simulator::Run
-    double runCpuSeconds{0};      //!< CPU time (user + system) of Simulator::Run
-    uint64_t events{0};           //!< events executed
-    uint64_t linkFrames{0};       //!< frames sent by all devices of all links
-    uint64_t linkDataPackets{0};  //!< data packets sent on links (NICs and switch ports)
-    uint64_t dataPacketsSent{0};  //!< data packets sent by NICs (incl. retransmissions)
+    uint32_t flowsTotal{0};        //!< flows in the flow file
+    uint32_t flowsCompleted{0};    //!< flows whose last byte was acknowledged
+    Time firstStart;               //!< earliest flow start
+    Time lastCompletion;           //!< latest completion (absolute)
+    double setupSeconds{0};        //!< wall time to read the files and build the fabric
+    double runSeconds{0};          //!< wall time of Simulator::Run
+    double runCpuSeconds{0};       //!< CPU time (user + system) of Simulator::Run
+    uint64_t events{0};            //!< events executed
+    uint64_t linkFrames{0};        //!< frames sent by all devices of all links
+    uint64_t linkDataPackets{0};   //!< data packets sent on links (NICs and switch ports)
+    uint64_t dataPacketsSent{0};   //!< data packets sent by NICs (incl. retransmissions)
     uint64_t dataPacketsNeeded{0}; //!< data packets of the flows without retransmission
-    uint64_t retransmitted{0};    //!< data packets sent again
-    uint64_t timeouts{0};         //!< retransmission timeouts
-    uint64_t naks{0};             //!< NAKs sent
-    uint64_t cnps{0};             //!< CNPs sent
-    uint64_t pauseFrames{0};      //!< PFC frames with a non-zero time
-    uint64_t resumeFrames{0};     //!< PFC frames with zero time
-    uint64_t drops{0};            //!< packets dropped by switches (MMU and forwarding)
+    uint64_t retransmitted{0};     //!< data packets sent again
+    uint64_t timeouts{0};          //!< retransmission timeouts
+    uint64_t naks{0};              //!< NAKs sent
+    uint64_t cnps{0};              //!< CNPs sent
+    uint64_t pauseFrames{0};       //!< PFC frames with a non-zero time
+    uint64_t resumeFrames{0};      //!< PFC frames with zero time
+    uint64_t drops{0};             //!< packets dropped by switches (MMU and forwarding)
     std::map<std::string, uint64_t> dropsByReason; //!< drops per reason
-    uint64_t maxBufferBytes{0};   //!< largest switch buffer occupancy seen
-    long maxRssKb{0};             //!< peak resident set size, KiB
+    uint64_t maxBufferBytes{0};                    //!< largest switch buffer occupancy seen
+    long maxRssKb{0};                              //!< peak resident set size, KiB
 };
 
 /**
@@ -147,10 +150,10 @@ HostLineRate(const TopologySpec& topo)
             }
             if (rate != 0 && rate != l.rate.GetBitRate())
             {
-                throw std::invalid_argument("host links have different rates (" +
-                                            std::to_string(rate) + " and " +
-                                            std::to_string(l.rate.GetBitRate()) +
-                                            " bit/s): the DCQCN preset needs one line rate");
+                throw std::invalid_argument("host links have different rates ("
+                                            + std::to_string(rate) + " and "
+                                            + std::to_string(l.rate.GetBitRate())
+                                            + " bit/s): the DCQCN preset needs one line rate");
             }
             rate = l.rate.GetBitRate();
         }
@@ -171,11 +174,12 @@ HostLineRate(const TopologySpec& topo)
 QueueSize
 EcnThreshold(DataRate rate, uint64_t bytesPerGbps)
 {
-    uint64_t bytes = rate.GetBitRate() / 1000000000ULL * bytesPerGbps;
+    // bit/s / 1e9 x bytesPerGbps, in an order that stays exact for rates in kb/s.
+    uint64_t bytes = rate.GetBitRate() / 1000 * bytesPerGbps / 1000000;
     if (bytes == 0 || bytes > UINT32_MAX)
     {
-        throw std::invalid_argument("no ECN threshold for a port of " +
-                                    std::to_string(rate.GetBitRate()) + " bit/s");
+        throw std::invalid_argument("no ECN threshold for a port of "
+                                    + std::to_string(rate.GetBitRate()) + " bit/s");
     }
     return QueueSize(QueueSizeUnit::BYTES, static_cast<uint32_t>(bytes));
 }
@@ -189,19 +193,20 @@ CpuSeconds()
 {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
-           (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+    return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec
+           + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
 /// Records completions (count and the latest time) without keeping per-flow records.
 class CompletionCounter
 {
-  public:
+public:
     /**
      * \brief A flow completed.
      * \param rec its record
      */
-    void Completed(const RdmaFlowRecord& rec)
+    void
+    Completed(const RdmaFlowRecord& rec)
     {
         m_count++;
         m_last = std::max(m_last, rec.end);
@@ -218,7 +223,10 @@ class CompletionCounter
 void
 Print(const BenchResult& r)
 {
-    auto perSec = [&r](double n) { return r.runSeconds > 0 ? n / r.runSeconds : 0.0; };
+    auto perSec = [&r](double n)
+    {
+        return r.runSeconds > 0 ? n / r.runSeconds : 0.0;
+    };
     std::cout << std::fixed;
     std::cout << "flows completed        " << r.flowsCompleted << " / " << r.flowsTotal << "\n";
     std::cout << "last completion        " << std::setprecision(6)
@@ -235,8 +243,8 @@ Print(const BenchResult& r)
               << " M/s)\n";
     std::cout << "link data packets      " << r.linkDataPackets << " ("
               << perSec(r.linkDataPackets) / 1e6 << " M/s, " << std::setprecision(2)
-              << (r.dataPacketsSent ? static_cast<double>(r.linkDataPackets) /
-                                          static_cast<double>(r.dataPacketsSent)
+              << (r.dataPacketsSent ? static_cast<double>(r.linkDataPackets)
+                                          / static_cast<double>(r.dataPacketsSent)
                                     : 0.0)
               << " links per packet)\n"
               << std::setprecision(3);
@@ -247,8 +255,8 @@ Print(const BenchResult& r)
               << r.dataPacketsNeeded << ", retransmitted " << r.retransmitted << ", timeouts "
               << r.timeouts << ", NAKs " << r.naks << ")\n";
     std::cout << "CNPs sent              " << r.cnps << "\n";
-    std::cout << "PFC pause frames       " << r.pauseFrames << " (resume frames "
-              << r.resumeFrames << ")\n";
+    std::cout << "PFC pause frames       " << r.pauseFrames << " (resume frames " << r.resumeFrames
+              << ")\n";
     std::cout << "drops                  " << r.drops;
     for (const auto& [reason, n] : r.dropsByReason)
     {
@@ -288,9 +296,8 @@ main(int argc, char* argv[])
     cmd.AddValue("stopAt",
                  "If non-zero, stop at this simulation time even if flows remain (profiling)",
                  stopAt);
-    cmd.AddValue("validate",
-                 "Exit 1 unless every flow completed without PFC pause or drop",
-                 validate);
+    cmd.AddValue(
+        "validate", "Exit 1 unless every flow completed without PFC pause or drop", validate);
     cmd.Parse(argc, argv);
 
     BenchResult r;
@@ -306,13 +313,13 @@ main(int argc, char* argv[])
         {
             // QueueSize's string parser aborts on bad input: check the form first.
             std::size_t digits = buffer.find_first_not_of("0123456789");
-            static const std::set<std::string> units{"B", "kB", "KB", "KiB", "MB", "MiB",
-                                                     "GB", "GiB"};
+            static const std::set<std::string> units{
+                "B", "kB", "KB", "KiB", "MB", "MiB", "GB", "GiB"};
             if (digits == 0 || digits == std::string::npos || !units.count(buffer.substr(digits)))
             {
                 throw std::invalid_argument("--buffer: expected a whole number of bytes with a "
-                                            "unit (B, KB, KiB, MB, MiB, GB, GiB), got '" +
-                                            buffer + "'");
+                                            "unit (B, KB, KiB, MB, MiB, GB, GiB), got '"
+                                            + buffer + "'");
             }
             bufferSize = QueueSize(buffer);
         }
@@ -389,8 +396,7 @@ main(int argc, char* argv[])
         for (uint32_t h : fabric->GetHosts())
         {
             fabric->GetNic(h)->TraceConnectWithoutContext(
-                "FlowComplete",
-                MakeCallback(&CompletionCounter::Completed, &done));
+                "FlowComplete", MakeCallback(&CompletionCounter::Completed, &done));
         }
         Time lastStart;
         r.firstStart = Time::Max();
@@ -469,8 +475,8 @@ main(int argc, char* argv[])
                 {
                     if (p != controlPriority)
                     {
-                        r.linkDataPackets +=
-                            s->GetQueueDisc(port, p)->GetStats().nTotalDequeuedPackets;
+                        r.linkDataPackets
+                            += s->GetQueueDisc(port, p)->GetStats().nTotalDequeuedPackets;
                     }
                 }
             }
