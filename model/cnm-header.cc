@@ -5,6 +5,7 @@
 #include "cnm-header.h"
 
 #include "ns3/log.h"
+#include "rate-field.h"
 
 #include <limits>
 #include <stdexcept>
@@ -158,17 +159,13 @@ CnmHeader::GetNumFlows() const
 void
 CnmHeader::SetCapacity(DataRate capacity)
 {
-    constexpr uint64_t maxMbps = std::numeric_limits<uint32_t>::max();
-    // Round half up without overflowing: bps / unit, plus one if the remainder is >= unit / 2.
-    uint64_t bps = capacity.GetBitRate();
-    uint64_t mbps = bps / RATE_UNIT_BPS + ((bps % RATE_UNIT_BPS) >= RATE_UNIT_BPS / 2 ? 1 : 0);
-    m_capacityMbps = static_cast<uint32_t>(mbps > maxMbps ? maxMbps : mbps);
+    m_capacityMbps = RateToMbpsField(capacity);
 }
 
 DataRate
 CnmHeader::GetCapacity() const
 {
-    return DataRate(static_cast<uint64_t>(m_capacityMbps) * RATE_UNIT_BPS);
+    return MbpsFieldToRate(m_capacityMbps);
 }
 
 void

@@ -5,6 +5,7 @@
 #include "cnp-header.h"
 
 #include "ns3/log.h"
+#include "rate-field.h"
 
 #include <limits>
 
@@ -84,17 +85,13 @@ CnpHeader::IsCongested() const
 void
 CnpHeader::SetReceiveRate(DataRate rate)
 {
-    constexpr uint64_t maxMbps = std::numeric_limits<uint32_t>::max();
-    // Round half up without overflowing: bps / unit, plus one if the remainder is >= unit / 2.
-    uint64_t bps = rate.GetBitRate();
-    uint64_t mbps = bps / RATE_UNIT_BPS + ((bps % RATE_UNIT_BPS) >= RATE_UNIT_BPS / 2 ? 1 : 0);
-    m_recRateMbps = static_cast<uint32_t>(mbps > maxMbps ? maxMbps : mbps);
+    m_recRateMbps = RateToMbpsField(rate);
 }
 
 DataRate
 CnpHeader::GetReceiveRate() const
 {
-    return DataRate(static_cast<uint64_t>(m_recRateMbps) * RATE_UNIT_BPS);
+    return MbpsFieldToRate(m_recRateMbps);
 }
 
 uint32_t
