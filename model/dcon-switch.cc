@@ -192,6 +192,7 @@ DconSwitch::AddRoute(Ipv4Address dst, uint32_t port)
                                     + " does not exist (switch has "
                                     + std::to_string(m_ports.size()) + " ports)");
     }
+    m_routeDenseValid = false;
     auto [it, inserted] = m_routeIndex.emplace(dst.Get(), m_routes.size());
     if (inserted)
     {
@@ -226,17 +227,54 @@ DconSwitch::Route(const RdmaFiveTuple& tuple) const
             return pin->second;
         }
     }
-    auto it = m_routeIndex.find(tuple.dst.Get());
-    if (it == m_routeIndex.end())
+    uint32_t ri = RouteIndex(tuple.dst.Get());
+    if (ri == UINT32_MAX)
     {
         return UINT32_MAX;
     }
-    const auto& ports = m_routes[it->second];
+    const auto& ports = m_routes[ri];
     if (ports.size() == 1)
     {
         return ports[0];
     }
     return ports[RdmaEcmpHash(tuple, m_ecmpSeed) % ports.size()];
+}
+
+uint32_t
+DconSwitch::RouteIndex(uint32_t dst) const
+{
+    if (!m_routeDenseValid)
+    {
+        m_routeDense.clear();
+        if (!m_routeIndex.empty())
+        {
+            uint32_t lo = UINT32_MAX;
+            uint32_t hi = 0;
+            for (const auto& [a, i] : m_routeIndex)
+            {
+                lo = std::min(lo, a);
+                hi = std::max(hi, a);
+            }
+            // Dense only if the addresses are compact (fabric hosts are numbered 10.0.0.1, ...).
+            if (static_cast<uint64_t>(hi) - lo < 4 * m_routeIndex.size() + 1024)
+            {
+                m_routeBase = lo;
+                m_routeDense.assign(hi - lo + 1, 0);
+                for (const auto& [a, i] : m_routeIndex)
+                {
+                    m_routeDense[a - lo] = i + 1;
+                }
+            }
+        }
+        m_routeDenseValid = true;
+    }
+    if (!m_routeDense.empty())
+    {
+        uint32_t off = dst - m_routeBase;
+        return off < m_routeDense.size() ? m_routeDense[off] - 1 : UINT32_MAX;
+    }
+    auto it = m_routeIndex.find(dst);
+    return it == m_routeIndex.end() ? UINT32_MAX : it->second;
 }
 
 uint32_t
@@ -370,6 +408,7 @@ DconSwitch::ForwardIpv4(uint32_t inPort, Ptr<Packet> packet)
     Port& port = m_ports[out];
     Ptr<RdmaEgressQueueDisc> q = port.queues[prio];
     q->Enqueue(item);
+    port.nonEmpty |= static_cast<uint8_t>(1u << prio);
     if (!q->IsBurstCongested())
     {
         m_tracker->RecordNonCongested(inPort);
@@ -471,20 +510,25 @@ DconSwitch::Pull(uint32_t portIndex, uint8_t pausedMask, PfcTxFrame& frame)
         frame.protocol = port.control.front().second;
         frame.priority = PfcNetDevice::NUM_PRIORITIES - 1;
         port.control.pop_front();
+        frame.more = true;
         return true;
     }
-    for (int p = PfcNetDevice::NUM_PRIORITIES - 1; p >= 0; --p)
+    uint8_t eligible = port.nonEmpty & ~pausedMask;
+    while (eligible)
     {
-        if ((pausedMask >> p) & 1u)
-        {
-            continue;
-        }
-        Ptr<RdmaEgressQueueDisc> q = port.queues[p];
+        int p = 31 - __builtin_clz(eligible); // highest eligible priority
+        eligible &= static_cast<uint8_t>(~(1u << p));
+        const Ptr<RdmaEgressQueueDisc>& q = port.queues[p];
         if (q->GetNPackets() == 0)
         {
+            port.nonEmpty &= static_cast<uint8_t>(~(1u << p));
             continue;
         }
         Ptr<RdmaQueueDiscItem> item = StaticCast<RdmaQueueDiscItem>(q->Dequeue());
+        if (q->GetNPackets() == 0)
+        {
+            port.nonEmpty &= static_cast<uint8_t>(~(1u << p));
+        }
         if (m_mmu->Release(item->GetIngressPort(), p, item->GetSize()))
         {
             SendResume(item->GetIngressPort(), p);
@@ -493,6 +537,9 @@ DconSwitch::Pull(uint32_t portIndex, uint8_t pausedMask, PfcTxFrame& frame)
         frame.packet = item->GetPacket();
         frame.protocol = 0x0800;
         frame.priority = p;
+        // Another frame may be ready when this one ends: a queue that is not paused holds
+        // packets. (Paused queues are served after the resume, which calls NotifyTxReady.)
+        frame.more = !port.control.empty() || (port.nonEmpty & ~pausedMask) != 0;
         return true;
     }
     return false;

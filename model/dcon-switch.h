@@ -223,6 +223,7 @@ private:
         std::array<Ptr<RdmaEgressQueueDisc>, PfcNetDevice::NUM_PRIORITIES> queues; //!< egress
         std::array<EventId, PfcNetDevice::NUM_PRIORITIES> pauseRefresh; //!< PAUSE refresh timers
         std::deque<std::pair<Ptr<Packet>, uint16_t>> control;           //!< non-IP control frames
+        uint8_t nonEmpty{0}; //!< bit p set: queues[p] may hold packets
     };
 
     /**
@@ -291,7 +292,12 @@ private:
     ObjectFactory m_queueFactory;
     std::vector<Port> m_ports;
     std::unordered_map<uint32_t, uint32_t> m_routeIndex; //!< dst address -> index in m_routes
-    std::vector<std::vector<uint32_t>> m_routes;         //!< equal-cost port sets
+    mutable std::vector<uint32_t> m_routeDense; //!< (dst - m_routeBase) -> index + 1 (0 = none)
+    mutable uint32_t m_routeBase{0};            //!< lowest routed address
+    mutable bool m_routeDenseValid{false};      //!< m_routeDense matches m_routeIndex
+    /// Index in m_routes for a destination, or UINT32_MAX.
+    uint32_t RouteIndex(uint32_t dst) const;
+    std::vector<std::vector<uint32_t>> m_routes; //!< equal-cost port sets
     std::map<RdmaFiveTuple, uint32_t> m_pinned;
     std::map<std::string, uint64_t> m_drops;
     Ptr<DconIngressTracker> m_tracker;

@@ -46,6 +46,16 @@ public:
     void TransmitStart(Ptr<Packet> frame, Ptr<PfcNetDevice> src, Time txTime);
 
     /**
+     * \brief Start carrying a frame given as its L3 packet and EtherType (no Ethernet header
+     * bytes in the packet).
+     * \param packet the L3 packet
+     * \param protocol the EtherType
+     * \param src the sending device
+     * \param txTime serialization time of the frame
+     */
+    void TransmitStart(Ptr<Packet> packet, uint16_t protocol, Ptr<PfcNetDevice> src, Time txTime);
+
+    /**
      * \brief The propagation delay.
      * \return the delay
      */

@@ -4,15 +4,14 @@
  */
 #include "pfc-net-device.h"
 
-#include "pfc-channel.h"
-#include "pfc-header.h"
-
 #include "ns3/boolean.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
+#include "pfc-channel.h"
+#include "pfc-header.h"
 
 #include <stdexcept>
 
@@ -25,56 +24,56 @@ NS_OBJECT_ENSURE_REGISTERED(PfcNetDevice);
 TypeId
 PfcNetDevice::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::PfcNetDevice")
-            .SetParent<NetDevice>()
-            .SetGroupName("Dcon")
-            .AddConstructor<PfcNetDevice>()
-            .AddAttribute("DataRate",
-                          "Line rate of the device",
-                          DataRateValue(DataRate("40Gbps")),
-                          MakeDataRateAccessor(&PfcNetDevice::m_rate),
-                          MakeDataRateChecker())
-            .AddAttribute("Mtu",
-                          "Largest L3 packet (bytes after the Ethernet header)",
-                          UintegerValue(1500),
-                          MakeUintegerAccessor(&PfcNetDevice::SetMtu, &PfcNetDevice::GetMtu),
-                          MakeUintegerChecker<uint16_t>(68))
-            .AddAttribute("IncludePreambleAndIfg",
-                          "Count the 8-byte preamble/SFD and the 12-byte inter-frame gap "
-                          "toward serialization time",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&PfcNetDevice::m_includePreambleIfg),
-                          MakeBooleanChecker())
-            .AddTraceSource("Sniffer",
-                            "Every Ethernet frame sent or received",
-                            MakeTraceSourceAccessor(&PfcNetDevice::m_snifferTrace),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource("PromiscSniffer",
-                            "Every Ethernet frame sent or received (used by pcap helpers)",
-                            MakeTraceSourceAccessor(&PfcNetDevice::m_promiscSnifferTrace),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource("MacTx",
-                            "A frame starts serialization",
-                            MakeTraceSourceAccessor(&PfcNetDevice::m_macTxTrace),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource("MacRx",
-                            "A frame was received",
-                            MakeTraceSourceAccessor(&PfcNetDevice::m_macRxTrace),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource("PfcTx",
-                            "A PFC frame was sent: priority, pause quanta (0 = resume)",
-                            MakeTraceSourceAccessor(&PfcNetDevice::m_pfcTxTrace),
-                            "ns3::PfcNetDevice::PfcTracedCallback")
-            .AddTraceSource("PfcRx",
-                            "A PFC frame was received: priority, pause quanta (0 = resume)",
-                            MakeTraceSourceAccessor(&PfcNetDevice::m_pfcRxTrace),
-                            "ns3::PfcNetDevice::PfcTracedCallback")
-            .AddTraceSource("PauseState",
-                            "A priority of this device became paused (true) or resumed (false), "
-                            "by a PFC frame or by pause expiry",
-                            MakeTraceSourceAccessor(&PfcNetDevice::m_pauseStateTrace),
-                            "ns3::PfcNetDevice::PauseStateTracedCallback");
+    static TypeId tid
+        = TypeId("ns3::PfcNetDevice")
+              .SetParent<NetDevice>()
+              .SetGroupName("Dcon")
+              .AddConstructor<PfcNetDevice>()
+              .AddAttribute("DataRate",
+                            "Line rate of the device",
+                            DataRateValue(DataRate("40Gbps")),
+                            MakeDataRateAccessor(&PfcNetDevice::m_rate),
+                            MakeDataRateChecker())
+              .AddAttribute("Mtu",
+                            "Largest L3 packet (bytes after the Ethernet header)",
+                            UintegerValue(1500),
+                            MakeUintegerAccessor(&PfcNetDevice::SetMtu, &PfcNetDevice::GetMtu),
+                            MakeUintegerChecker<uint16_t>(68))
+              .AddAttribute("IncludePreambleAndIfg",
+                            "Count the 8-byte preamble/SFD and the 12-byte inter-frame gap "
+                            "toward serialization time",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&PfcNetDevice::m_includePreambleIfg),
+                            MakeBooleanChecker())
+              .AddTraceSource("Sniffer",
+                              "Every Ethernet frame sent or received",
+                              MakeTraceSourceAccessor(&PfcNetDevice::m_snifferTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("PromiscSniffer",
+                              "Every Ethernet frame sent or received (used by pcap helpers)",
+                              MakeTraceSourceAccessor(&PfcNetDevice::m_promiscSnifferTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("MacTx",
+                              "A frame starts serialization",
+                              MakeTraceSourceAccessor(&PfcNetDevice::m_macTxTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("MacRx",
+                              "A frame was received",
+                              MakeTraceSourceAccessor(&PfcNetDevice::m_macRxTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("PfcTx",
+                              "A PFC frame was sent: priority, pause quanta (0 = resume)",
+                              MakeTraceSourceAccessor(&PfcNetDevice::m_pfcTxTrace),
+                              "ns3::PfcNetDevice::PfcTracedCallback")
+              .AddTraceSource("PfcRx",
+                              "A PFC frame was received: priority, pause quanta (0 = resume)",
+                              MakeTraceSourceAccessor(&PfcNetDevice::m_pfcRxTrace),
+                              "ns3::PfcNetDevice::PfcTracedCallback")
+              .AddTraceSource("PauseState",
+                              "A priority of this device became paused (true) or resumed (false), "
+                              "by a PFC frame or by pause expiry",
+                              MakeTraceSourceAccessor(&PfcNetDevice::m_pauseStateTrace),
+                              "ns3::PfcNetDevice::PauseStateTracedCallback");
     return tid;
 }
 
@@ -84,9 +83,7 @@ PfcNetDevice::PfcNetDevice()
     m_pendingPfc.fill(-1);
 }
 
-PfcNetDevice::~PfcNetDevice()
-{
-}
+PfcNetDevice::~PfcNetDevice() {}
 
 void
 PfcNetDevice::DoDispose()
@@ -95,10 +92,12 @@ PfcNetDevice::DoDispose()
     {
         ev.Cancel();
     }
+    m_txCompleteEvent.Cancel();
     m_node = nullptr;
     m_channel = nullptr;
     m_pull = MakeNullCallback<bool, uint8_t, PfcTxFrame&>();
-    m_rxCallback = MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
+    m_rxCallback
+        = MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
     m_frameRxCallback = MakeNullCallback<void, Ptr<PfcNetDevice>, Ptr<Packet>, uint16_t>();
     m_sendQueue.clear();
     NetDevice::DoDispose();
@@ -126,9 +125,20 @@ PfcNetDevice::SetFrameReceiveCallback(FrameReceiveCallback cb)
 void
 PfcNetDevice::NotifyTxReady()
 {
+    if (m_busy && Simulator::Now() >= m_busyUntil)
+    {
+        // The last frame has ended: its completion (if one is scheduled for now) is moot.
+        m_txCompleteEvent.Cancel();
+        m_busy = false;
+    }
     if (!m_busy)
     {
         TryTransmit();
+    }
+    else if (!m_txCompleteEvent.IsRunning())
+    {
+        m_txCompleteEvent = Simulator::Schedule(
+            m_busyUntil - Simulator::Now(), &PfcNetDevice::TransmitComplete, this);
     }
 }
 
@@ -138,8 +148,8 @@ PfcNetDevice::SendPfc(uint8_t priority, uint16_t quanta)
     NS_LOG_FUNCTION(this << +priority << quanta);
     if (priority >= NUM_PRIORITIES)
     {
-        throw std::invalid_argument("PfcNetDevice::SendPfc: priority " + std::to_string(priority) +
-                                    " is not in 0..7");
+        throw std::invalid_argument("PfcNetDevice::SendPfc: priority " + std::to_string(priority)
+                                    + " is not in 0..7");
     }
     m_pendingPfc[priority] = quanta;
     m_pendingPfcMask |= (1u << priority);
@@ -161,7 +171,7 @@ PfcNetDevice::GetPausedMask() const
 bool
 PfcNetDevice::IsBusy() const
 {
-    return m_busy;
+    return m_busy && Simulator::Now() < m_busyUntil;
 }
 
 uint32_t
@@ -216,14 +226,14 @@ PfcNetDevice::TryTransmit()
         m_pendingPfcMask = 0;
         Ptr<Packet> p = Create<Packet>();
         p->AddHeader(pfc);
-        StartTransmission(p, PfcHeader::ETHERTYPE, PfcHeader::GetMulticastDestination());
+        StartTransmission(p, PfcHeader::ETHERTYPE, PfcHeader::GetMulticastDestination(), true);
         return;
     }
     if (!m_sendQueue.empty())
     {
         PfcTxFrame f = m_sendQueue.front();
         m_sendQueue.pop_front();
-        StartTransmission(f.packet, f.protocol, Mac48Address::ConvertFrom(m_channel->GetPeer(this)->GetAddress()));
+        StartTransmission(f.packet, f.protocol, PeerAddress(), true);
         return;
     }
     if (m_pull.IsNull())
@@ -234,41 +244,94 @@ PfcNetDevice::TryTransmit()
     if (m_pull(m_pausedMask, frame))
     {
         NS_ASSERT_MSG(!IsPaused(frame.priority), "owner returned a frame of a paused priority");
-        StartTransmission(frame.packet,
-                          frame.protocol,
-                          Mac48Address::ConvertFrom(m_channel->GetPeer(this)->GetAddress()));
+        StartTransmission(frame.packet, frame.protocol, PeerAddress(), frame.more);
     }
 }
 
 void
-PfcNetDevice::StartTransmission(Ptr<Packet> packet, uint16_t protocol, Mac48Address dst)
+PfcNetDevice::StartTransmission(Ptr<Packet> packet, uint16_t protocol, Mac48Address dst, bool more)
 {
     uint32_t l3 = packet->GetSize();
     if (ETH_HEADER_BYTES + l3 < ETH_MIN_FRAME_BYTES)
     {
+        // The padding stays in the packet, as on a real wire (receivers see it).
         packet->AddPaddingAtEnd(ETH_MIN_FRAME_BYTES - ETH_HEADER_BYTES - l3);
     }
-    EthernetHeader eth(false);
-    eth.SetSource(m_address);
-    eth.SetDestination(dst);
-    eth.SetLengthType(protocol);
-    packet->AddHeader(eth);
+    uint32_t frameBytes = ETH_HEADER_BYTES + packet->GetSize();
+    NS_ASSERT_MSG(Simulator::Now() >= m_busyUntil, "overlapping transmissions");
     m_busy = true;
-    uint32_t frameBytes = packet->GetSize();
-    Time txTime = m_rate.CalculateBytesTxTime(
-        frameBytes + ETH_FCS_BYTES + (m_includePreambleIfg ? ETH_PREAMBLE_IFG_BYTES : 0));
+    Time txTime
+        = TxTime(frameBytes + ETH_FCS_BYTES + (m_includePreambleIfg ? ETH_PREAMBLE_IFG_BYTES : 0));
     m_stats.txFrames++;
     m_stats.txBytes += frameBytes;
-    m_macTxTrace(packet);
-    m_snifferTrace(packet);
-    m_promiscSnifferTrace(packet);
-    Simulator::Schedule(txTime, &PfcNetDevice::TransmitComplete, this);
-    m_channel->TransmitStart(packet, this, txTime);
+    if (!m_macTxTrace.IsEmpty() || !m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty())
+    {
+        Ptr<Packet> frame = MakeFrame(packet, protocol, m_address, dst);
+        m_macTxTrace(frame);
+        m_snifferTrace(frame);
+        m_promiscSnifferTrace(frame);
+    }
+    m_busyUntil = Simulator::Now() + txTime;
+    if (more || m_pendingPfcMask || !m_sendQueue.empty())
+    {
+        m_txCompleteEvent = Simulator::Schedule(txTime, &PfcNetDevice::TransmitComplete, this);
+    }
+    m_channel->TransmitStart(packet, protocol, this, txTime);
+}
+
+Ptr<Packet>
+PfcNetDevice::MakeFrame(Ptr<const Packet> packet,
+                        uint16_t protocol,
+                        Mac48Address src,
+                        Mac48Address dst) const
+{
+    Ptr<Packet> frame = packet->Copy(); // already padded by StartTransmission
+    EthernetHeader eth(false);
+    eth.SetSource(src);
+    eth.SetDestination(dst);
+    eth.SetLengthType(protocol);
+    frame->AddHeader(eth);
+    return frame;
+}
+
+Mac48Address
+PfcNetDevice::PeerAddress()
+{
+    if (!m_peerAddressValid)
+    {
+        m_peerAddress = Mac48Address::ConvertFrom(m_channel->GetPeer(this)->GetAddress());
+        m_peerAddressValid = true;
+    }
+    return m_peerAddress;
+}
+
+Time
+PfcNetDevice::TxTime(uint32_t wireBytes)
+{
+    // Frames come in a few sizes (full data packets, ACKs, PFC): a tiny cache avoids the
+    // 128-bit division of DataRate::CalculateBytesTxTime for almost every frame.
+    if (m_txTimeRate != m_rate.GetBitRate())
+    {
+        m_txTimeCache.fill({0, Time(0)});
+        m_txTimeRate = m_rate.GetBitRate();
+    }
+    for (const auto& [bytes, t] : m_txTimeCache)
+    {
+        if (bytes == wireBytes)
+        {
+            return t;
+        }
+    }
+    Time t = m_rate.CalculateBytesTxTime(wireBytes);
+    m_txTimeCache[m_txTimeNext] = {wireBytes, t};
+    m_txTimeNext = (m_txTimeNext + 1) % m_txTimeCache.size();
+    return t;
 }
 
 void
 PfcNetDevice::TransmitComplete()
 {
+    NS_ASSERT(Simulator::Now() >= m_busyUntil);
     m_busy = false;
     TryTransmit();
 }
@@ -283,7 +346,26 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
     m_macRxTrace(frame);
     EthernetHeader eth(false);
     frame->RemoveHeader(eth);
-    uint16_t protocol = eth.GetLengthType();
+    Deliver(frame, eth.GetLengthType(), eth.GetSource());
+}
+
+void
+PfcNetDevice::ReceiveL3(Ptr<Packet> packet, uint16_t protocol)
+{
+    m_stats.rxFrames++;
+    if (!m_macRxTrace.IsEmpty() || !m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty())
+    {
+        Ptr<Packet> frame = MakeFrame(packet, protocol, PeerAddress(), m_address);
+        m_snifferTrace(frame);
+        m_promiscSnifferTrace(frame);
+        m_macRxTrace(frame);
+    }
+    Deliver(packet, protocol, PeerAddress());
+}
+
+void
+PfcNetDevice::Deliver(Ptr<Packet> frame, uint16_t protocol, Mac48Address src)
+{
     if (protocol == PfcHeader::ETHERTYPE)
     {
         ReceivePfc(frame);
@@ -295,7 +377,7 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
     }
     else if (!m_rxCallback.IsNull())
     {
-        m_rxCallback(this, frame, protocol, eth.GetSource());
+        m_rxCallback(this, frame, protocol, src);
     }
 }
 

@@ -15,6 +15,7 @@
 
 #include <array>
 #include <deque>
+#include <vector>
 
 namespace ns3
 {
@@ -28,9 +29,10 @@ class Node;
  */
 struct PfcTxFrame
 {
-    Ptr<Packet> packet;    //!< the L3 packet (no Ethernet header yet)
-    uint16_t protocol{0};  //!< EtherType to put in the Ethernet header
-    uint8_t priority{0};   //!< PFC priority the frame travels in
+    Ptr<Packet> packet;   //!< the L3 packet (no Ethernet header yet)
+    uint16_t protocol{0}; //!< EtherType to put in the Ethernet header
+    uint8_t priority{0};  //!< PFC priority the frame travels in
+    bool more{true};      //!< the owner may have another frame ready when this one ends
 };
 
 /**
@@ -57,7 +59,7 @@ struct PfcTxFrame
  */
 class PfcNetDevice : public NetDevice
 {
-  public:
+public:
     /// Number of PFC priorities.
     static constexpr uint8_t NUM_PRIORITIES = 8;
     /// Ethernet header bytes (destination, source, EtherType).
@@ -174,15 +176,22 @@ class PfcNetDevice : public NetDevice
      */
     void Receive(Ptr<Packet> frame);
 
+    /**
+     * \brief A frame arrived from the channel, as its L3 packet and EtherType.
+     * \param packet the L3 packet (no Ethernet header)
+     * \param protocol the EtherType
+     */
+    void ReceiveL3(Ptr<Packet> packet, uint16_t protocol);
+
     /// Counters of this device.
     struct Stats
     {
-        uint64_t txFrames{0};      //!< frames sent (all kinds)
-        uint64_t txBytes{0};       //!< frame bytes sent (without FCS/preamble/IFG)
-        uint64_t rxFrames{0};      //!< frames received
-        uint64_t pauseSent{0};     //!< PFC frames with a non-zero time sent
-        uint64_t resumeSent{0};    //!< PFC frames with zero time sent
-        uint64_t pauseReceived{0}; //!< PFC frames with a non-zero time received
+        uint64_t txFrames{0};       //!< frames sent (all kinds)
+        uint64_t txBytes{0};        //!< frame bytes sent (without FCS/preamble/IFG)
+        uint64_t rxFrames{0};       //!< frames received
+        uint64_t pauseSent{0};      //!< PFC frames with a non-zero time sent
+        uint64_t resumeSent{0};     //!< PFC frames with zero time sent
+        uint64_t pauseReceived{0};  //!< PFC frames with a non-zero time received
         uint64_t resumeReceived{0}; //!< PFC frames with zero time received
     };
 
@@ -231,10 +240,10 @@ class PfcNetDevice : public NetDevice
     void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
     bool SupportsSendFrom() const override;
 
-  protected:
+protected:
     void DoDispose() override;
 
-  private:
+private:
     /// Start the next transmission if the wire is idle and something may be sent.
     void TryTransmit();
     /// The current frame has left the device.
@@ -245,7 +254,7 @@ class PfcNetDevice : public NetDevice
      * \param protocol EtherType
      * \param dst destination MAC
      */
-    void StartTransmission(Ptr<Packet> packet, uint16_t protocol, Mac48Address dst);
+    void StartTransmission(Ptr<Packet> packet, uint16_t protocol, Mac48Address dst, bool more);
     /**
      * \brief Apply a received PFC frame.
      * \param frame the frame, Ethernet header removed
@@ -256,6 +265,17 @@ class PfcNetDevice : public NetDevice
      * \param priority the priority
      */
     void PauseExpired(uint8_t priority);
+    /// A copy of \p packet with padding and Ethernet header, for traces.
+    Ptr<Packet> MakeFrame(Ptr<const Packet> packet,
+                          uint16_t protocol,
+                          Mac48Address src,
+                          Mac48Address dst) const;
+    /// Dispatch a received L3 packet.
+    void Deliver(Ptr<Packet> packet, uint16_t protocol, Mac48Address src);
+    /// The peer device's MAC address (looked up once).
+    Mac48Address PeerAddress();
+    /// Serialization time of \p wireBytes at the line rate (memoised per size).
+    Time TxTime(uint32_t wireBytes);
 
     Ptr<Node> m_node;
     Ptr<PfcChannel> m_channel;
@@ -265,6 +285,8 @@ class PfcNetDevice : public NetDevice
     DataRate m_rate;
     bool m_includePreambleIfg{true};
     bool m_busy{false};
+    Time m_busyUntil;          //!< end of the frame on the wire
+    EventId m_txCompleteEvent; //!< pending TransmitComplete, if any
     PullCallback m_pull;
     NetDevice::ReceiveCallback m_rxCallback;
     FrameReceiveCallback m_frameRxCallback;
@@ -277,6 +299,11 @@ class PfcNetDevice : public NetDevice
     std::array<EventId, NUM_PRIORITIES> m_pauseEvents;
     uint8_t m_pausedMask{0};
     Stats m_stats;
+    std::array<std::pair<uint32_t, Time>, 4> m_txTimeCache{}; //!< (wire bytes, tx time)
+    uint32_t m_txTimeNext{0};                                 //!< next cache entry to replace
+    uint64_t m_txTimeRate{0};                                 //!< rate the cache was filled for
+    Mac48Address m_peerAddress;     //!< the other end's address (cached at first use)
+    bool m_peerAddressValid{false}; //!< m_peerAddress is set
 
     TracedCallback<Ptr<const Packet>> m_snifferTrace;        //!< every frame sent or received
     TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< same, for pcap helpers

@@ -22,6 +22,7 @@ RdmaQueueDiscItem::RdmaQueueDiscItem(Ptr<Packet> p,
     , m_tuple(tuple)
     , m_inPort(inPort)
     , m_priority(priority)
+    , m_size(p->GetSize() + header.GetSerializedSize())
 {
 }
 
@@ -30,7 +31,7 @@ RdmaQueueDiscItem::~RdmaQueueDiscItem() {}
 uint32_t
 RdmaQueueDiscItem::GetSize() const
 {
-    return GetPacket()->GetSize() + m_header.GetSerializedSize();
+    return m_size;
 }
 
 void

@@ -98,6 +98,7 @@ private:
     RdmaFiveTuple m_tuple;
     uint32_t m_inPort;
     uint8_t m_priority;
+    uint32_t m_size; //!< packet + IPv4 header bytes, computed once
 };
 
 } // namespace ns3
