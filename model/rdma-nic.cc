@@ -8,7 +8,6 @@
 #include "bth-header.h"
 #include "cnm-header.h"
 #include "cnp-header.h"
-
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -39,62 +38,58 @@ constexpr uint32_t ROCE_HEADER_BYTES = 20 + 8 + 12;
 TypeId
 RdmaNic::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::RdmaNic")
-            .SetParent<Object>()
-            .SetGroupName("Dcon")
-            .AddConstructor<RdmaNic>()
-            .AddAttribute("Mtu",
-                          "Payload bytes per data packet",
-                          UintegerValue(1000),
-                          MakeUintegerAccessor(&RdmaNic::m_mtu),
-                          MakeUintegerChecker<uint32_t>(1, 9000))
-            .AddAttribute("CongestionControl",
-                          "TypeId of the congestion control (an ns3::RdmaCongestionOps "
-                          "subclass), one instance per queue pair",
-                          TypeIdValue(TypeId::LookupByName("ns3::RdmaDcqcn")),
-                          MakeTypeIdAccessor(&RdmaNic::SetCongestionControl),
-                          MakeTypeIdChecker())
-            .AddAttribute("AckInterval",
-                          "The receiver ACKs every this many in-order packets (and always the "
-                          "last packet of a message)",
-                          UintegerValue(1),
-                          MakeUintegerAccessor(&RdmaNic::m_ackInterval),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("ControlPriority",
-                          "PFC priority of ACK, NAK and CNP packets (served before data)",
-                          UintegerValue(7),
-                          MakeUintegerAccessor(&RdmaNic::m_controlPriority),
-                          MakeUintegerChecker<uint8_t>(0, 7))
-            .AddAttribute("RetransmitTimeout",
-                          "Go back N when no ACK advanced for this long while data is "
-                          "outstanding (covers lost tails when PFC is off)",
-                          TimeValue(MilliSeconds(5)),
-                          MakeTimeAccessor(&RdmaNic::m_rto),
-                          MakeTimeChecker(MicroSeconds(1)))
-            .AddAttribute("NakInterval",
-                          "Minimum time between two NAKs for the same missing PSN",
-                          TimeValue(MicroSeconds(100)),
-                          MakeTimeAccessor(&RdmaNic::m_nakInterval),
-                          MakeTimeChecker(Time(0)))
-            .AddTraceSource("FlowComplete",
-                            "The last byte of a flow was acknowledged",
-                            MakeTraceSourceAccessor(&RdmaNic::m_flowCompleteTrace),
-                            "ns3::RdmaNic::FlowCompleteTracedCallback")
-            .AddTraceSource("FlowStart",
-                            "A flow started: flow id, its state",
-                            MakeTraceSourceAccessor(&RdmaNic::m_flowStartTrace),
-                            "ns3::RdmaNic::FlowStartTracedCallback");
+    static TypeId tid
+        = TypeId("ns3::RdmaNic")
+              .SetParent<Object>()
+              .SetGroupName("Dcon")
+              .AddConstructor<RdmaNic>()
+              .AddAttribute("Mtu",
+                            "Payload bytes per data packet",
+                            UintegerValue(1000),
+                            MakeUintegerAccessor(&RdmaNic::m_mtu),
+                            MakeUintegerChecker<uint32_t>(1, 9000))
+              .AddAttribute("CongestionControl",
+                            "TypeId of the congestion control (an ns3::RdmaCongestionOps "
+                            "subclass), one instance per queue pair",
+                            TypeIdValue(TypeId::LookupByName("ns3::RdmaDcqcn")),
+                            MakeTypeIdAccessor(&RdmaNic::SetCongestionControl),
+                            MakeTypeIdChecker())
+              .AddAttribute("AckInterval",
+                            "The receiver ACKs every this many in-order packets (and always the "
+                            "last packet of a message)",
+                            UintegerValue(1),
+                            MakeUintegerAccessor(&RdmaNic::m_ackInterval),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("ControlPriority",
+                            "PFC priority of ACK, NAK and CNP packets (served before data)",
+                            UintegerValue(7),
+                            MakeUintegerAccessor(&RdmaNic::m_controlPriority),
+                            MakeUintegerChecker<uint8_t>(0, 7))
+              .AddAttribute("RetransmitTimeout",
+                            "Go back N when no ACK advanced for this long while data is "
+                            "outstanding (covers lost tails when PFC is off)",
+                            TimeValue(MilliSeconds(5)),
+                            MakeTimeAccessor(&RdmaNic::m_rto),
+                            MakeTimeChecker(MicroSeconds(1)))
+              .AddAttribute("NakInterval",
+                            "Minimum time between two NAKs for the same missing PSN",
+                            TimeValue(MicroSeconds(100)),
+                            MakeTimeAccessor(&RdmaNic::m_nakInterval),
+                            MakeTimeChecker(Time(0)))
+              .AddTraceSource("FlowComplete",
+                              "The last byte of a flow was acknowledged",
+                              MakeTraceSourceAccessor(&RdmaNic::m_flowCompleteTrace),
+                              "ns3::RdmaNic::FlowCompleteTracedCallback")
+              .AddTraceSource("FlowStart",
+                              "A flow started: flow id, its state",
+                              MakeTraceSourceAccessor(&RdmaNic::m_flowStartTrace),
+                              "ns3::RdmaNic::FlowStartTracedCallback");
     return tid;
 }
 
-RdmaNic::RdmaNic()
-{
-}
+RdmaNic::RdmaNic() {}
 
-RdmaNic::~RdmaNic()
-{
-}
+RdmaNic::~RdmaNic() {}
 
 void
 RdmaNic::DoDispose()
@@ -138,8 +133,8 @@ RdmaNic::SetCongestionControl(TypeId tid)
 {
     if (!tid.IsChildOf(RdmaCongestionOps::GetTypeId()))
     {
-        throw std::invalid_argument("RdmaNic: congestion control " + tid.GetName() +
-                                    " is not an ns3::RdmaCongestionOps");
+        throw std::invalid_argument("RdmaNic: congestion control " + tid.GetName()
+                                    + " is not an ns3::RdmaCongestionOps");
     }
     m_ccFactory.SetTypeId(tid);
 }
@@ -189,14 +184,14 @@ RdmaNic::StartFlow(const RdmaFlowRequest& request)
     }
     if (request.size == 0)
     {
-        throw std::invalid_argument("RdmaNic::StartFlow: flow " + std::to_string(request.flowId) +
-                                    " has size 0");
+        throw std::invalid_argument("RdmaNic::StartFlow: flow " + std::to_string(request.flowId)
+                                    + " has size 0");
     }
     if (request.priority >= PfcNetDevice::NUM_PRIORITIES)
     {
-        throw std::invalid_argument("RdmaNic::StartFlow: flow " + std::to_string(request.flowId) +
-                                    " has priority " + std::to_string(request.priority) +
-                                    ", not in 0..7");
+        throw std::invalid_argument("RdmaNic::StartFlow: flow " + std::to_string(request.flowId)
+                                    + " has priority " + std::to_string(request.priority)
+                                    + ", not in 0..7");
     }
     Ptr<RdmaQueuePair> qp = Create<RdmaQueuePair>();
     qp->request = request;
@@ -407,31 +402,32 @@ RdmaNic::Receive(Ptr<PfcNetDevice> device, Ptr<Packet> packet, uint16_t protocol
     packet->RemoveHeader(bth);
     switch (bth.GetOpcode())
     {
-    case BthHeader::OPCODE_RC_SEND_FIRST:
-    case BthHeader::OPCODE_RC_SEND_MIDDLE:
-    case BthHeader::OPCODE_RC_SEND_LAST:
-    case BthHeader::OPCODE_RC_SEND_ONLY:
-        ReceiveData(ip, udp.GetSourcePort(), bth, packet);
-        break;
-    case BthHeader::OPCODE_RC_ACK:
-        ReceiveAck(bth, packet);
-        break;
-    case BthHeader::OPCODE_CNP: {
-        CnpHeader cnp;
-        packet->RemoveHeader(cnp);
-        m_stats.cnpsReceived++;
-        Ptr<RdmaQueuePair> qp = FindQp(bth.GetDestQp());
-        if (qp)
+        case BthHeader::OPCODE_RC_SEND_FIRST:
+        case BthHeader::OPCODE_RC_SEND_MIDDLE:
+        case BthHeader::OPCODE_RC_SEND_LAST:
+        case BthHeader::OPCODE_RC_SEND_ONLY:
+            ReceiveData(ip, udp.GetSourcePort(), bth, packet);
+            break;
+        case BthHeader::OPCODE_RC_ACK:
+            ReceiveAck(bth, packet);
+            break;
+        case BthHeader::OPCODE_CNP:
         {
-            RdmaCnpInfo info;
-            info.congested = cnp.IsCongested();
-            info.recRate = cnp.GetReceiveRate();
-            qp->cc->OnCnp(qp->state, info);
+            CnpHeader cnp;
+            packet->RemoveHeader(cnp);
+            m_stats.cnpsReceived++;
+            Ptr<RdmaQueuePair> qp = FindQp(bth.GetDestQp());
+            if (qp)
+            {
+                RdmaCnpInfo info;
+                info.congested = cnp.IsCongested();
+                info.recRate = cnp.GetReceiveRate();
+                qp->cc->OnCnp(qp->state, info);
+            }
+            break;
         }
-        break;
-    }
-    default:
-        NS_LOG_WARN("NIC " << m_address << " ignores BTH opcode " << +bth.GetOpcode());
+        default:
+            NS_LOG_WARN("NIC " << m_address << " ignores BTH opcode " << +bth.GetOpcode());
     }
 }
 
@@ -461,7 +457,8 @@ RdmaNic::ReceiveData(const Ipv4Header& ip,
         rx = it->second;
     }
     RdmaRxPacketInfo info;
-    info.payloadBytes = payload->GetSize() - ICRC_BYTES;
+    // From the IPv4 length, not the packet size: a tiny message is padded to the minimum frame.
+    info.payloadBytes = ip.GetPayloadSize() - (ROCE_HEADER_BYTES - 20) - ICRC_BYTES;
     info.ce = ip.GetEcn() == Ipv4Header::ECN_CE;
     uint32_t psn = bth.GetPsn();
     uint32_t diff = (psn - rx->expectedPsn) & PSN_MASK;
@@ -627,8 +624,8 @@ RdmaNic::CheckRto(Ptr<RdmaQueuePair> qp)
         qp->lastProgress = now;
         m_device->NotifyTxReady();
     }
-    qp->rtoEvent =
-        Simulator::Schedule(qp->lastProgress + m_rto - now, &RdmaNic::CheckRto, this, qp);
+    qp->rtoEvent
+        = Simulator::Schedule(qp->lastProgress + m_rto - now, &RdmaNic::CheckRto, this, qp);
 }
 
 void

@@ -1,0 +1,64 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// RdmaNic receiver details seen through the receiver role of congestion control.
+#include "ns3/leaf-spine-helper.h"
+#include "ns3/rdma-congestion-ops.h"
+#include "ns3/rdma-fabric-helper.h"
+#include "ns3/rdma-flow-helper.h"
+#include "ns3/simulator.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+/// Records the payload size of every data packet the receiver role sees.
+class RecordingCc : public RdmaNoCc
+{
+public:
+    static std::vector<uint32_t> g_payloads;
+
+    static TypeId
+    GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::DconTestRecordingCc")
+                                .SetParent<RdmaNoCc>()
+                                .SetGroupName("Dcon")
+                                .AddConstructor<RecordingCc>();
+        return tid;
+    }
+
+    void
+    OnDataReceived(Ptr<RdmaRxFlowState> rx, const RdmaRxPacketInfo& pkt) override
+    {
+        g_payloads.push_back(pkt.payloadBytes);
+    }
+};
+
+std::vector<uint32_t> RecordingCc::g_payloads;
+} // namespace
+
+// Messages of 1 and 1500 bytes (MTU 1000): the receiver sees payloads 1, then 1000 and 500.
+// A 1-byte message makes a 14 + 20 + 8 + 12 + 1 + 4 = 59-byte frame, below the 60-byte minimum, so
+// the frame carries 1 byte of Ethernet padding, which must not count as payload (it did).
+TEST(RdmaNic, PayloadExcludesEthernetPadding)
+{
+    RecordingCc::GetTypeId();
+    RecordingCc::g_payloads.clear();
+    LeafSpineHelper ls(1, 2, 1);
+    RdmaFabricHelper fh;
+    fh.SetCongestionControl("ns3::DconTestRecordingCc");
+    Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
+    Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(f);
+    flows->AddFlow(ls.GetHost(0, 0), ls.GetHost(1, 0), 1, Time(0));
+    flows->AddFlow(ls.GetHost(0, 0), ls.GetHost(1, 0), 1500, MicroSeconds(100));
+    Simulator::Run();
+    EXPECT_EQ(flows->GetNCompleted(), 2u);
+    EXPECT_EQ(RecordingCc::g_payloads, (std::vector<uint32_t>{1, 1000, 500}));
+    Simulator::Destroy();
+}
