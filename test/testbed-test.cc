@@ -12,8 +12,8 @@
 // 34 x burstInterval (7.8 ms with the default 230 us), so burstStart .. burstStart + 7 ms is
 // inside the burst. The run takes ~3 s (Release build).
 //
-// Measured (default config, 2026-11-21): PAUSE frames L2->S1 13, S1->L0 3, S1->L1 2; f0 averages
-// 16.45 Gb/s in the 2 ms before the burst, 3.72 Gb/s during it (22.6%), 16.66 Gb/s in the last
+// Measured (default config, 2026-11-21): PAUSE frames L2->S1 13, S1->L0 2, S1->L1 2; f0 averages
+// 16.45 Gb/s in the 2 ms before the burst, 3.65 Gb/s during it (22%), 16.66 Gb/s in the last
 // 3 ms. (With the earlier default burstInterval of 15 us the burst was much denser: L2->S1 128,
 // S1->L0 82, S1->L1 78, f0 1.03 Gb/s during the burst.) The no-burst control: no PAUSE from L2
 // to S1, f0 16.45 Gb/s before and 17.44 Gb/s in the same 7 ms window.
