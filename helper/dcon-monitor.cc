@@ -43,15 +43,14 @@ Seconds(Time t)
 {
     std::ostringstream os;
     int64_t ps = t.GetPicoSeconds();
-    os << ps / 1000000000000LL << "." << std::setw(12) << std::setfill('0')
-       << ps % 1000000000000LL;
+    os << ps / 1000000000000LL << "." << std::setw(12) << std::setfill('0') << ps % 1000000000000LL;
     return os.str();
 }
 } // namespace
 
 DconMonitor::DconMonitor(Ptr<RdmaFabric> fabric, Ptr<RdmaFlowHelper> flows)
-    : m_fabric(fabric),
-      m_flows(flows)
+    : m_fabric(fabric)
+    , m_flows(flows)
 {
 }
 
@@ -82,8 +81,8 @@ DconMonitor::AddQueueSample(uint32_t node, uint32_t port, bool ingress)
     Ptr<DconSwitch> sw = m_fabric->GetSwitch(node);
     if (port >= sw->GetNPorts())
     {
-        throw std::invalid_argument("switch " + std::to_string(node) + " has no port " +
-                                    std::to_string(port));
+        throw std::invalid_argument("switch " + std::to_string(node) + " has no port "
+                                    + std::to_string(port));
     }
     m_queues.push_back({node, port, ingress, {}});
 }
@@ -114,11 +113,9 @@ DconMonitor::Start(Time interval, Time stop)
     for (uint32_t l = 0; l < links.size(); ++l)
     {
         links[l].devA->TraceConnectWithoutContext(
-            "PfcTx",
-            MakeCallback(&DconMonitor::PfcSent, this).Bind(l, true));
+            "PfcTx", MakeCallback(&DconMonitor::PfcSent, this).Bind(l, true));
         links[l].devB->TraceConnectWithoutContext(
-            "PfcTx",
-            MakeCallback(&DconMonitor::PfcSent, this).Bind(l, false));
+            "PfcTx", MakeCallback(&DconMonitor::PfcSent, this).Bind(l, false));
     }
     if (!m_queues.empty() || !m_flowProbes.empty())
     {
@@ -150,7 +147,8 @@ DconMonitor::Sample()
     for (auto& [id, f] : m_flowProbes)
     {
         uint64_t acked = f.state ? f.state->m_sndUna : 0;
-        double gbps = static_cast<double>(acked - f.lastAcked) * 8.0 / m_interval.GetSeconds() / 1e9;
+        double gbps
+            = static_cast<double>(acked - f.lastAcked) * 8.0 / m_interval.GetSeconds() / 1e9;
         f.lastAcked = acked;
         f.samples.emplace_back(now, gbps);
     }
@@ -238,18 +236,20 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
 
     // flows.csv, sorted by flow id so the file does not depend on completion order ties
     std::vector<RdmaFlowRecord> recs = m_records;
-    std::sort(recs.begin(), recs.end(), [](const auto& a, const auto& b) {
-        return a.flowId < b.flowId;
-    });
+    std::sort(recs.begin(),
+              recs.end(),
+              [](const auto& a, const auto& b)
+              {
+                  return a.flowId < b.flowId;
+              });
     {
         std::ofstream out = OpenOut(d / "flows.csv");
         out << "flow_id,src,dst,size_bytes,start_s,end_s,fct_s,ideal_fct_s,slowdown\n";
         for (const auto& r : recs)
         {
             Time fct = r.end - r.start;
-            Time ideal = m_fabric->GetIdealFct(m_flows->GetFlows()[r.flowId].src,
-                                               r.dstNode,
-                                               r.size);
+            Time ideal
+                = m_fabric->GetIdealFct(m_flows->GetFlows()[r.flowId].src, r.dstNode, r.size);
             out << r.flowId << "," << GetNodeName(m_flows->GetFlows()[r.flowId].src) << ","
                 << GetNodeName(r.dstNode) << "," << r.size << "," << Seconds(r.start) << ","
                 << Seconds(r.end) << "," << Seconds(fct) << "," << Seconds(ideal) << ","
@@ -326,8 +326,8 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
             linkFrames += st.txFrames;
             if (st.pauseSent)
             {
-                perLink << (first ? "" : ", ") << "\"" << GetNodeName(end == 0 ? l.a : l.b)
-                        << "->" << GetNodeName(end == 0 ? l.b : l.a) << "\": " << st.pauseSent;
+                perLink << (first ? "" : ", ") << "\"" << GetNodeName(end == 0 ? l.a : l.b) << "->"
+                        << GetNodeName(end == 0 ? l.b : l.a) << "\": " << st.pauseSent;
                 first = false;
             }
         }

@@ -5,11 +5,10 @@
 #ifndef DCON_MONITOR_H
 #define DCON_MONITOR_H
 
-#include "rdma-fabric-helper.h"
-#include "rdma-flow-helper.h"
-
 #include "ns3/event-id.h"
 #include "ns3/simple-ref-count.h"
+#include "rdma-fabric-helper.h"
+#include "rdma-flow-helper.h"
 
 #include <map>
 #include <sstream>
@@ -40,7 +39,7 @@ namespace ns3
  */
 class DconMonitor : public SimpleRefCount<DconMonitor>
 {
-  public:
+public:
     /**
      * \brief Create a monitor.
      * \param fabric the fabric to watch
@@ -120,34 +119,34 @@ class DconMonitor : public SimpleRefCount<DconMonitor>
      * \return samples
      */
     std::vector<std::pair<Time, uint64_t>> GetQueueSamples(uint32_t node,
-                                                            uint32_t port,
-                                                            bool ingress) const;
+                                                           uint32_t port,
+                                                           bool ingress) const;
 
-  private:
+private:
     /// A sampled port.
     struct QueueProbe
     {
-        uint32_t node;    //!< switch node
-        uint32_t port;    //!< port
-        bool ingress;     //!< which counter
+        uint32_t node;                                  //!< switch node
+        uint32_t port;                                  //!< port
+        bool ingress;                                   //!< which counter
         std::vector<std::pair<Time, uint64_t>> samples; //!< (time, bytes)
     };
     /// A sampled flow.
     struct FlowProbe
     {
-        Ptr<RdmaFlowState> state;  //!< set when the flow starts
-        uint64_t lastAcked{0};     //!< acked bytes at the previous sample
+        Ptr<RdmaFlowState> state;                     //!< set when the flow starts
+        uint64_t lastAcked{0};                        //!< acked bytes at the previous sample
         std::vector<std::pair<Time, double>> samples; //!< (time, Gb/s)
     };
     /// One PFC frame sent.
     struct PfcEvent
     {
-        Time time;         //!< when
-        uint32_t node;     //!< sender
-        uint32_t port;     //!< its port
-        uint32_t peer;     //!< neighbour it pauses
-        uint8_t priority;  //!< priority
-        uint16_t quanta;   //!< pause time (0 = resume)
+        Time time;        //!< when
+        uint32_t node;    //!< sender
+        uint32_t port;    //!< its port
+        uint32_t peer;    //!< neighbour it pauses
+        uint8_t priority; //!< priority
+        uint16_t quanta;  //!< pause time (0 = resume)
     };
 
     /// Take one sample of everything.

@@ -114,8 +114,8 @@ RdmaFabric::GetPort(uint32_t node, uint32_t neighbor) const
             return m_links[l].a == node ? m_links[l].portA : m_links[l].portB;
         }
     }
-    throw std::invalid_argument("nodes " + std::to_string(node) + " and " +
-                                std::to_string(neighbor) + " are not adjacent");
+    throw std::invalid_argument("nodes " + std::to_string(node) + " and " + std::to_string(neighbor)
+                                + " are not adjacent");
 }
 
 uint32_t
@@ -164,8 +164,8 @@ RdmaFabric::GetBaseRtt(uint32_t src, uint32_t dst) const
     for (uint32_t l : GetShortestPath(src, dst))
     {
         const Link& link = m_links[l];
-        rtt += link.delay * 2 + link.rate.CalculateBytesTxTime(full) +
-               link.rate.CalculateBytesTxTime(ack);
+        rtt += link.delay * 2 + link.rate.CalculateBytesTxTime(full)
+               + link.rate.CalculateBytesTxTime(ack);
     }
     return rtt;
 }
@@ -180,7 +180,8 @@ RdmaFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t size) const
     uint64_t nFull = size / mtu;
     uint64_t rest = size % mtu;
     uint64_t firstWire = nic->GetDataWireBytes(static_cast<uint32_t>(std::min(size, mtu)));
-    uint64_t totalWire = nFull * nic->GetDataWireBytes(mtu) + (rest ? nic->GetDataWireBytes(rest) : 0);
+    uint64_t totalWire
+        = nFull * nic->GetDataWireBytes(mtu) + (rest ? nic->GetDataWireBytes(rest) : 0);
     uint32_t ack = nic->GetAckWireBytes();
     Time t;
     DataRate bottleneck = m_links[GetShortestPath(src, dst).front()].rate;
@@ -189,8 +190,8 @@ RdmaFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t size) const
         const Link& link = m_links[l];
         bottleneck = std::min(bottleneck, link.rate);
         // first packet store-and-forward, the ACK back
-        t += link.delay * 2 + link.rate.CalculateBytesTxTime(firstWire) +
-             link.rate.CalculateBytesTxTime(ack);
+        t += link.delay * 2 + link.rate.CalculateBytesTxTime(firstWire)
+             + link.rate.CalculateBytesTxTime(ack);
     }
     // the rest of the message streams behind the first packet at the bottleneck rate
     t += BytesTxTime(bottleneck, totalWire - firstWire);
@@ -226,8 +227,8 @@ RdmaFabric::SetCnmWindowInRtts(double rtts)
 {
     if (!(rtts > 0))
     {
-        throw std::invalid_argument("CNM window must be a positive number of RTTs, got " +
-                                    std::to_string(rtts));
+        throw std::invalid_argument("CNM window must be a positive number of RTTs, got "
+                                    + std::to_string(rtts));
     }
     Time w = GetMaxBaseRtt() * rtts;
     for (uint32_t s : m_switchIds)
@@ -311,12 +312,12 @@ ObjectFactory
 RdmaFabricHelper::QueueDiscFactory(const std::string& type)
 {
     TypeId tid;
-    if (!TypeId::LookupByNameFailSafe(type, &tid) ||
-        !tid.IsChildOf(RdmaEgressQueueDisc::GetTypeId()))
+    if (!TypeId::LookupByNameFailSafe(type, &tid)
+        || !tid.IsChildOf(RdmaEgressQueueDisc::GetTypeId()))
     {
-        throw std::invalid_argument("unknown switch queue disc '" + type +
-                                    "' (expected an ns3::RdmaEgressQueueDisc subclass such as "
-                                    "ns3::RedEcnQueueDisc)");
+        throw std::invalid_argument("unknown switch queue disc '" + type
+                                    + "' (expected an ns3::RdmaEgressQueueDisc subclass such as "
+                                      "ns3::RedEcnQueueDisc)");
     }
     ObjectFactory f;
     f.SetTypeId(tid);
@@ -341,9 +342,8 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
     uint32_t n = topo.nNodes;
     if (topo.isSwitch.size() != n)
     {
-        throw std::invalid_argument("topology: isSwitch has " +
-                                    std::to_string(topo.isSwitch.size()) + " entries for " +
-                                    std::to_string(n) + " nodes");
+        throw std::invalid_argument("topology: isSwitch has " + std::to_string(topo.isSwitch.size())
+                                    + " entries for " + std::to_string(n) + " nodes");
     }
     Ptr<RdmaFabric> f = Create<RdmaFabric>();
     f->m_isSwitch = topo.isSwitch;
@@ -380,13 +380,13 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
     {
         if (spec.a >= n || spec.b >= n || spec.a == spec.b)
         {
-            throw std::invalid_argument("topology: bad link " + std::to_string(spec.a) + " - " +
-                                        std::to_string(spec.b));
+            throw std::invalid_argument("topology: bad link " + std::to_string(spec.a) + " - "
+                                        + std::to_string(spec.b));
         }
         if (spec.rate.GetBitRate() == 0)
         {
-            throw std::invalid_argument("topology: link " + std::to_string(spec.a) + " - " +
-                                        std::to_string(spec.b) + " has rate 0");
+            throw std::invalid_argument("topology: link " + std::to_string(spec.a) + " - "
+                                        + std::to_string(spec.b) + " has rate 0");
         }
         RdmaFabric::Link link;
         link.a = spec.a;
@@ -395,7 +395,8 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
         link.delay = spec.delay;
         Ptr<PfcChannel> ch = m_channelFactory.Create<PfcChannel>();
         ch->SetAttribute("Delay", TimeValue(spec.delay));
-        auto attach = [&](uint32_t node, uint32_t& port, Ptr<PfcNetDevice>& dev) {
+        auto attach = [&](uint32_t node, uint32_t& port, Ptr<PfcNetDevice>& dev)
+        {
             dev = m_deviceFactory.Create<PfcNetDevice>();
             dev->SetAttribute("DataRate", DataRateValue(spec.rate));
             f->m_nodes.Get(node)->AddDevice(dev);
@@ -404,16 +405,15 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
             {
                 auto byRate = m_queueFactoryByRate.find(spec.rate.GetBitRate());
                 port = f->m_switches[node]->AddPort(
-                    dev,
-                    byRate == m_queueFactoryByRate.end() ? m_queueFactory : byRate->second);
+                    dev, byRate == m_queueFactoryByRate.end() ? m_queueFactory : byRate->second);
             }
             else
             {
                 if (hostDevice[node])
                 {
-                    throw std::invalid_argument("topology: host " + std::to_string(node) +
-                                                " has more than one link (multi-homed hosts "
-                                                "are not supported)");
+                    throw std::invalid_argument("topology: host " + std::to_string(node)
+                                                + " has more than one link (multi-homed hosts "
+                                                  "are not supported)");
                 }
                 hostDevice[node] = dev;
                 port = 0;
@@ -481,8 +481,8 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
         {
             if (dist[other] == UNREACHABLE)
             {
-                throw std::invalid_argument("topology: host " + std::to_string(other) +
-                                            " cannot reach host " + std::to_string(h));
+                throw std::invalid_argument("topology: host " + std::to_string(other)
+                                            + " cannot reach host " + std::to_string(h));
             }
         }
     }
@@ -497,9 +497,10 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
                 Ptr<PfcNetDevice> dev = sw->GetDevice(p);
                 Ptr<PfcChannel> ch = DynamicCast<PfcChannel>(dev->GetChannel());
                 uint64_t frame = dev->GetWireBytes(dev->GetMtu());
-                double inFlight = 2.0 * ch->GetDelay().GetSeconds() *
-                                  static_cast<double>(dev->GetDataRate().GetBitRate()) / 8.0;
-                headroom = std::max<uint64_t>(headroom, static_cast<uint64_t>(inFlight) + 3 * frame);
+                double inFlight = 2.0 * ch->GetDelay().GetSeconds()
+                                  * static_cast<double>(dev->GetDataRate().GetBitRate()) / 8.0;
+                headroom
+                    = std::max<uint64_t>(headroom, static_cast<uint64_t>(inFlight) + 3 * frame);
             }
             sw->GetMmu()->SetAttribute(
                 "Headroom",

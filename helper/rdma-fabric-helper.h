@@ -6,7 +6,6 @@
 #define RDMA_FABRIC_HELPER_H
 
 #include "hpcc-format.h"
-
 #include "ns3/dcon-switch.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
@@ -27,18 +26,18 @@ namespace ns3
  */
 class RdmaFabric : public SimpleRefCount<RdmaFabric>
 {
-  public:
+public:
     /// One link of the fabric.
     struct Link
     {
-        uint32_t a;              //!< one end (topology node index)
-        uint32_t b;              //!< other end
-        uint32_t portA;          //!< port index at a (0 for a host)
-        uint32_t portB;          //!< port index at b
-        Ptr<PfcNetDevice> devA;  //!< device at a
-        Ptr<PfcNetDevice> devB;  //!< device at b
-        DataRate rate;           //!< line rate
-        Time delay;              //!< propagation delay
+        uint32_t a;             //!< one end (topology node index)
+        uint32_t b;             //!< other end
+        uint32_t portA;         //!< port index at a (0 for a host)
+        uint32_t portB;         //!< port index at b
+        Ptr<PfcNetDevice> devA; //!< device at a
+        Ptr<PfcNetDevice> devB; //!< device at b
+        DataRate rate;          //!< line rate
+        Time delay;             //!< propagation delay
     };
 
     /**
@@ -159,7 +158,7 @@ class RdmaFabric : public SimpleRefCount<RdmaFabric>
      */
     int64_t AssignStreams(int64_t stream);
 
-  private:
+private:
     friend class RdmaFabricHelper;
     NodeContainer m_nodes;
     std::vector<bool> m_isSwitch;
@@ -170,7 +169,7 @@ class RdmaFabric : public SimpleRefCount<RdmaFabric>
     std::vector<uint32_t> m_switchIds;
     std::vector<Link> m_links;
     std::vector<std::vector<std::pair<uint32_t, uint32_t>>> m_adj; //!< (neighbor, link index)
-    std::vector<uint32_t> m_hostIndex;                              //!< node -> index in m_hosts
+    std::vector<uint32_t> m_hostIndex;                             //!< node -> index in m_hosts
     std::vector<std::vector<uint16_t>> m_distToHost;               //!< [host index][node]
 };
 
@@ -187,7 +186,7 @@ class RdmaFabric : public SimpleRefCount<RdmaFabric>
  */
 class RdmaFabricHelper
 {
-  public:
+public:
     RdmaFabricHelper();
 
     /**
@@ -251,7 +250,7 @@ class RdmaFabricHelper
      */
     Ptr<RdmaFabric> Build(const TopologySpec& topo) const;
 
-  private:
+private:
     ObjectFactory m_switchFactory;
     ObjectFactory m_mmuFactory;
     ObjectFactory m_deviceFactory;

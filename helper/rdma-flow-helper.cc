@@ -20,29 +20,27 @@ RdmaFlowHelper::RdmaFlowHelper(Ptr<RdmaFabric> fabric)
 }
 
 uint32_t
-RdmaFlowHelper::AddFlow(uint32_t src,
-                        uint32_t dst,
-                        uint64_t size,
-                        Time start,
-                        uint8_t priority,
-                        uint16_t sport)
+RdmaFlowHelper::AddFlow(
+    uint32_t src, uint32_t dst, uint64_t size, Time start, uint8_t priority, uint16_t sport)
 {
     uint32_t id = m_flows.size();
     std::string what = "flow " + std::to_string(id) + ": ";
-    auto isHost = [this](uint32_t n) { return n < m_fabric->GetNNodes() && !m_fabric->IsSwitch(n); };
+    auto isHost = [this](uint32_t n)
+    {
+        return n < m_fabric->GetNNodes() && !m_fabric->IsSwitch(n);
+    };
     if (!isHost(src))
     {
         throw std::invalid_argument(what + "source " + std::to_string(src) + " is not a host");
     }
     if (!isHost(dst))
     {
-        throw std::invalid_argument(what + "destination " + std::to_string(dst) +
-                                    " is not a host");
+        throw std::invalid_argument(what + "destination " + std::to_string(dst) + " is not a host");
     }
     if (src == dst)
     {
-        throw std::invalid_argument(what + "source and destination are both " +
-                                    std::to_string(src));
+        throw std::invalid_argument(what + "source and destination are both "
+                                    + std::to_string(src));
     }
     if (size == 0)
     {
@@ -50,21 +48,20 @@ RdmaFlowHelper::AddFlow(uint32_t src,
     }
     if (start < Simulator::Now())
     {
-        throw std::invalid_argument(what + "start time " + std::to_string(start.GetSeconds()) +
-                                    " s is in the past");
+        throw std::invalid_argument(what + "start time " + std::to_string(start.GetSeconds())
+                                    + " s is in the past");
     }
     if (priority > 7)
     {
-        throw std::invalid_argument(what + "priority " + std::to_string(priority) +
-                                    " is not in 0..7");
+        throw std::invalid_argument(what + "priority " + std::to_string(priority)
+                                    + " is not in 0..7");
     }
     m_flows.push_back({src, dst, size, start, priority, sport});
     if (!m_connected[src])
     {
         m_connected[src] = true;
         m_fabric->GetNic(src)->TraceConnectWithoutContext(
-            "FlowComplete",
-            MakeCallback(&RdmaFlowHelper::Completed, this));
+            "FlowComplete", MakeCallback(&RdmaFlowHelper::Completed, this));
     }
     Simulator::Schedule(start - Simulator::Now(), &RdmaFlowHelper::Start, this, id);
     return id;
@@ -77,9 +74,9 @@ RdmaFlowHelper::AddFlows(const std::vector<FlowSpec>& flows)
     {
         if (f.priorityGroup > 7)
         {
-            throw std::invalid_argument("flow " + std::to_string(m_flows.size()) +
-                                        ": priority group " + std::to_string(f.priorityGroup) +
-                                        " is not a PFC priority (0..7)");
+            throw std::invalid_argument("flow " + std::to_string(m_flows.size())
+                                        + ": priority group " + std::to_string(f.priorityGroup)
+                                        + " is not a PFC priority (0..7)");
         }
         AddFlow(f.src, f.dst, f.sizeBytes, f.start, static_cast<uint8_t>(f.priorityGroup));
     }
@@ -91,8 +88,8 @@ RdmaFlowHelper::GetFiveTuple(uint32_t flowId) const
     const Flow& f = m_flows.at(flowId);
     if (f.sport == 0)
     {
-        throw std::invalid_argument("flow " + std::to_string(flowId) +
-                                    " has no fixed UDP source port");
+        throw std::invalid_argument("flow " + std::to_string(flowId)
+                                    + " has no fixed UDP source port");
     }
     RdmaFiveTuple t;
     t.src = m_fabric->GetAddress(f.src);

@@ -6,9 +6,8 @@
 #define RDMA_FLOW_HELPER_H
 
 #include "hpcc-format.h"
-#include "rdma-fabric-helper.h"
-
 #include "ns3/simple-ref-count.h"
+#include "rdma-fabric-helper.h"
 
 #include <vector>
 
@@ -25,16 +24,16 @@ namespace ns3
  */
 class RdmaFlowHelper : public SimpleRefCount<RdmaFlowHelper>
 {
-  public:
+public:
     /// One scheduled flow.
     struct Flow
     {
-        uint32_t src;      //!< source host (node index)
-        uint32_t dst;      //!< destination host
-        uint64_t size;     //!< bytes
-        Time start;        //!< start time
-        uint8_t priority;  //!< PFC priority
-        uint16_t sport;    //!< UDP source port (0 = chosen by the NIC)
+        uint32_t src;     //!< source host (node index)
+        uint32_t dst;     //!< destination host
+        uint64_t size;    //!< bytes
+        Time start;       //!< start time
+        uint8_t priority; //!< PFC priority
+        uint16_t sport;   //!< UDP source port (0 = chosen by the NIC)
     };
 
     /**
@@ -92,7 +91,7 @@ class RdmaFlowHelper : public SimpleRefCount<RdmaFlowHelper>
      */
     uint32_t GetNCompleted() const;
 
-  private:
+private:
     /**
      * \brief Start a flow now.
      * \param id the flow id

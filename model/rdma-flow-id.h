@@ -108,7 +108,8 @@ struct RdmaFiveTupleHash
      * \param t the tuple
      * \return the hash
      */
-    std::size_t operator()(const RdmaFiveTuple& t) const
+    std::size_t
+    operator()(const RdmaFiveTuple& t) const
     {
         return RdmaEcmpHash(t, 0);
     }

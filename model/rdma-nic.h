@@ -5,14 +5,13 @@
 #ifndef RDMA_NIC_H
 #define RDMA_NIC_H
 
-#include "pfc-net-device.h"
-#include "rdma-queue-pair.h"
-
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
+#include "pfc-net-device.h"
+#include "rdma-queue-pair.h"
 
 #include <deque>
 #include <unordered_map>
@@ -44,7 +43,7 @@ class Ipv4Header;
  */
 class RdmaNic : public Object
 {
-  public:
+public:
     /// Bytes of the RoCEv2 invariant CRC that ends every packet.
     static constexpr uint32_t ICRC_BYTES = 4;
 
@@ -111,16 +110,16 @@ class RdmaNic : public Object
     /// Counters of the NIC.
     struct Stats
     {
-        uint64_t dataPacketsSent{0};   //!< data packets sent (including retransmissions)
+        uint64_t dataPacketsSent{0};      //!< data packets sent (including retransmissions)
         uint64_t retransmittedPackets{0}; //!< data packets sent again after NAK or timeout
-        uint64_t acksSent{0};          //!< ACKs sent
-        uint64_t naksSent{0};          //!< NAKs sent
-        uint64_t naksReceived{0};      //!< NAKs received
-        uint64_t cnpsSent{0};          //!< CNPs sent
-        uint64_t cnpsReceived{0};      //!< CNPs received
-        uint64_t cnmsReceived{0};      //!< CNMs received
-        uint64_t timeouts{0};          //!< retransmission timeouts
-        uint64_t flowsCompleted{0};    //!< flows completed
+        uint64_t acksSent{0};             //!< ACKs sent
+        uint64_t naksSent{0};             //!< NAKs sent
+        uint64_t naksReceived{0};         //!< NAKs received
+        uint64_t cnpsSent{0};             //!< CNPs sent
+        uint64_t cnpsReceived{0};         //!< CNPs received
+        uint64_t cnmsReceived{0};         //!< CNMs received
+        uint64_t timeouts{0};             //!< retransmission timeouts
+        uint64_t flowsCompleted{0};       //!< flows completed
     };
 
     /**
@@ -132,11 +131,11 @@ class RdmaNic : public Object
     /// Signature of the FlowComplete trace.
     typedef void (*FlowCompleteTracedCallback)(const RdmaFlowRecord& record);
 
-  protected:
+protected:
     void DoDispose() override;
     void NotifyNewAggregate() override;
 
-  private:
+private:
     /**
      * \brief The device asks for the next frame.
      * \param pausedMask paused priorities
@@ -171,7 +170,10 @@ class RdmaNic : public Object
      * \param bth its BTH
      * \param payload the rest
      */
-    void ReceiveData(const Ipv4Header& ip, uint16_t sport, const BthHeader& bth, Ptr<Packet> payload);
+    void ReceiveData(const Ipv4Header& ip,
+                     uint16_t sport,
+                     const BthHeader& bth,
+                     Ptr<Packet> payload);
     /**
      * \brief An ACK or NAK arrived (sender role).
      * \param bth its BTH
@@ -234,11 +236,11 @@ class RdmaNic : public Object
     Time m_rto;
     Time m_nakInterval;
     uint32_t m_nextQpn{1};
-    std::unordered_map<uint32_t, Ptr<RdmaQueuePair>> m_qps;        //!< sender QPs by number
-    std::vector<Ptr<RdmaQueuePair>> m_active;                      //!< round-robin order
-    uint32_t m_rr{0};                                              //!< round-robin position
-    std::unordered_map<uint64_t, Ptr<RdmaRxQueuePair>> m_rxQps;    //!< by (src address, qpn)
-    std::deque<Ptr<Packet>> m_control;                             //!< ACK/NAK/CNP to send
+    std::unordered_map<uint32_t, Ptr<RdmaQueuePair>> m_qps;     //!< sender QPs by number
+    std::vector<Ptr<RdmaQueuePair>> m_active;                   //!< round-robin order
+    uint32_t m_rr{0};                                           //!< round-robin position
+    std::unordered_map<uint64_t, Ptr<RdmaRxQueuePair>> m_rxQps; //!< by (src address, qpn)
+    std::deque<Ptr<Packet>> m_control;                          //!< ACK/NAK/CNP to send
     EventId m_wake;
     Stats m_stats;
 
