@@ -65,6 +65,9 @@ main(int argc, char* argv[])
     cmd.AddValue("burstViaS0", "Pin the burst through S0 (false: per-flow ECMP)", cfg.burstViaS0);
     cmd.AddValue("queue", "Switch egress queue: auto (from --cc), red, dcon", cfg.queue);
     cmd.AddValue("qcnm", "DCON Q_CNM (0B = dynamic, paper Section 4.4)", cfg.qcnm);
+    cmd.AddValue("qcnmFraction",
+                 "DCON fixed Q_CNM as a fraction of the PFC threshold (0 = use --qcnm)",
+                 cfg.qcnmFraction);
     cmd.AddValue("cnmWindowRtts", "DCON window T in base RTTs", cfg.cnmWindowRtts);
     cmd.AddValue("pcap", "Write pcap files of L2's ports", cfg.pcap);
     cmd.AddValue("validate", "Check the expected result and exit 1 if it does not hold", validate);

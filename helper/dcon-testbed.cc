@@ -57,12 +57,21 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
     }
     else if (queue == "dcon")
     {
-        m_qcnm = config.qcnm.GetValue() ? config.qcnm
-                                        : DconQueueDisc::ComputeDynamicQcnm(config.kmin,
-                                                                            config.xoff,
-                                                                            config.qcnmFanOut,
-                                                                            MicroSeconds(5),
-                                                                            DataRate("40Gbps"));
+        if (config.qcnmFraction < 0 || config.qcnmFraction > 1)
+        {
+            throw std::invalid_argument("testbed: qcnmFraction must be in (0, 1], got "
+                                        + std::to_string(config.qcnmFraction));
+        }
+        m_qcnm
+            = config.qcnmFraction > 0
+                  ? QueueSize(QueueSizeUnit::BYTES,
+                              static_cast<uint32_t>(config.qcnmFraction * config.xoff.GetValue()))
+              : config.qcnm.GetValue() ? config.qcnm
+                                       : DconQueueDisc::ComputeDynamicQcnm(config.kmin,
+                                                                           config.xoff,
+                                                                           config.qcnmFanOut,
+                                                                           MicroSeconds(5),
+                                                                           DataRate("40Gbps"));
         fh.SetQueueDisc("ns3::DconQueueDisc",
                         "QEcn",
                         QueueSizeValue(config.kmin),

@@ -44,6 +44,7 @@ struct DconTestbedConfig
     double pmax{1.0};                      //!< ECN Pmax
     std::string queue{"auto"};             //!< egress queue: auto (by cc), red, dcon
     QueueSize qcnm{"0B"};                  //!< DCON Q_CNM; 0 = dynamic (paper Section 4.4)
+    double qcnmFraction{0};                //!< if > 0: Q_CNM = this x xoff (fixed, Fig. 11)
     uint32_t qcnmFanOut{1};                //!< M of the dynamic Q_CNM
     double cnmWindowRtts{3};               //!< DCON T in RTTs
     bool burstViaS0{false};                //!< pin the burst through S0 (default: per-flow ECMP)
