@@ -63,6 +63,9 @@ main(int argc, char* argv[])
     cmd.AddValue("kmax", "ECN Kmax", cfg.kmax);
     cmd.AddValue("pmax", "ECN Pmax", cfg.pmax);
     cmd.AddValue("burstViaS0", "Pin the burst through S0 (false: per-flow ECMP)", cfg.burstViaS0);
+    cmd.AddValue("burstStagger",
+                 "Offset the senders' flows evenly within one burst interval",
+                 cfg.burstStagger);
     cmd.AddValue("queue", "Switch egress queue: auto (from --cc), red, dcon", cfg.queue);
     cmd.AddValue("qcnm", "DCON Q_CNM (0B = dynamic, paper Section 4.4)", cfg.qcnm);
     cmd.AddValue("qcnmFraction",

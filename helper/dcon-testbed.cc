@@ -102,12 +102,15 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
         for (uint32_t h = 2; h < 2 + config.burstSenders; ++h)
         {
             uint16_t sport = static_cast<uint16_t>(20000 + m_flows->GetFlows().size());
-            uint32_t id = m_flows->AddFlow(H(h),
-                                           R(1),
-                                           config.burstFlowSize,
-                                           config.burstStart + config.burstInterval * k,
-                                           3,
-                                           sport);
+            uint32_t id = m_flows->AddFlow(
+                H(h),
+                R(1),
+                config.burstFlowSize,
+                config.burstStart + config.burstInterval * k
+                    + (config.burstStagger ? config.burstInterval * (h - 2) / config.burstSenders
+                                           : Time(0)),
+                3,
+                sport);
             if (config.burstViaS0)
             {
                 m_fabric->PinPath(m_flows->GetFiveTuple(id), {H(h), L(h % 2), S(0), L(2), R(1)});

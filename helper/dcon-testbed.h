@@ -48,6 +48,7 @@ struct DconTestbedConfig
     uint32_t qcnmFanOut{1};                //!< M of the dynamic Q_CNM
     double cnmWindowRtts{3};               //!< DCON T in RTTs
     bool burstViaS0{false};                //!< pin the burst through S0 (default: per-flow ECMP)
+    bool burstStagger{false};              //!< offset sender k by k x burstInterval / senders
     bool pcap{false};                      //!< write pcap of L2's ports
     std::string outdir;                    //!< where pcap files go (if pcap)
 };
