@@ -63,6 +63,12 @@ RdmaCongestionOps::Stop()
 {
 }
 
+bool
+RdmaCongestionOps::WantsRttSamples() const
+{
+    return false;
+}
+
 void
 RdmaCongestionOps::InitReceiver(Ptr<RdmaRxFlowState> rx, SendCnpCallback sendCnp)
 {

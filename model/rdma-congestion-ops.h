@@ -96,6 +96,14 @@ public:
 
     // -------------------------------------------------------------- receiver role
     /**
+     * \brief Whether this algorithm uses RTT samples (RdmaAckInfo::rtt). When true, the NIC
+     * remembers the send time of every data packet of the flow and measures the RTT from the
+     * ACK that acknowledges it (not for retransmitted packets: Karn's rule). Default false.
+     * \return true to get RTT samples
+     */
+    virtual bool WantsRttSamples() const;
+
+    /**
      * \brief Called once when the receiver side of a flow is created.
      * \param rx the receiver state
      * \param sendCnp how to send a CNP to the flow's sender

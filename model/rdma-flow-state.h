@@ -108,7 +108,7 @@ struct RdmaAckInfo
     uint64_t newlyAckedBytes{0}; //!< bytes acknowledged by this ACK that were not before
     uint64_t ackedOffset{0};     //!< cumulative acknowledged byte offset
     bool ecnEcho{false};         //!< the acknowledged data carried CE (DCTCP-style echo)
-    Time rtt;                    //!< RTT sample from echoed timestamps (zero if none)
+    Time rtt; //!< RTT of the packet this ACK acknowledges, from its send time (zero if none)
 };
 
 /**

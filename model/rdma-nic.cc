@@ -214,6 +214,7 @@ RdmaNic::StartFlow(const RdmaFlowRequest& request)
     qp->state = s;
     qp->cc = m_ccFactory.Create<RdmaCongestionOps>();
     qp->cc->Init(s);
+    qp->rttSamples = qp->cc->WantsRttSamples();
     qp->nextAvail = Simulator::Now();
     qp->lastProgress = Simulator::Now();
     m_qps[qp->qpn] = qp;
@@ -321,6 +322,11 @@ RdmaNic::BuildDataPacket(Ptr<RdmaQueuePair> qp)
     if (offset + payload > s->m_sentHighWater)
     {
         s->m_sentHighWater = offset + payload;
+        if (qp->rttSamples)
+        {
+            // only first transmissions give RTT samples (Karn's rule)
+            qp->sendTimes.emplace_back(index, Simulator::Now());
+        }
     }
     else
     {
@@ -567,6 +573,7 @@ RdmaNic::ReceiveAck(const BthHeader& bth, Ptr<Packet> packet)
         uint64_t acked = resend - s->m_sndUna;
         s->m_sndUna = resend;
         s->m_sndNxt = resend;
+        ForgetSendTimesFrom(qp, resend / m_mtu);
         qp->lastProgress = Simulator::Now();
         if (acked > 0)
         {
@@ -594,6 +601,18 @@ RdmaNic::ReceiveAck(const BthHeader& bth, Ptr<Packet> packet)
         s->m_sndNxt = newUna;
     }
     qp->lastProgress = Simulator::Now();
+    // RTT sample: the newest first-transmission packet this ACK covers (ACK of PSN p covers
+    // every packet up to and including p).
+    uint64_t lastCovered = unaPsn + ahead;
+    while (!qp->sendTimes.empty() && qp->sendTimes.front().first <= lastCovered)
+    {
+        if (qp->sendTimes.front().first == lastCovered)
+        {
+            info.rtt = Simulator::Now() - qp->sendTimes.front().second;
+            s->m_lastRtt = info.rtt;
+        }
+        qp->sendTimes.pop_front();
+    }
     qp->cc->OnAck(s, info);
     if (s->m_sndUna >= s->m_size)
     {
@@ -603,6 +622,17 @@ RdmaNic::ReceiveAck(const BthHeader& bth, Ptr<Packet> packet)
     if (s->m_cwnd.Get() != 0)
     {
         m_device->NotifyTxReady();
+    }
+}
+
+void
+RdmaNic::ForgetSendTimesFrom(Ptr<RdmaQueuePair> qp, uint64_t index)
+{
+    // Packets from index on will be sent again: an ACK of them says nothing about the RTT of
+    // their first transmission (Karn's rule).
+    while (!qp->sendTimes.empty() && qp->sendTimes.back().first >= index)
+    {
+        qp->sendTimes.pop_back();
     }
 }
 
@@ -621,6 +651,7 @@ RdmaNic::CheckRto(Ptr<RdmaQueuePair> qp)
         qp->timeouts++;
         m_stats.timeouts++;
         s->m_sndNxt = s->m_sndUna;
+        ForgetSendTimesFrom(qp, s->m_sndUna / m_mtu);
         qp->lastProgress = now;
         m_device->NotifyTxReady();
     }

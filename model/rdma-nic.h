@@ -210,6 +210,12 @@ private:
      */
     void AddIpUdp(Ptr<Packet> packet, Ipv4Address dst, uint16_t sport, uint8_t priority, bool ect);
     /**
+     * \brief Drop the recorded send times of packets from \p index on (they will be resent).
+     * \param qp the QP
+     * \param index first packet index to forget
+     */
+    void ForgetSendTimesFrom(Ptr<RdmaQueuePair> qp, uint64_t index);
+    /**
      * \brief The retransmission timer of a QP fired.
      * \param qp the QP
      */

@@ -12,6 +12,9 @@
 #include "rdma-congestion-ops.h"
 #include "rdma-flow-state.h"
 
+#include <deque>
+#include <utility>
+
 namespace ns3
 {
 
@@ -62,6 +65,8 @@ public:
     Time lastProgress;         //!< last time the ACKed offset advanced (for the RTO)
     EventId rtoEvent;          //!< retransmission timer
     uint32_t timeouts{0};      //!< retransmission timeouts so far
+    bool rttSamples{false};    //!< record send times for RTT samples (the CC wants them)
+    std::deque<std::pair<uint64_t, Time>> sendTimes; //!< (packet index, first send time)
 
     /**
      * \brief Whether the QP has data it may send now, ignoring pacing.

@@ -41,6 +41,37 @@ public:
 };
 
 std::vector<uint32_t> RecordingCc::g_payloads;
+
+/// Records the RTT samples the sender role gets.
+class RttRecordingCc : public RdmaNoCc
+{
+public:
+    static std::vector<Time> g_rtts;
+
+    static TypeId
+    GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::DconTestRttRecordingCc")
+                                .SetParent<RdmaNoCc>()
+                                .SetGroupName("Dcon")
+                                .AddConstructor<RttRecordingCc>();
+        return tid;
+    }
+
+    bool
+    WantsRttSamples() const override
+    {
+        return true;
+    }
+
+    void
+    OnAck(Ptr<RdmaFlowState> flow, const RdmaAckInfo& ack) override
+    {
+        g_rtts.push_back(ack.rtt);
+    }
+};
+
+std::vector<Time> RttRecordingCc::g_rtts;
 } // namespace
 
 // Messages of 1 and 1500 bytes (MTU 1000): the receiver sees payloads 1, then 1000 and 500.
@@ -60,5 +91,32 @@ TEST(RdmaNic, PayloadExcludesEthernetPadding)
     Simulator::Run();
     EXPECT_EQ(flows->GetNCompleted(), 2u);
     EXPECT_EQ(RecordingCc::g_payloads, (std::vector<uint32_t>{1, 1000, 500}));
+    Simulator::Destroy();
+}
+
+// A one-packet message on an idle path: its RTT is exactly the fabric's base RTT (propagation
+// both ways, the data frame serialized on each hop, the ACK on each hop back); a 3-packet
+// message gives one sample per ACK, the later ones one packet time later each at most.
+TEST(RdmaNic, RttSampleOfIdlePathIsBaseRtt)
+{
+    RttRecordingCc::GetTypeId();
+    RttRecordingCc::g_rtts.clear();
+    LeafSpineHelper ls(1, 2, 1);
+    RdmaFabricHelper fh;
+    fh.SetCongestionControl("ns3::DconTestRttRecordingCc");
+    Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
+    Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(f);
+    uint32_t a = ls.GetHost(0, 0);
+    uint32_t b = ls.GetHost(1, 0);
+    flows->AddFlow(a, b, 1000, Time(0));
+    flows->AddFlow(a, b, 3000, MicroSeconds(100));
+    Simulator::Run();
+    ASSERT_EQ(RttRecordingCc::g_rtts.size(), 4u);
+    EXPECT_EQ(RttRecordingCc::g_rtts[0], f->GetBaseRtt(a, b));
+    EXPECT_EQ(RttRecordingCc::g_rtts[1], f->GetBaseRtt(a, b));
+    for (int i = 2; i < 4; ++i)
+    {
+        EXPECT_GE(RttRecordingCc::g_rtts[i], f->GetBaseRtt(a, b));
+    }
     Simulator::Destroy();
 }

@@ -1,0 +1,158 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "rdma-timely.h"
+
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaTimely");
+NS_OBJECT_ENSURE_REGISTERED(RdmaTimely);
+
+TypeId
+RdmaTimely::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::RdmaTimely")
+              .SetParent<RdmaCongestionOps>()
+              .SetGroupName("Dcon")
+              .AddConstructor<RdmaTimely>()
+              .AddAttribute("EwmaWeight",
+                            "a: weight of the new RTT difference in rtt_diff",
+                            DoubleValue(0.875),
+                            MakeDoubleAccessor(&RdmaTimely::m_ewma),
+                            MakeDoubleChecker<double>(0.0, 1.0))
+              .AddAttribute("Beta",
+                            "Multiplicative decrease factor",
+                            DoubleValue(0.8),
+                            MakeDoubleAccessor(&RdmaTimely::m_beta),
+                            MakeDoubleChecker<double>(0.0, 1.0))
+              .AddAttribute("TLow",
+                            "Below this RTT the rate increases additively",
+                            TimeValue(MicroSeconds(50)),
+                            MakeTimeAccessor(&RdmaTimely::m_tLow),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute("THigh",
+                            "Above this RTT the rate decreases in proportion to the excess",
+                            TimeValue(MicroSeconds(500)),
+                            MakeTimeAccessor(&RdmaTimely::m_tHigh),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute("MinRtt",
+                            "Normalizes the RTT gradient",
+                            TimeValue(MicroSeconds(20)),
+                            MakeTimeAccessor(&RdmaTimely::m_minRtt),
+                            MakeTimeChecker(Time(1)))
+              .AddAttribute("Delta",
+                            "Additive increase step (0 = line rate / 1000)",
+                            DataRateValue(DataRate(0)),
+                            MakeDataRateAccessor(&RdmaTimely::m_delta),
+                            MakeDataRateChecker())
+              .AddAttribute("HaiThreshold",
+                            "Consecutive non-positive gradients after which the step is "
+                            "HaiFactor x Delta",
+                            UintegerValue(5),
+                            MakeUintegerAccessor(&RdmaTimely::m_haiThreshold),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("HaiFactor",
+                            "N of hyper-active increase",
+                            UintegerValue(5),
+                            MakeUintegerAccessor(&RdmaTimely::m_haiFactor),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("MinRate",
+                            "Lowest rate",
+                            DataRateValue(DataRate("100Mbps")),
+                            MakeDataRateAccessor(&RdmaTimely::m_minRate),
+                            MakeDataRateChecker());
+    return tid;
+}
+
+RdmaTimely::RdmaTimely() {}
+
+RdmaTimely::~RdmaTimely() {}
+
+std::string
+RdmaTimely::GetName() const
+{
+    return "timely";
+}
+
+bool
+RdmaTimely::WantsRttSamples() const
+{
+    return true;
+}
+
+void
+RdmaTimely::Init(Ptr<RdmaFlowState> flow)
+{
+    RdmaCongestionOps::Init(flow);
+    if (m_delta.GetBitRate() == 0)
+    {
+        m_delta = DataRate(flow->m_lineRate.GetBitRate() / 1000);
+    }
+}
+
+void
+RdmaTimely::OnAck(Ptr<RdmaFlowState> flow, const RdmaAckInfo& ack)
+{
+    if (ack.rtt.IsStrictlyPositive())
+    {
+        OnRttSample(flow, ack.rtt);
+    }
+}
+
+Time
+RdmaTimely::GetRttDiff() const
+{
+    return PicoSeconds(static_cast<int64_t>(std::llround(m_rttDiffPs)));
+}
+
+void
+RdmaTimely::OnRttSample(Ptr<RdmaFlowState> flow, Time rtt)
+{
+    if (m_prevRtt.IsNegative())
+    {
+        m_prevRtt = rtt;
+        return;
+    }
+    double diff = static_cast<double>((rtt - m_prevRtt).GetPicoSeconds());
+    m_prevRtt = rtt;
+    m_rttDiffPs = (1.0 - m_ewma) * m_rttDiffPs + m_ewma * diff;
+    double gradient = m_rttDiffPs / static_cast<double>(m_minRtt.GetPicoSeconds());
+    double rate = flow->GetRateBps();
+    double delta = static_cast<double>(m_delta.GetBitRate());
+    if (rtt < m_tLow)
+    {
+        rate += delta;
+        m_negativeGradients = 0;
+    }
+    else if (rtt > m_tHigh)
+    {
+        rate *= 1.0 - m_beta * (1.0 - m_tHigh.GetSeconds() / rtt.GetSeconds());
+        m_negativeGradients = 0;
+    }
+    else if (gradient <= 0)
+    {
+        m_negativeGradients++;
+        uint32_t n = m_negativeGradients >= m_haiThreshold ? m_haiFactor : 1;
+        rate += n * delta;
+    }
+    else
+    {
+        rate *= 1.0 - m_beta * gradient;
+        m_negativeGradients = 0;
+    }
+    flow->SetRate(DataRate(static_cast<uint64_t>(std::max(0.0, std::llround(rate) * 1.0))),
+                  m_minRate);
+    NS_LOG_DEBUG("flow " << flow->m_flowId << " rtt " << rtt.As(Time::US) << " gradient "
+                         << gradient << " rate " << flow->m_rate.Get());
+}
+
+} // namespace ns3
