@@ -66,7 +66,7 @@ main(int argc, char* argv[])
     cmd.AddValue("burstStagger",
                  "Offset the senders' flows evenly within one burst interval",
                  cfg.burstStagger);
-    cmd.AddValue("queue", "Switch egress queue: auto (from --cc), red, dcon", cfg.queue);
+    cmd.AddValue("queue", "Switch egress queue: auto (from --cc), red, dcon, npecn", cfg.queue);
     cmd.AddValue("qcnm", "DCON Q_CNM (0B = dynamic, paper Section 4.4)", cfg.qcnm);
     cmd.AddValue("qcnmFraction",
                  "DCON fixed Q_CNM as a fraction of the PFC threshold (0 = use --qcnm)",

@@ -41,9 +41,10 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
     std::string queue = config.queue;
     if (queue == "auto")
     {
-        queue = RdmaCongestionOps::LookupTypeId(config.cc) == TypeId::LookupByName("ns3::RdmaDcon")
-                    ? "dcon"
-                    : "red";
+        TypeId cc = RdmaCongestionOps::LookupTypeId(config.cc);
+        queue = cc == TypeId::LookupByName("ns3::RdmaDcon")  ? "dcon"
+                : cc == TypeId::LookupByName("ns3::RdmaPcn") ? "npecn"
+                                                             : "red";
     }
     if (queue == "red")
     {
@@ -78,10 +79,14 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
                         "QCnm",
                         QueueSizeValue(m_qcnm));
     }
+    else if (queue == "npecn")
+    {
+        fh.SetQueueDisc("ns3::NpEcnQueueDisc");
+    }
     else
     {
         throw std::invalid_argument("testbed: unknown queue '" + queue
-                                    + "' (expected auto, red or dcon)");
+                                    + "' (expected auto, red, dcon or npecn)");
     }
     m_fabric = fh.Build(m_topo.GetTopology());
     m_fabric->SetCnmWindowInRtts(config.cnmWindowRtts);

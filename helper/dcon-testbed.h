@@ -42,7 +42,7 @@ struct DconTestbedConfig
     QueueSize kmin{"200KB"};               //!< ECN Kmin (= Kmax: step marking at 200 KB)
     QueueSize kmax{"200KB"};               //!< ECN Kmax
     double pmax{1.0};                      //!< ECN Pmax
-    std::string queue{"auto"};             //!< egress queue: auto (by cc), red, dcon
+    std::string queue{"auto"};             //!< egress queue: auto (by cc), red, dcon, npecn
     QueueSize qcnm{"0B"};                  //!< DCON Q_CNM; 0 = dynamic (paper Section 4.4)
     double qcnmFraction{0};                //!< if > 0: Q_CNM = this x xoff (fixed, Fig. 11)
     uint32_t qcnmFanOut{1};                //!< M of the dynamic Q_CNM

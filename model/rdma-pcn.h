@@ -1,0 +1,152 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_PCN_H
+#define RDMA_PCN_H
+
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+#include "ns3/traced-value.h"
+#include "rdma-congestion-ops.h"
+
+#include <cstdint>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup dcon
+ * \brief PCN, Photonic Congestion Notification (Cheng et al., NSDI 2020), end-host part.
+ *
+ * Works with NpEcnQueueDisc (the congestion point) in the switches.
+ *
+ * Receiver role (notification point), per flow: a timer of period T (ReceiverPeriod) runs
+ * while packets arrive. It starts at the first packet after an idle time; the period is the
+ * half-open interval [start, start + T) (a packet arriving exactly at the end belongs to the
+ * next period). At the end of a period with packets a CNP is sent with
+ * congested = (CE packets >= CongestionRatio x packets) and recRate = bytes / D, where
+ * D = T, or, if the first packet of the period came more than T after the flow's previous
+ * packet (a slow flow), D = that inter-arrival time. The first packet of a flow has no
+ * inter-arrival time and uses D = T. A period without packets sends nothing and stops the
+ * timer. recRate is floored to whole bit/s (the paper's 1 Mb/s wire quantisation is not
+ * modelled).
+ *
+ * Sender role (reaction point): rate starts at line rate, w = Wmin.
+ * - congested CNP: rate = min(rate, recRate x (1 - Wmin)); w = Wmin;
+ * - uncongested CNP: rate = rate (1 - w) + lineRate x w; w = w (1 - w) + Wmax x w.
+ * The rate is clamped to [MinRate, lineRate] by RdmaFlowState::SetRate.
+ */
+class RdmaPcn : public RdmaCongestionOps
+{
+public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RdmaPcn();
+    ~RdmaPcn() override;
+
+    /**
+     * \brief The short name.
+     * \return "pcn"
+     */
+    std::string GetName() const override;
+
+    /**
+     * \brief Start the flow at line rate with w = Wmin.
+     * \param flow the flow's state
+     */
+    void Init(Ptr<RdmaFlowState> flow) override;
+
+    /**
+     * \brief Apply PCN's decrease (congested) or increase (not congested) rule.
+     * \param flow the flow's state
+     * \param cnp the CNP's congestion bit and receive rate
+     */
+    void OnCnp(Ptr<RdmaFlowState> flow, const RdmaCnpInfo& cnp) override;
+
+    /**
+     * \brief Cancel the receiver period timer; later packets and CNPs are ignored.
+     */
+    void Stop() override;
+
+    /**
+     * \brief Start the receiver role (checks ReceiverPeriod and CongestionRatio).
+     * \param rx the receiver state
+     * \param sendCnp how to send a CNP
+     */
+    void InitReceiver(Ptr<RdmaRxFlowState> rx, SendCnpCallback sendCnp) override;
+
+    /**
+     * \brief Count a received packet in the current period (starting the timer if idle).
+     * \param rx the receiver state
+     * \param pkt what arrived
+     */
+    void OnDataReceived(Ptr<RdmaRxFlowState> rx, const RdmaRxPacketInfo& pkt) override;
+
+    /**
+     * \brief The current increase weight w.
+     * \return w
+     */
+    double GetW() const;
+
+    /**
+     * \brief Whether the receiver's period timer is running.
+     * \return true while running
+     */
+    bool IsReceiverTimerRunning() const;
+
+    /**
+     * \brief The receive rate bytes / duration, floored to whole bit/s.
+     * \param bytes bytes received
+     * \param duration the time they took (> 0)
+     * \return the rate
+     */
+    static DataRate ComputeRate(uint64_t bytes, Time duration);
+
+protected:
+    void DoDispose() override;
+
+private:
+    /**
+     * \brief Throw std::invalid_argument on bad sender attributes.
+     * \param lineRate the flow's line rate
+     */
+    void CheckSenderConfig(DataRate lineRate) const;
+
+    /// Throw std::invalid_argument on bad receiver attributes.
+    void CheckReceiverConfig() const;
+
+    /// End of a receiver period: send a CNP if packets arrived, else stop the timer.
+    void PeriodEnd();
+
+    // Attributes
+    double m_wMin;            //!< Wmin
+    double m_wMax;            //!< Wmax
+    DataRate m_minRate;       //!< lowest sending rate
+    Time m_period;            //!< T, receiver period
+    double m_congestionRatio; //!< CE fraction from which a period is congested
+
+    // Sender state
+    Ptr<RdmaFlowState> m_flow; //!< the flow (set by Init)
+    TracedValue<double> m_w;   //!< increase weight w
+    bool m_stopped{false};     //!< Stop() was called
+
+    // Receiver state
+    Ptr<RdmaRxFlowState> m_rx;       //!< receiver state (set by InitReceiver)
+    EventId m_periodEvent;           //!< end of the current period
+    uint32_t m_pkts{0};              //!< packets in the current period
+    uint32_t m_cePkts{0};            //!< CE packets in the current period
+    uint64_t m_bytes{0};             //!< payload bytes in the current period
+    Time m_maxGap;                   //!< largest inter-arrival time in the period
+    Time m_lastArrival{Time::Max()}; //!< previous packet's arrival (Max = none yet)
+};
+
+} // namespace ns3
+
+#endif /* RDMA_PCN_H */
