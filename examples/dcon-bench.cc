@@ -279,6 +279,7 @@ main(int argc, char* argv[])
     std::string topoPath;
     std::string flowsPath;
     std::string outdir;
+    std::string cc = "dcqcn";
     std::string buffer = "32MiB";
     double alpha = 0.125;
     double pmax = 0.2;
@@ -289,6 +290,11 @@ main(int argc, char* argv[])
     CommandLine cmd(__FILE__);
     cmd.AddValue("topo", "HPCC-format topology file (required)", topoPath);
     cmd.AddValue("flows", "HPCC-format flow file (required)", flowsPath);
+    cmd.AddValue("cc",
+                 "Congestion control (dcqcn, dcon, pcn, timely, none); the egress queue follows: "
+                 "NP-ECN for pcn, DCON's three-state queue for dcon (Q_ECN = Kmin, Q_CNM = Kmax), "
+                 "RED-ECN otherwise",
+                 cc);
     cmd.AddValue("outdir", "If set, write the monitor's CSV files and summary.json here", outdir);
     cmd.AddValue("buffer", "Switch buffer size (bytes: 32MiB = 33,554,432 B)", buffer);
     cmd.AddValue("alpha", "Dynamic PFC threshold factor", alpha);
@@ -348,7 +354,7 @@ main(int argc, char* argv[])
         Config::SetDefault("ns3::RdmaDcqcn::MinRate", DataRateValue(minRate));
 
         RdmaFabricHelper fh;
-        fh.SetCongestionControl("dcqcn");
+        fh.SetCongestionControl(cc);
         fh.SetNicAttribute("Mtu", UintegerValue(PAYLOAD));
         fh.SetNicAttribute("AckInterval", UintegerValue(1));
         fh.SetMmuAttribute("BufferSize", QueueSizeValue(bufferSize));
@@ -362,28 +368,60 @@ main(int argc, char* argv[])
         {
             portRates.insert(l.rate.GetBitRate());
         }
-        fh.SetQueueDisc("ns3::RedEcnQueueDisc",
-                        "Kmin",
-                        QueueSizeValue(EcnThreshold(lineRate, 4000)),
-                        "Kmax",
-                        QueueSizeValue(EcnThreshold(lineRate, 16000)),
-                        "Pmax",
-                        DoubleValue(pmax),
-                        "MarkOnDequeue",
-                        BooleanValue(true));
+        TypeId ccType = RdmaCongestionOps::LookupTypeId(cc);
+        auto setQueue = [&](DataRate rate, bool byRate)
+        {
+            QueueSize kmin = EcnThreshold(rate, 4000);
+            QueueSize kmax = EcnThreshold(rate, 16000);
+            if (ccType == TypeId::LookupByName("ns3::RdmaPcn"))
+            {
+                byRate ? fh.SetQueueDiscForRate(rate, "ns3::NpEcnQueueDisc")
+                       : fh.SetQueueDisc("ns3::NpEcnQueueDisc");
+            }
+            else if (ccType == TypeId::LookupByName("ns3::RdmaDcon"))
+            {
+                byRate ? fh.SetQueueDiscForRate(rate,
+                                                "ns3::DconQueueDisc",
+                                                "QEcn",
+                                                QueueSizeValue(kmin),
+                                                "QCnm",
+                                                QueueSizeValue(kmax))
+                       : fh.SetQueueDisc("ns3::DconQueueDisc",
+                                         "QEcn",
+                                         QueueSizeValue(kmin),
+                                         "QCnm",
+                                         QueueSizeValue(kmax));
+            }
+            else if (byRate)
+            {
+                fh.SetQueueDiscForRate(rate,
+                                       "ns3::RedEcnQueueDisc",
+                                       "Kmin",
+                                       QueueSizeValue(kmin),
+                                       "Kmax",
+                                       QueueSizeValue(kmax),
+                                       "Pmax",
+                                       DoubleValue(pmax),
+                                       "MarkOnDequeue",
+                                       BooleanValue(true));
+            }
+            else
+            {
+                fh.SetQueueDisc("ns3::RedEcnQueueDisc",
+                                "Kmin",
+                                QueueSizeValue(kmin),
+                                "Kmax",
+                                QueueSizeValue(kmax),
+                                "Pmax",
+                                DoubleValue(pmax),
+                                "MarkOnDequeue",
+                                BooleanValue(true));
+            }
+        };
+        setQueue(lineRate, false);
         for (uint64_t bps : portRates)
         {
-            DataRate rate(bps);
-            fh.SetQueueDiscForRate(rate,
-                                   "ns3::RedEcnQueueDisc",
-                                   "Kmin",
-                                   QueueSizeValue(EcnThreshold(rate, 4000)),
-                                   "Kmax",
-                                   QueueSizeValue(EcnThreshold(rate, 16000)),
-                                   "Pmax",
-                                   DoubleValue(pmax),
-                                   "MarkOnDequeue",
-                                   BooleanValue(true));
+            setQueue(DataRate(bps), true);
         }
         Ptr<RdmaFabric> fabric = fh.Build(topo);
         UintegerValue ctrl;
