@@ -50,7 +50,7 @@ bool
 DconIngressTracker::HasRecentNonCongested(uint32_t port) const
 {
     Time last = m_last.at(port);
-    return !last.IsNegative() && Simulator::Now() - last < m_window;
+    return !last.IsStrictlyNegative() && Simulator::Now() - last < m_window;
 }
 
 Time

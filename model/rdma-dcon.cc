@@ -56,7 +56,7 @@ RdmaDcon::OnCnm(Ptr<RdmaFlowState> flow, const RdmaCnmInfo& cnm)
     uint16_t n = cnm.numFlows ? cnm.numFlows : 1;
     DataRate target(cnm.capacity.GetBitRate() / n);
     Time now = Simulator::Now();
-    bool inHold = !m_lastApplied.IsNegative() && now - m_lastApplied < m_holdTime;
+    bool inHold = !m_lastApplied.IsStrictlyNegative() && now - m_lastApplied < m_holdTime;
     if (inHold && target >= flow->m_rate.Get())
     {
         NS_LOG_DEBUG("flow " << flow->m_flowId << " ignores CNM to " << target << " (rate "

@@ -117,7 +117,7 @@ RdmaTimely::GetRttDiff() const
 void
 RdmaTimely::OnRttSample(Ptr<RdmaFlowState> flow, Time rtt)
 {
-    if (m_prevRtt.IsNegative())
+    if (m_prevRtt.IsStrictlyNegative())
     {
         m_prevRtt = rtt;
         return;

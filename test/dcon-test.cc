@@ -365,3 +365,14 @@ TEST(RdmaDcon, LookupByShortName)
 {
     EXPECT_EQ(RdmaCongestionOps::LookupTypeId("dcon"), RdmaDcon::GetTypeId());
 }
+
+// ns-3's Time::IsNegative() is true for zero: a non-congested arrival at exactly t = 0 must
+// still count as recent (regression: it was taken for "never").
+TEST(DconIngressTracker, ArrivalAtTimeZeroCounts)
+{
+    Ptr<DconIngressTracker> t = CreateObject<DconIngressTracker>();
+    t->SetNPorts(1);
+    t->RecordNonCongested(0); // Now() == 0
+    EXPECT_TRUE(t->HasRecentNonCongested(0));
+    Simulator::Destroy();
+}
