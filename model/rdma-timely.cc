@@ -65,6 +65,12 @@ RdmaTimely::GetTypeId()
                             UintegerValue(5),
                             MakeUintegerAccessor(&RdmaTimely::m_haiFactor),
                             MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("SegmentBytes",
+                            "Update once per this many acknowledged bytes, as the paper does per "
+                            "completed 16-64 KB segment (0 = on every ACK with an RTT sample)",
+                            UintegerValue(64000),
+                            MakeUintegerAccessor(&RdmaTimely::m_segmentBytes),
+                            MakeUintegerChecker<uint64_t>())
               .AddAttribute("MinRate",
                             "Lowest rate",
                             DataRateValue(DataRate("100Mbps")),
@@ -102,10 +108,13 @@ RdmaTimely::Init(Ptr<RdmaFlowState> flow)
 void
 RdmaTimely::OnAck(Ptr<RdmaFlowState> flow, const RdmaAckInfo& ack)
 {
-    if (ack.rtt.IsStrictlyPositive())
+    m_ackedSinceUpdate += ack.newlyAckedBytes;
+    if (!ack.rtt.IsStrictlyPositive() || m_ackedSinceUpdate < m_segmentBytes)
     {
-        OnRttSample(flow, ack.rtt);
+        return;
     }
+    m_ackedSinceUpdate = 0;
+    OnRttSample(flow, ack.rtt);
 }
 
 Time

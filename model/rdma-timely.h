@@ -14,9 +14,10 @@ namespace ns3
  * \ingroup dcon
  * \brief TIMELY (Mittal et al., SIGCOMM 2015): RTT-gradient rate control.
  *
- * One update per RTT sample (the NIC measures the RTT of each first-transmission packet from
- * the ACK that acknowledges it; with AckInterval 1 that is one sample per packet, the paper
- * takes one per completion of a 16-64 KB segment):
+ * One update per completed segment of SegmentBytes (default 64 KB, the paper's 16-64 KB
+ * completions), using the RTT of the ACK that completes it (the NIC measures the RTT of each
+ * first-transmission packet from the ACK that acknowledges it); SegmentBytes 0 updates on every
+ * ACK with a sample:
  * \verbatim
  *   rtt_diff = (1 - a) rtt_diff + a (new_rtt - prev_rtt);  prev_rtt = new_rtt
  *   gradient = rtt_diff / MinRtt
@@ -72,6 +73,8 @@ private:
     double m_rttDiffPs{0}; //!< rtt_diff in picoseconds
     Time m_prevRtt{Time(-1)};
     uint32_t m_negativeGradients{0};
+    uint64_t m_segmentBytes; //!< update once per this many acknowledged bytes (0 = every ACK)
+    uint64_t m_ackedSinceUpdate{0};
 };
 
 } // namespace ns3

@@ -87,3 +87,21 @@ TEST(RdmaTimely, LookupByShortName)
 {
     EXPECT_EQ(RdmaCongestionOps::LookupTypeId("timely"), RdmaTimely::GetTypeId());
 }
+
+// The paper updates once per completed segment (SegmentBytes, default 64 KB = 64,000 B here):
+// ACKs of 1000 B with a 30 us RTT (< TLow) change the rate only on the 64th ACK (the first
+// update only sets prev_rtt), the 128th adds Delta: 10 -> 10.04 Gb/s.
+TEST(RdmaTimely, UpdatesOncePerSegment)
+{
+    TimelyCase c;
+    RdmaAckInfo ack;
+    ack.rtt = MicroSeconds(30);
+    ack.newlyAckedBytes = 1000;
+    for (int i = 1; i <= 127; ++i)
+    {
+        c.cc->OnAck(c.flow, ack);
+        EXPECT_DOUBLE_EQ(static_cast<double>(c.flow->m_rate.Get().GetBitRate()), 10e9) << i;
+    }
+    c.cc->OnAck(c.flow, ack);
+    EXPECT_DOUBLE_EQ(static_cast<double>(c.flow->m_rate.Get().GetBitRate()), 10.04e9);
+}
