@@ -214,6 +214,22 @@ DconMonitor::GetThroughput(uint32_t flowId) const
     return m_flowProbes.at(flowId).samples;
 }
 
+double
+DconMonitor::GetAverageThroughput(uint32_t flowId, Time from, Time to) const
+{
+    double sum = 0;
+    uint32_t n = 0;
+    for (const auto& [t, g] : m_flowProbes.at(flowId).samples)
+    {
+        if (t - m_interval >= from && t <= to)
+        {
+            sum += g;
+            n++;
+        }
+    }
+    return n ? sum / n : 0.0;
+}
+
 std::vector<std::pair<Time, uint64_t>>
 DconMonitor::GetQueueSamples(uint32_t node, uint32_t port, bool ingress) const
 {
@@ -344,19 +360,7 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
             }
         }
     }
-    RdmaNic::Stats nic;
-    for (uint32_t h : m_fabric->GetHosts())
-    {
-        const auto& s = m_fabric->GetNic(h)->GetStats();
-        nic.dataPacketsSent += s.dataPacketsSent;
-        nic.retransmittedPackets += s.retransmittedPackets;
-        nic.acksSent += s.acksSent;
-        nic.naksSent += s.naksSent;
-        nic.cnpsSent += s.cnpsSent;
-        nic.cnpsReceived += s.cnpsReceived;
-        nic.cnmsReceived += s.cnmsReceived;
-        nic.timeouts += s.timeouts;
-    }
+    RdmaNic::Stats nic = m_fabric->GetNicTotals();
     std::ofstream out = OpenOut(d / "summary.json");
     out << std::setprecision(6);
     out << "{\n";

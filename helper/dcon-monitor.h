@@ -112,6 +112,16 @@ public:
     std::vector<std::pair<Time, double>> GetThroughput(uint32_t flowId) const;
 
     /**
+     * \brief Mean throughput of a flow over the samples that lie in (from, to] (a sample at t
+     * covers (t - interval, t]).
+     * \param flowId the flow (must have been added with AddThroughputFlow)
+     * \param from window start
+     * \param to window end
+     * \return Gb/s (0 if no sample lies in the window)
+     */
+    double GetAverageThroughput(uint32_t flowId, Time from, Time to) const;
+
+    /**
      * \brief Queue samples of a port as (time, bytes).
      * \param node switch node
      * \param port port

@@ -171,18 +171,7 @@ DconTestbed::GetFabric() const
 double
 DconTestbed::AverageThroughput(uint32_t flowId, Time from, Time to) const
 {
-    double sum = 0;
-    uint32_t n = 0;
-    for (const auto& [t, g] : m_monitor->GetThroughput(flowId))
-    {
-        // a sample at t covers (t - interval, t]
-        if (t - m_config.sampleInterval >= from && t <= to)
-        {
-            sum += g;
-            n++;
-        }
-    }
-    return n ? sum / n : 0.0;
+    return m_monitor->GetAverageThroughput(flowId, from, to);
 }
 
 bool

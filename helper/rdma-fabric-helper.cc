@@ -198,6 +198,27 @@ RdmaFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t size) const
     return t;
 }
 
+RdmaNic::Stats
+RdmaFabric::GetNicTotals() const
+{
+    RdmaNic::Stats t;
+    for (uint32_t h : m_hosts)
+    {
+        const RdmaNic::Stats& s = m_nics[h]->GetStats();
+        t.dataPacketsSent += s.dataPacketsSent;
+        t.retransmittedPackets += s.retransmittedPackets;
+        t.acksSent += s.acksSent;
+        t.naksSent += s.naksSent;
+        t.naksReceived += s.naksReceived;
+        t.cnpsSent += s.cnpsSent;
+        t.cnpsReceived += s.cnpsReceived;
+        t.cnmsReceived += s.cnmsReceived;
+        t.timeouts += s.timeouts;
+        t.flowsCompleted += s.flowsCompleted;
+    }
+    return t;
+}
+
 Time
 RdmaFabric::GetMaxBaseRtt() const
 {

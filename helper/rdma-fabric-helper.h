@@ -129,6 +129,11 @@ public:
      */
     Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t size) const;
     /**
+     * \brief Counters of all NICs added up.
+     * \return the totals
+     */
+    RdmaNic::Stats GetNicTotals() const;
+    /**
      * \brief Largest base RTT between any two hosts (the worst-case path).
      * \return the RTT
      */

@@ -54,17 +54,7 @@ RunTwoFlows(const std::string& cc, const std::string& queue, Time from, Time sto
     Simulator::Run();
     auto avg = [&](uint32_t flow, Time t0, Time t1)
     {
-        double sum = 0;
-        int n = 0;
-        for (const auto& [t, g] : mon->GetThroughput(flow))
-        {
-            if (t > t0 && t <= t1)
-            {
-                sum += g;
-                n++;
-            }
-        }
-        return n ? sum / n : 0.0;
+        return mon->GetAverageThroughput(flow, t0, t1);
     };
     Shares s;
     s.alone = avg(a, MicroSeconds(100), MilliSeconds(1));

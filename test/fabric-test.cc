@@ -92,25 +92,6 @@ TotalDrops(Ptr<RdmaFabric> f)
     return n;
 }
 
-/// Sum of NIC counters over all hosts.
-RdmaNic::Stats
-NicTotals(Ptr<RdmaFabric> f)
-{
-    RdmaNic::Stats t;
-    for (uint32_t h : f->GetHosts())
-    {
-        const auto& s = f->GetNic(h)->GetStats();
-        t.dataPacketsSent += s.dataPacketsSent;
-        t.retransmittedPackets += s.retransmittedPackets;
-        t.naksSent += s.naksSent;
-        t.timeouts += s.timeouts;
-        t.cnpsSent += s.cnpsSent;
-        t.cnpsReceived += s.cnpsReceived;
-        t.flowsCompleted += s.flowsCompleted;
-    }
-    return t;
-}
-
 /// Outcome of an incast run.
 struct IncastResult
 {
@@ -153,7 +134,7 @@ RunIncast(bool pfc, const std::string& buffer, uint64_t size)
     r.completed = flows->GetNCompleted();
     r.drops = TotalDrops(f);
     r.pauses = TotalPauses(f);
-    r.nic = NicTotals(f);
+    r.nic = f->GetNicTotals();
     for (const auto& rec : mon->GetRecords())
     {
         r.bytes += rec.size;
@@ -383,26 +364,15 @@ TEST_F(Fabric, DcqcnTwoFlowsConverge)
     mon->Start(MicroSeconds(100), stop);
     Simulator::Stop(stop);
     Simulator::Run();
-    // mean of the samples in (from, to]; a sample at t covers (t - 100 us, t]
-    auto avg = [&](uint32_t flow, Time from, Time to)
+    auto avg = [&](uint32_t flow, Time t0, Time t1)
     {
-        double sum = 0;
-        int n = 0;
-        for (const auto& [t, g] : mon->GetThroughput(flow))
-        {
-            if (t > from && t <= to)
-            {
-                sum += g;
-                n++;
-            }
-        }
-        return n ? sum / n : 0.0;
+        return mon->GetAverageThroughput(flow, t0, t1);
     };
     const double fair = GOODPUT_40G / 2 / 1e9;
     double alone = avg(a, MicroSeconds(100), MilliSeconds(1));
     double ra = avg(a, MilliSeconds(5), stop);
     double rb = avg(b, MilliSeconds(5), stop);
-    RdmaNic::Stats nic = NicTotals(f);
+    RdmaNic::Stats nic = f->GetNicTotals();
     std::cout << "DCQCN: A alone " << alone << " Gb/s; shared A " << ra << " Gb/s, B " << rb
               << " Gb/s, fair " << fair << "; CNPs " << nic.cnpsReceived << ", pauses "
               << TotalPauses(f) << "\n";
