@@ -103,6 +103,7 @@ RdmaNic::DoDispose()
     m_active.clear();
     m_qps.clear();
     m_rxQps.clear();
+    m_completedRx.clear();
     m_control.clear();
     m_device = nullptr;
     m_node = nullptr;
@@ -161,6 +162,12 @@ uint32_t
 RdmaNic::GetAckWireBytes() const
 {
     return m_device->GetWireBytes(ROCE_HEADER_BYTES + 4 + ICRC_BYTES);
+}
+
+uint32_t
+RdmaNic::GetNReceivingFlows() const
+{
+    return m_rxQps.size();
 }
 
 uint32_t
@@ -448,6 +455,14 @@ RdmaNic::ReceiveData(const Ipv4Header& ip,
     Ptr<RdmaRxQueuePair> rx;
     if (it == m_rxQps.end())
     {
+        auto done = m_completedRx.find(key);
+        if (done != m_completedRx.end())
+        {
+            // A late retransmission of a message received in full (the sender missed the last
+            // ACK): acknowledge the last packet again.
+            SendAckTo(ip.GetSource(), bth.GetDestQp(), sport, done->second, false);
+            return;
+        }
         rx = Create<RdmaRxQueuePair>();
         rx->src = ip.GetSource();
         rx->qpn = bth.GetDestQp();
@@ -480,6 +495,14 @@ RdmaNic::ReceiveData(const Ipv4Header& ip,
             rx->sinceAck = 0;
             SendAck(rx, psn, false);
         }
+        uint8_t opcode = bth.GetOpcode();
+        if (opcode == BthHeader::OPCODE_RC_SEND_LAST || opcode == BthHeader::OPCODE_RC_SEND_ONLY)
+        {
+            // The whole message is in: keep only what late retransmissions need.
+            rx->cc->Stop();
+            m_completedRx[key] = psn;
+            m_rxQps.erase(key);
+        }
     }
     else if (diff < (PSN_MASK + 1) / 2)
     {
@@ -502,6 +525,12 @@ RdmaNic::ReceiveData(const Ipv4Header& ip,
 void
 RdmaNic::SendAck(Ptr<RdmaRxQueuePair> rx, uint32_t psn, bool nak)
 {
+    SendAckTo(rx->src, rx->qpn, rx->sport, psn, nak);
+}
+
+void
+RdmaNic::SendAckTo(Ipv4Address src, uint32_t qpn, uint16_t sport, uint32_t psn, bool nak)
+{
     Ptr<Packet> p = Create<Packet>(ICRC_BYTES);
     AethHeader aeth;
     if (nak)
@@ -517,10 +546,10 @@ RdmaNic::SendAck(Ptr<RdmaRxQueuePair> rx, uint32_t psn, bool nak)
     p->AddHeader(aeth);
     BthHeader bth;
     bth.SetOpcode(BthHeader::OPCODE_RC_ACK);
-    bth.SetDestQp(rx->qpn);
+    bth.SetDestQp(qpn);
     bth.SetPsn(psn);
     p->AddHeader(bth);
-    SendControl(p, rx->src, rx->sport);
+    SendControl(p, src, sport);
 }
 
 void

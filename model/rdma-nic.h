@@ -102,6 +102,13 @@ public:
     uint32_t GetAckWireBytes() const;
 
     /**
+     * \brief Number of messages being received (receiver state is freed when the last packet
+     * of a message arrives in order).
+     * \return receiving QPs
+     */
+    uint32_t GetNReceivingFlows() const;
+
+    /**
      * \brief Number of flows still sending.
      * \return active QPs
      */
@@ -188,6 +195,15 @@ private:
      */
     void SendAck(Ptr<RdmaRxQueuePair> rx, uint32_t psn, bool nak);
     /**
+     * \brief Send an ACK or NAK for a connection.
+     * \param src the data sender's address
+     * \param qpn the queue pair number
+     * \param sport UDP port of the connection
+     * \param psn PSN to put in the BTH
+     * \param nak true for a NAK
+     */
+    void SendAckTo(Ipv4Address src, uint32_t qpn, uint16_t sport, uint32_t psn, bool nak);
+    /**
      * \brief Send a CNP for a receiver QP (called by the receiver role of the CC).
      * \param rx the receiver QP
      * \param info what to put in the CNP
@@ -246,6 +262,7 @@ private:
     std::vector<Ptr<RdmaQueuePair>> m_active;                   //!< round-robin order
     uint32_t m_rr{0};                                           //!< round-robin position
     std::unordered_map<uint64_t, Ptr<RdmaRxQueuePair>> m_rxQps; //!< by (src address, qpn)
+    std::unordered_map<uint64_t, uint32_t> m_completedRx;       //!< received messages: last PSN
     std::deque<Ptr<Packet>> m_control;                          //!< ACK/NAK/CNP to send
     EventId m_wake;
     Stats m_stats;

@@ -120,3 +120,21 @@ TEST(RdmaNic, RttSampleOfIdlePathIsBaseRtt)
     }
     Simulator::Destroy();
 }
+
+// Receiver state is freed when a message is complete: after two messages to one host, the
+// receiver keeps no per-flow state, and both completed.
+TEST(RdmaNic, ReceiverStateFreedAfterMessage)
+{
+    LeafSpineHelper ls(1, 2, 1);
+    RdmaFabricHelper fh;
+    fh.SetCongestionControl("dcqcn");
+    Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
+    Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(f);
+    uint32_t rx = ls.GetHost(1, 0);
+    flows->AddFlow(ls.GetHost(0, 0), rx, 50000, Time(0));
+    flows->AddFlow(ls.GetHost(0, 0), rx, 1, MicroSeconds(50));
+    Simulator::Run();
+    EXPECT_EQ(flows->GetNCompleted(), 2u);
+    EXPECT_EQ(f->GetNic(rx)->GetNReceivingFlows(), 0u);
+    Simulator::Destroy();
+}
