@@ -369,59 +369,33 @@ main(int argc, char* argv[])
             portRates.insert(l.rate.GetBitRate());
         }
         TypeId ccType = RdmaCongestionOps::LookupTypeId(cc);
-        auto setQueue = [&](DataRate rate, bool byRate)
+        // Every link rate of the topology gets its own setting (so no default is needed).
+        for (uint64_t bps : portRates)
         {
-            QueueSize kmin = EcnThreshold(rate, 4000);
-            QueueSize kmax = EcnThreshold(rate, 16000);
+            DataRate rate(bps);
+            QueueSizeValue kmin(EcnThreshold(rate, 4000));
+            QueueSizeValue kmax(EcnThreshold(rate, 16000));
             if (ccType == TypeId::LookupByName("ns3::RdmaPcn"))
             {
-                byRate ? fh.SetQueueDiscForRate(rate, "ns3::NpEcnQueueDisc")
-                       : fh.SetQueueDisc("ns3::NpEcnQueueDisc");
+                fh.SetQueueDiscForRate(rate, "ns3::NpEcnQueueDisc");
             }
             else if (ccType == TypeId::LookupByName("ns3::RdmaDcon"))
             {
-                byRate ? fh.SetQueueDiscForRate(rate,
-                                                "ns3::DconQueueDisc",
-                                                "QEcn",
-                                                QueueSizeValue(kmin),
-                                                "QCnm",
-                                                QueueSizeValue(kmax))
-                       : fh.SetQueueDisc("ns3::DconQueueDisc",
-                                         "QEcn",
-                                         QueueSizeValue(kmin),
-                                         "QCnm",
-                                         QueueSizeValue(kmax));
+                fh.SetQueueDiscForRate(rate, "ns3::DconQueueDisc", "QEcn", kmin, "QCnm", kmax);
             }
-            else if (byRate)
+            else
             {
                 fh.SetQueueDiscForRate(rate,
                                        "ns3::RedEcnQueueDisc",
                                        "Kmin",
-                                       QueueSizeValue(kmin),
+                                       kmin,
                                        "Kmax",
-                                       QueueSizeValue(kmax),
+                                       kmax,
                                        "Pmax",
                                        DoubleValue(pmax),
                                        "MarkOnDequeue",
                                        BooleanValue(true));
             }
-            else
-            {
-                fh.SetQueueDisc("ns3::RedEcnQueueDisc",
-                                "Kmin",
-                                QueueSizeValue(kmin),
-                                "Kmax",
-                                QueueSizeValue(kmax),
-                                "Pmax",
-                                DoubleValue(pmax),
-                                "MarkOnDequeue",
-                                BooleanValue(true));
-            }
-        };
-        setQueue(lineRate, false);
-        for (uint64_t bps : portRates)
-        {
-            setQueue(DataRate(bps), true);
         }
         Ptr<RdmaFabric> fabric = fh.Build(topo);
         UintegerValue ctrl;

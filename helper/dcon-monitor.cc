@@ -264,12 +264,12 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
         for (const auto& r : recs)
         {
             Time fct = r.end - r.start;
-            Time ideal
-                = m_fabric->GetIdealFct(m_flows->GetFlows()[r.flowId].src, r.dstNode, r.size);
-            out << r.flowId << "," << GetNodeName(m_flows->GetFlows()[r.flowId].src) << ","
-                << GetNodeName(r.dstNode) << "," << r.size << "," << Seconds(r.start) << ","
-                << Seconds(r.end) << "," << Seconds(fct) << "," << Seconds(ideal) << ","
-                << std::setprecision(6) << fct.GetSeconds() / ideal.GetSeconds() << "\n";
+            const RdmaFlowHelper::Flow& flow = m_flows->GetFlows()[r.flowId];
+            Time ideal = m_fabric->GetIdealFct(flow.src, flow.dst, r.size);
+            out << r.flowId << "," << GetNodeName(flow.src) << "," << GetNodeName(flow.dst) << ","
+                << r.size << "," << Seconds(r.start) << "," << Seconds(r.end) << "," << Seconds(fct)
+                << "," << Seconds(ideal) << "," << std::setprecision(6)
+                << fct.GetSeconds() / ideal.GetSeconds() << "\n";
         }
     }
     {

@@ -31,7 +31,7 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
     {
         throw std::invalid_argument("testbed: stop time must be after the burst start");
     }
-    RdmaDcqcn::SetPreset(config.dcqcnPreset, DataRate("40Gbps"));
+    RdmaDcqcn::SetPreset(config.dcqcnPreset, m_topo.GetFabricLinkRate());
     RdmaFabricHelper fh;
     fh.SetCongestionControl(config.cc);
     fh.SetMmuAttribute("BufferSize", QueueSizeValue(config.bufferSize));
@@ -67,12 +67,13 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
             = config.qcnmFraction > 0
                   ? QueueSize(QueueSizeUnit::BYTES,
                               static_cast<uint32_t>(config.qcnmFraction * config.xoff.GetValue()))
-              : config.qcnm.GetValue() ? config.qcnm
-                                       : DconQueueDisc::ComputeDynamicQcnm(config.kmin,
-                                                                           config.xoff,
-                                                                           config.qcnmFanOut,
-                                                                           MicroSeconds(5),
-                                                                           DataRate("40Gbps"));
+              : config.qcnm.GetValue()
+                  ? config.qcnm
+                  : DconQueueDisc::ComputeDynamicQcnm(config.kmin,
+                                                      config.xoff,
+                                                      config.qcnmFanOut,
+                                                      m_topo.GetFabricLinkDelay(),
+                                                      m_topo.GetFabricLinkRate());
         fh.SetQueueDisc("ns3::DconQueueDisc",
                         "QEcn",
                         QueueSizeValue(config.kmin),

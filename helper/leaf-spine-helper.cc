@@ -59,6 +59,18 @@ LeafSpineHelper::SetFabricLink(DataRate rate, Time delay)
     m_fabricDelay = delay;
 }
 
+DataRate
+LeafSpineHelper::GetFabricLinkRate() const
+{
+    return m_fabricRate;
+}
+
+Time
+LeafSpineHelper::GetFabricLinkDelay() const
+{
+    return m_fabricDelay;
+}
+
 uint32_t
 LeafSpineHelper::GetHost(uint32_t leaf, uint32_t i) const
 {

@@ -57,6 +57,18 @@ public:
     void SetFabricLink(DataRate rate, Time delay);
 
     /**
+     * \brief Line rate of leaf-spine links.
+     * \return the rate
+     */
+    DataRate GetFabricLinkRate() const;
+
+    /**
+     * \brief Propagation delay of leaf-spine links.
+     * \return the delay
+     */
+    Time GetFabricLinkDelay() const;
+
+    /**
      * \brief The topology.
      * \return the spec, for RdmaFabricHelper::Build
      */

@@ -157,9 +157,7 @@ RdmaFabric::GetBaseRtt(uint32_t src, uint32_t dst) const
 {
     Ptr<RdmaNic> nic = GetNic(src);
     Time rtt;
-    UintegerValue mtu;
-    nic->GetAttribute("Mtu", mtu);
-    uint32_t full = nic->GetDataWireBytes(mtu.Get());
+    uint32_t full = nic->GetDataWireBytes(nic->GetMtu());
     uint32_t ack = nic->GetAckWireBytes();
     for (uint32_t l : GetShortestPath(src, dst))
     {
@@ -174,9 +172,7 @@ Time
 RdmaFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t size) const
 {
     Ptr<RdmaNic> nic = GetNic(src);
-    UintegerValue mtuValue;
-    nic->GetAttribute("Mtu", mtuValue);
-    uint64_t mtu = mtuValue.Get();
+    uint64_t mtu = nic->GetMtu();
     uint64_t nFull = size / mtu;
     uint64_t rest = size % mtu;
     uint64_t firstWire = nic->GetDataWireBytes(static_cast<uint32_t>(std::min(size, mtu)));
@@ -184,8 +180,9 @@ RdmaFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t size) const
         = nFull * nic->GetDataWireBytes(mtu) + (rest ? nic->GetDataWireBytes(rest) : 0);
     uint32_t ack = nic->GetAckWireBytes();
     Time t;
-    DataRate bottleneck = m_links[GetShortestPath(src, dst).front()].rate;
-    for (uint32_t l : GetShortestPath(src, dst))
+    std::vector<uint32_t> path = GetShortestPath(src, dst);
+    DataRate bottleneck = m_links[path.front()].rate;
+    for (uint32_t l : path)
     {
         const Link& link = m_links[l];
         bottleneck = std::min(bottleneck, link.rate);
@@ -222,23 +219,15 @@ RdmaFabric::GetNicTotals() const
 Time
 RdmaFabric::GetMaxBaseRtt() const
 {
-    // Base RTTs depend only on the path; check one source per leaf-like group: every pair is
-    // affordable for fabrics of a few hundred hosts, but use the farthest host from the first
-    // host and from the farthest one (double sweep), which finds the longest shortest path.
+    // The base RTT of a pair is the same both ways (data one way, ACK back on the same links),
+    // so every unordered pair once.
     Time best;
-    uint32_t a = m_hosts.front();
-    for (int sweep = 0; sweep < 2; ++sweep)
+    for (std::size_t i = 0; i < m_hosts.size(); ++i)
     {
-        uint32_t far = a;
-        for (uint32_t h : m_hosts)
+        for (std::size_t j = i + 1; j < m_hosts.size(); ++j)
         {
-            if (h != a && GetBaseRtt(a, h) > best)
-            {
-                best = GetBaseRtt(a, h);
-                far = h;
-            }
+            best = std::max(best, GetBaseRtt(m_hosts[i], m_hosts[j]));
         }
-        a = far;
     }
     return best;
 }

@@ -125,7 +125,6 @@ RdmaFlowHelper::Start(uint32_t id)
     RdmaFlowRequest req;
     req.flowId = id;
     req.dst = m_fabric->GetAddress(f.dst);
-    req.dstNode = f.dst;
     req.size = f.size;
     req.priority = f.priority;
     req.baseRtt = m_fabric->GetBaseRtt(f.src, f.dst);

@@ -45,15 +45,6 @@ PfcChannel::Attach(Ptr<PfcNetDevice> device)
 }
 
 void
-PfcChannel::TransmitStart(Ptr<Packet> frame, Ptr<PfcNetDevice> src, Time txTime)
-{
-    NS_LOG_FUNCTION(this << frame << src << txTime);
-    Ptr<PfcNetDevice> dst = (m_devices[0] == src) ? m_devices[1] : m_devices[0];
-    Simulator::ScheduleWithContext(
-        dst->GetNode()->GetId(), txTime + m_delay, &PfcNetDevice::Receive, dst, frame);
-}
-
-void
 PfcChannel::TransmitStart(Ptr<Packet> packet, uint16_t protocol, Ptr<PfcNetDevice> src, Time txTime)
 {
     Ptr<PfcNetDevice> dst = (m_devices[0] == src) ? m_devices[1] : m_devices[0];

@@ -38,14 +38,6 @@ public:
     void Attach(Ptr<PfcNetDevice> device);
 
     /**
-     * \brief Start carrying a frame from \p src to the other end.
-     * \param frame the Ethernet frame
-     * \param src the sending device
-     * \param txTime serialization time of the frame
-     */
-    void TransmitStart(Ptr<Packet> frame, Ptr<PfcNetDevice> src, Time txTime);
-
-    /**
      * \brief Start carrying a frame given as its L3 packet and EtherType (no Ethernet header
      * bytes in the packet).
      * \param packet the L3 packet

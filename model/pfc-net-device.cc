@@ -337,19 +337,6 @@ PfcNetDevice::TransmitComplete()
 }
 
 void
-PfcNetDevice::Receive(Ptr<Packet> frame)
-{
-    NS_LOG_FUNCTION(this << frame);
-    m_stats.rxFrames++;
-    m_snifferTrace(frame);
-    m_promiscSnifferTrace(frame);
-    m_macRxTrace(frame);
-    EthernetHeader eth(false);
-    frame->RemoveHeader(eth);
-    Deliver(frame, eth.GetLengthType(), eth.GetSource());
-}
-
-void
 PfcNetDevice::ReceiveL3(Ptr<Packet> packet, uint16_t protocol)
 {
     m_stats.rxFrames++;

@@ -171,12 +171,6 @@ public:
     DataRate GetDataRate() const;
 
     /**
-     * \brief Called by the channel when a frame has fully arrived.
-     * \param frame the Ethernet frame
-     */
-    void Receive(Ptr<Packet> frame);
-
-    /**
      * \brief A frame arrived from the channel, as its L3 packet and EtherType.
      * \param packet the L3 packet (no Ethernet header)
      * \param protocol the EtherType

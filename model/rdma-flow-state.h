@@ -54,7 +54,6 @@ public:
 
     uint32_t m_flowId{0};               //!< simulation-wide flow identifier
     uint32_t m_mtu{1000};               //!< payload bytes per full packet
-    uint32_t m_packetOverhead{0};       //!< header+trailer bytes on the wire per data packet
     uint64_t m_size{0};                 //!< message size in bytes
     DataRate m_lineRate;                //!< NIC line rate
     Time m_baseRtt;                     //!< base (unloaded) round-trip time of the path

@@ -153,6 +153,12 @@ RdmaNic::GetDevice() const
 }
 
 uint32_t
+RdmaNic::GetMtu() const
+{
+    return m_mtu;
+}
+
+uint32_t
 RdmaNic::GetDataWireBytes(uint32_t payload) const
 {
     return m_device->GetWireBytes(ROCE_HEADER_BYTES + payload + ICRC_BYTES);
@@ -212,7 +218,6 @@ RdmaNic::StartFlow(const RdmaFlowRequest& request)
     Ptr<RdmaFlowState> s = CreateObject<RdmaFlowState>();
     s->m_flowId = request.flowId;
     s->m_mtu = m_mtu;
-    s->m_packetOverhead = GetDataWireBytes(m_mtu) - m_mtu;
     s->m_size = request.size;
     s->m_lineRate = m_device->GetDataRate();
     s->m_baseRtt = request.baseRtt;
@@ -467,7 +472,6 @@ RdmaNic::ReceiveData(const Ipv4Header& ip,
         rx->src = ip.GetSource();
         rx->qpn = bth.GetDestQp();
         rx->sport = sport;
-        rx->priority = ip.GetDscp() >> 3;
         rx->state = CreateObject<RdmaRxFlowState>();
         rx->cc = m_ccFactory.Create<RdmaCongestionOps>();
         rx->cc->InitReceiver(rx->state, MakeCallback(&RdmaNic::SendCnp, this).Bind(rx));
@@ -695,8 +699,6 @@ RdmaNic::Complete(Ptr<RdmaQueuePair> qp)
     qp->cc->Stop();
     RdmaFlowRecord rec;
     rec.flowId = qp->request.flowId;
-    rec.srcNode = m_node ? m_node->GetId() : 0;
-    rec.dstNode = qp->request.dstNode;
     rec.size = qp->request.size;
     rec.priority = qp->request.priority;
     rec.start = qp->state->m_startTime;

@@ -89,6 +89,12 @@ public:
     Ptr<PfcNetDevice> GetDevice() const;
 
     /**
+     * \brief Payload bytes per full data packet (the Mtu attribute).
+     * \return bytes
+     */
+    uint32_t GetMtu() const;
+
+    /**
      * \brief Bytes on the wire of a data packet with \p payload bytes.
      * \param payload payload bytes
      * \return wire bytes (all headers, ICRC, Ethernet overhead)

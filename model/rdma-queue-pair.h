@@ -26,7 +26,6 @@ struct RdmaFlowRequest
 {
     uint32_t flowId{0};  //!< simulation-wide identifier (used in outputs)
     Ipv4Address dst;     //!< destination host address
-    uint32_t dstNode{0}; //!< destination node id (for records)
     uint64_t size{0};    //!< message size in bytes (> 0)
     uint8_t priority{3}; //!< PFC priority of the data
     Time baseRtt;        //!< unloaded round-trip time of the path (for CC and ideal FCT)
@@ -41,8 +40,6 @@ struct RdmaFlowRequest
 struct RdmaFlowRecord
 {
     uint32_t flowId{0};  //!< flow identifier
-    uint32_t srcNode{0}; //!< sender node id
-    uint32_t dstNode{0}; //!< receiver node id
     uint64_t size{0};    //!< message size in bytes
     uint8_t priority{0}; //!< PFC priority of the data
     Time start;          //!< when the flow started
@@ -94,7 +91,6 @@ public:
     Ipv4Address src;                 //!< the sender's address
     uint32_t qpn{0};                 //!< queue pair number
     uint16_t sport{0};               //!< UDP port of the connection
-    uint8_t priority{0};             //!< PFC priority of the data
     uint32_t expectedPsn{0};         //!< next in-order PSN (24 bits)
     uint32_t sinceAck{0};            //!< in-order packets since the last ACK
     uint32_t lastNakPsn{UINT32_MAX}; //!< PSN of the last NAK sent
