@@ -11,6 +11,7 @@
 #include "ns3/rdma-dcon.h"
 #include "ns3/rdma-flow-state.h"
 #include "ns3/simulator.h"
+#include "test-items.h"
 
 #include <gtest/gtest.h>
 
@@ -24,20 +25,9 @@ namespace
 
 /// An ECN-capable RoCE packet of flow \p sport with \p ipBytes bytes (IPv4 header included).
 Ptr<RdmaQueueDiscItem>
-MakeItem(uint16_t sport, uint32_t ipBytes, uint32_t inPort = 0)
+MakeItem(uint16_t sport, uint32_t ipBytes)
 {
-    Ipv4Header ip;
-    ip.SetSource(Ipv4Address("10.0.0.1"));
-    ip.SetDestination(Ipv4Address("10.0.0.2"));
-    ip.SetProtocol(17);
-    ip.SetEcn(Ipv4Header::ECN_ECT0);
-    ip.SetPayloadSize(ipBytes - 20);
-    RdmaFiveTuple t;
-    t.src = ip.GetSource();
-    t.dst = ip.GetDestination();
-    t.sport = sport;
-    t.dport = 4791;
-    return Create<RdmaQueueDiscItem>(Create<Packet>(ipBytes - 20), ip, t, inPort, 3);
+    return test::MakeRoceItem(sport, ipBytes);
 }
 
 Ptr<DconQueueDisc>

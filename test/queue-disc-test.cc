@@ -17,6 +17,7 @@
 #include "ns3/rdma-egress-queue-disc.h"
 #include "ns3/rdma-queue-disc-item.h"
 #include "ns3/simulator.h"
+#include "test-items.h"
 
 #include <gtest/gtest.h>
 
@@ -30,24 +31,11 @@ using namespace ns3;
 namespace
 {
 
-/// An item of \p bytes bytes (IPv4 header included) with the given ECN codepoint.
+/// A packet of one flow with \p bytes IP bytes and the given ECN codepoint.
 Ptr<RdmaQueueDiscItem>
 MakeItem(uint32_t bytes, Ipv4Header::EcnType ecn = Ipv4Header::ECN_ECT0)
 {
-    Ipv4Header ip;
-    ip.SetSource(Ipv4Address("10.0.0.1"));
-    ip.SetDestination(Ipv4Address("10.0.0.2"));
-    ip.SetProtocol(17);
-    ip.SetEcn(ecn);
-    ip.SetPayloadSize(bytes - 20);
-    RdmaFiveTuple t;
-    t.src = ip.GetSource();
-    t.dst = ip.GetDestination();
-    t.sport = 1000;
-    t.dport = 4791;
-    Ptr<RdmaQueueDiscItem> item
-        = Create<RdmaQueueDiscItem>(Create<Packet>(bytes - 20), ip, t, 0, 3);
-    return item;
+    return test::MakeRoceItem(1000, bytes, ecn);
 }
 
 /// A RedEcnQueueDisc with the given thresholds (byte strings), initialized.

@@ -1,0 +1,50 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef DCON_TEST_ITEMS_H
+#define DCON_TEST_ITEMS_H
+
+// Shared by the queue-disc tests: build the switch's parsed packet the way DconSwitch does.
+
+#include "ns3/ipv4-header.h"
+#include "ns3/packet.h"
+#include "ns3/rdma-queue-disc-item.h"
+
+namespace ns3
+{
+namespace test
+{
+
+/**
+ * \brief A RoCEv2 packet as a switch queues it: 10.0.0.1 -> 10.0.0.2, UDP sport -> 4791.
+ * \param sport UDP source port (tells flows apart)
+ * \param ipBytes IP packet size, header included (>= 20)
+ * \param ecn the ECN codepoint
+ * \param inPort ingress port
+ * \return the item (priority 3)
+ */
+inline Ptr<RdmaQueueDiscItem>
+MakeRoceItem(uint16_t sport,
+             uint32_t ipBytes,
+             Ipv4Header::EcnType ecn = Ipv4Header::ECN_ECT0,
+             uint32_t inPort = 0)
+{
+    Ipv4Header ip;
+    ip.SetSource(Ipv4Address("10.0.0.1"));
+    ip.SetDestination(Ipv4Address("10.0.0.2"));
+    ip.SetProtocol(17);
+    ip.SetEcn(ecn);
+    ip.SetPayloadSize(ipBytes - 20);
+    RdmaFiveTuple t;
+    t.src = ip.GetSource();
+    t.dst = ip.GetDestination();
+    t.sport = sport;
+    t.dport = 4791;
+    return Create<RdmaQueueDiscItem>(Create<Packet>(ipBytes - 20), ip, t, inPort, 3);
+}
+
+} // namespace test
+} // namespace ns3
+
+#endif /* DCON_TEST_ITEMS_H */
