@@ -48,8 +48,11 @@ struct PfcTxFrame
  *
  * Every frame is Ethernet II: 14-byte header, payload padded to the 60-byte minimum, and on the
  * wire also the 4-byte FCS and, if IncludePreambleAndIfg is true, the 8-byte preamble/SFD and
- * the 12-byte inter-frame gap. All of these count toward serialization time. The FCS is not
- * carried in the ns-3 packet (as in a capture), only counted.
+ * the 12-byte inter-frame gap. All of these count toward serialization time. Between devices the
+ * channel carries the L3 packet and the EtherType; the Ethernet header and padding are built as
+ * bytes only when a Sniffer, PromiscSniffer, MacTx or MacRx sink is connected (pcap captures
+ * get full frames), since nothing else reads them. The FCS is never in the packet (as in a
+ * capture), only counted.
  *
  * PFC: a received PAUSE (MAC Control, EtherType 0x8808, opcode 0x0101) stops the priorities it
  * enables for time x 512 bit times, starting when the frame has been received; the frame being

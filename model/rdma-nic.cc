@@ -214,6 +214,7 @@ RdmaNic::StartFlow(const RdmaFlowRequest& request)
     {
         m_nextQpn = 1;
     }
+    // RoCEv2 uses the UDP source port as ECMP entropy: one per QP, from the dynamic range.
     qp->sport = request.sport ? request.sport : static_cast<uint16_t>(49152 + (qp->qpn % 16384));
     Ptr<RdmaFlowState> s = CreateObject<RdmaFlowState>();
     s->m_flowId = request.flowId;
