@@ -34,61 +34,8 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
     RdmaDcqcn::SetPreset(config.dcqcnPreset, m_topo.GetFabricLinkRate());
     RdmaFabricHelper fh;
     fh.SetCongestionControl(config.cc);
-    fh.SetMmuAttribute("BufferSize", QueueSizeValue(config.bufferSize));
-    fh.SetMmuAttribute("ThresholdMode", EnumValue(SwitchMmu::STATIC));
-    fh.SetMmuAttribute("XOff", QueueSizeValue(config.xoff));
-    fh.SetMmuAttribute("XOn", QueueSizeValue(config.xon));
-    std::string queue = config.queue;
-    if (queue == "auto")
-    {
-        TypeId cc = RdmaCongestionOps::LookupTypeId(config.cc);
-        queue = cc == TypeId::LookupByName("ns3::RdmaDcon")  ? "dcon"
-                : cc == TypeId::LookupByName("ns3::RdmaPcn") ? "npecn"
-                                                             : "red";
-    }
-    if (queue == "red")
-    {
-        fh.SetQueueDisc("ns3::RedEcnQueueDisc",
-                        "Kmin",
-                        QueueSizeValue(config.kmin),
-                        "Kmax",
-                        QueueSizeValue(config.kmax),
-                        "Pmax",
-                        DoubleValue(config.pmax));
-    }
-    else if (queue == "dcon")
-    {
-        if (config.qcnmFraction < 0 || config.qcnmFraction > 1)
-        {
-            throw std::invalid_argument("testbed: qcnmFraction must be in (0, 1], got "
-                                        + std::to_string(config.qcnmFraction));
-        }
-        m_qcnm
-            = config.qcnmFraction > 0
-                  ? QueueSize(QueueSizeUnit::BYTES,
-                              static_cast<uint32_t>(config.qcnmFraction * config.xoff.GetValue()))
-              : config.qcnm.GetValue()
-                  ? config.qcnm
-                  : DconQueueDisc::ComputeDynamicQcnm(config.kmin,
-                                                      config.xoff,
-                                                      config.qcnmFanOut,
-                                                      m_topo.GetFabricLinkDelay(),
-                                                      m_topo.GetFabricLinkRate());
-        fh.SetQueueDisc("ns3::DconQueueDisc",
-                        "QEcn",
-                        QueueSizeValue(config.kmin),
-                        "QCnm",
-                        QueueSizeValue(m_qcnm));
-    }
-    else if (queue == "npecn")
-    {
-        fh.SetQueueDisc("ns3::NpEcnQueueDisc");
-    }
-    else
-    {
-        throw std::invalid_argument("testbed: unknown queue '" + queue
-                                    + "' (expected auto, red, dcon or npecn)");
-    }
+    m_qcnm
+        = config.sw.Apply(fh, config.cc, m_topo.GetFabricLinkDelay(), m_topo.GetFabricLinkRate());
     m_fabric = fh.Build(m_topo.GetTopology());
     m_fabric->SetCnmWindowInRtts(config.cnmWindowRtts);
     m_flows = Create<RdmaFlowHelper>(m_fabric);

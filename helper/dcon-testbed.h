@@ -12,6 +12,7 @@
 #include "ns3/queue-size.h"
 #include "rdma-fabric-helper.h"
 #include "rdma-flow-helper.h"
+#include "switch-queue-settings.h"
 
 #include <string>
 
@@ -36,16 +37,7 @@ struct DconTestbedConfig
     Time stopTime{MilliSeconds(60)};       //!< end of the run (a limit if runToCompletion)
     bool runToCompletion{false};           //!< stop when every flow has completed
     Time sampleInterval{MicroSeconds(20)}; //!< queue/throughput sampling
-    QueueSize bufferSize{"22MB"};          //!< switch buffer
-    QueueSize xoff{"320KB"};               //!< PFC pause threshold (per ingress port, priority)
-    QueueSize xon{"300KB"};                //!< PFC resume threshold
-    QueueSize kmin{"200KB"};               //!< ECN Kmin (= Kmax: step marking at 200 KB)
-    QueueSize kmax{"200KB"};               //!< ECN Kmax
-    double pmax{1.0};                      //!< ECN Pmax
-    std::string queue{"auto"};             //!< egress queue: auto (by cc), red, dcon, npecn
-    QueueSize qcnm{"0B"};                  //!< DCON Q_CNM; 0 = dynamic (paper Section 4.4)
-    double qcnmFraction{0};                //!< if > 0: Q_CNM = this x xoff (fixed, Fig. 11)
-    uint32_t qcnmFanOut{1};                //!< M of the dynamic Q_CNM
+    SwitchQueueSettings sw;                //!< buffer, PFC, ECN and queue settings
     double cnmWindowRtts{3};               //!< DCON T in RTTs
     bool burstViaS0{false};                //!< pin the burst through S0 (default: per-flow ECMP)
     bool burstStagger{false};              //!< offset sender k by k x burstInterval / senders

@@ -108,6 +108,28 @@ LeafSpineHelper::GetNHosts() const
     return m_nHosts;
 }
 
+uint32_t
+LeafSpineHelper::GetNLeaves() const
+{
+    return m_hostsPerLeaf.size();
+}
+
+uint32_t
+LeafSpineHelper::GetNSpines() const
+{
+    return m_spines;
+}
+
+uint32_t
+LeafSpineHelper::GetNHostsOnLeaf(uint32_t leaf) const
+{
+    if (leaf >= m_hostsPerLeaf.size())
+    {
+        throw std::invalid_argument("leaf-spine: no leaf " + std::to_string(leaf));
+    }
+    return m_hostsPerLeaf[leaf];
+}
+
 TopologySpec
 LeafSpineHelper::GetTopology() const
 {

@@ -98,6 +98,22 @@ public:
      * \return the count
      */
     uint32_t GetNHosts() const;
+    /**
+     * \brief Number of leaves.
+     * \return the count
+     */
+    uint32_t GetNLeaves() const;
+    /**
+     * \brief Number of spines.
+     * \return the count
+     */
+    uint32_t GetNSpines() const;
+    /**
+     * \brief Hosts on one leaf.
+     * \param leaf the leaf
+     * \return the count
+     */
+    uint32_t GetNHostsOnLeaf(uint32_t leaf) const;
 
     /**
      * \brief The DCON paper's testbed topology (dcon.md 3.1): spines S0, S1; leaves L0 and L1

@@ -1,0 +1,287 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "dcon-large-scale.h"
+
+#include "flow-size-cdf.h"
+#include "ns3/rdma-dcqcn.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
+#include "poisson-flow-generator.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <stdexcept>
+
+#ifndef DCON_DATA_DIR
+#define DCON_DATA_DIR "data"
+#endif
+
+namespace ns3
+{
+
+namespace
+{
+/// First RNG stream of the workload generator (the fabric uses streams from 0 up).
+constexpr int64_t WORKLOAD_STREAM = 1 << 20;
+
+/**
+ * \brief Escape a string for JSON.
+ * \param s the string
+ * \return the quoted, escaped string
+ */
+std::string
+JsonString(const std::string& s)
+{
+    std::string out = "\"";
+    for (char c : s)
+    {
+        if (c == '"' || c == '\\')
+        {
+            out += '\\';
+        }
+        out += c;
+    }
+    return out + "\"";
+}
+} // namespace
+
+void
+DconLargeScaleConfig::SetScale(const std::string& scale)
+{
+    if (scale == "full")
+    {
+        spines = 8;
+        leaves = 10;
+        hostsPerLeaf = 24;
+    }
+    else if (scale == "small")
+    {
+        spines = 4;
+        leaves = 4;
+        hostsPerLeaf = 12;
+    }
+    else if (scale == "tiny")
+    {
+        spines = 2;
+        leaves = 4;
+        hostsPerLeaf = 4;
+    }
+    else
+    {
+        throw std::invalid_argument("unknown scale '" + scale + "' (expected full, small or tiny)");
+    }
+}
+
+double
+DconLargeScale::CoreLoadPerHostLoad(const LeafSpineHelper& topo,
+                                    DataRate hostRate,
+                                    DataRate fabricRate)
+{
+    // Bytes offered by all hosts: N x load x R_h. A fraction f of host pairs (hence of bytes,
+    // with uniform destinations) is on different leaves and crosses one leaf uplink; the
+    // uplinks carry L x S x R_f in all.
+    const double n = topo.GetNHosts();
+    double interLeafPairs = 0;
+    for (uint32_t l = 0; l < topo.GetNLeaves(); ++l)
+    {
+        double h = topo.GetNHostsOnLeaf(l);
+        interLeafPairs += h * (n - h);
+    }
+    double f = interLeafPairs / (n * (n - 1));
+    double uplinks = static_cast<double>(topo.GetNLeaves()) * topo.GetNSpines();
+    return n * hostRate.GetBitRate() * f / (uplinks * fabricRate.GetBitRate());
+}
+
+DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
+    : m_config(config)
+    , m_topo(config.spines, config.leaves, config.hostsPerLeaf)
+{
+    if (!(config.load > 0))
+    {
+        throw std::invalid_argument("load must be > 0, got " + std::to_string(config.load));
+    }
+    if (config.duration.IsStrictlyNegative() || config.duration.IsZero())
+    {
+        throw std::invalid_argument("arrival window (duration) must be > 0, got "
+                                    + std::to_string(config.duration.GetSeconds()) + " s");
+    }
+    if (config.seed == 0)
+    {
+        throw std::invalid_argument("seed (run number) must be >= 1, got 0");
+    }
+    if (config.spines * config.leaves * config.hostsPerLeaf == 0 || config.leaves < 2)
+    {
+        throw std::invalid_argument(
+            "a leaf-spine needs >= 1 spine, >= 2 leaves and >= 1 host per leaf, got "
+            + std::to_string(config.spines) + " x " + std::to_string(config.leaves) + " x "
+            + std::to_string(config.hostsPerLeaf));
+    }
+    m_topo.SetHostLink(config.linkRate, config.linkDelay);
+    m_topo.SetFabricLink(config.linkRate, config.linkDelay);
+    double perHost = CoreLoadPerHostLoad(m_topo, config.linkRate, config.linkRate);
+    if (config.loadType == "core")
+    {
+        m_hostLoad = config.load / perHost;
+    }
+    else if (config.loadType == "host")
+    {
+        m_hostLoad = config.load;
+    }
+    else
+    {
+        throw std::invalid_argument("unknown load type '" + config.loadType
+                                    + "' (expected core or host)");
+    }
+    if (m_hostLoad > 1)
+    {
+        throw std::invalid_argument("load " + std::to_string(config.load) + " (" + config.loadType
+                                    + ") needs a host-link load of " + std::to_string(m_hostLoad)
+                                    + " > 1");
+    }
+
+    RngSeedManager::SetRun(config.seed);
+    RdmaDcqcn::SetPreset(config.dcqcnPreset, config.linkRate);
+    RdmaFabricHelper fh;
+    fh.SetCongestionControl(config.cc);
+    m_qcnm = config.sw.Apply(fh, config.cc, config.linkDelay, config.linkRate);
+    m_fabric = fh.Build(m_topo.GetTopology());
+    m_fabric->SetCnmWindowInRtts(config.cnmWindowRtts);
+
+    std::vector<uint32_t> hosts;
+    for (uint32_t h = 0; h < m_topo.GetNHosts(); ++h)
+    {
+        hosts.push_back(h); // hosts are nodes 0 .. N-1 (LeafSpineHelper numbering)
+    }
+    if (!config.flowFile.empty())
+    {
+        m_cdfPath.clear();
+        m_specs = ReadHpccFlows(config.flowFile, m_topo.GetTopology());
+    }
+    else
+    {
+        m_cdfPath = FlowSizeCdf::FindBuiltin(
+            config.workload, config.dataDir.empty() ? std::string(DCON_DATA_DIR) : config.dataDir);
+        FlowSizeCdf cdf = FlowSizeCdf::ReadFile(m_cdfPath);
+        PoissonFlowGenerator gen(hosts, config.linkRate, cdf);
+        gen.SetLoad(m_hostLoad);
+        gen.SetArrivalWindow(config.arrivalStart, config.duration);
+        if (config.incastShare > 0)
+        {
+            gen.SetIncast(config.incastShare, config.incastSenders, config.incastBytes);
+        }
+        gen.AssignStreams(WORKLOAD_STREAM);
+        m_specs = gen.Generate();
+    }
+    if (m_specs.empty())
+    {
+        throw std::invalid_argument("the workload has no flow: raise the load or the duration");
+    }
+
+    m_flows = Create<RdmaFlowHelper>(m_fabric);
+    m_flows->SetStopWhenDone(true);
+    m_flows->AddFlows(m_specs);
+
+    m_monitor = Create<DconMonitor>(m_fabric, m_flows);
+    for (uint32_t l = 0; l < config.leaves; ++l)
+    {
+        m_monitor->SetNodeName(m_topo.GetLeaf(l), "leaf" + std::to_string(l));
+    }
+    for (uint32_t s = 0; s < config.spines; ++s)
+    {
+        m_monitor->SetNodeName(m_topo.GetSpine(s), "spine" + std::to_string(s));
+    }
+    m_monitor->Start(MilliSeconds(1), config.maxTime);
+}
+
+double
+DconLargeScale::Run()
+{
+    auto t0 = std::chrono::steady_clock::now();
+    Simulator::Stop(m_config.maxTime);
+    Simulator::Run();
+    auto t1 = std::chrono::steady_clock::now();
+    return std::chrono::duration<double>(t1 - t0).count();
+}
+
+void
+DconLargeScale::Write(const std::string& dir, double wallSeconds) const
+{
+    namespace fs = std::filesystem;
+    fs::create_directories(dir);
+    {
+        std::ofstream out(fs::path(dir) / "flows.txt");
+        WriteHpccFlows(out, m_specs);
+        if (!out)
+        {
+            throw std::runtime_error("cannot write " + (fs::path(dir) / "flows.txt").string());
+        }
+    }
+    {
+        const auto& c = m_config;
+        std::ofstream out(fs::path(dir) / "run.json");
+        out << std::setprecision(12);
+        out << "{\n  \"cc\": " << JsonString(c.cc)
+            << ",\n  \"workload\": " << JsonString(c.flowFile.empty() ? c.workload : c.flowFile)
+            << ",\n  \"cdf_file\": " << JsonString(m_cdfPath) << ",\n  \"load\": " << c.load
+            << ",\n  \"load_type\": " << JsonString(c.loadType)
+            << ",\n  \"host_load\": " << m_hostLoad
+            << ",\n  \"arrival_start_s\": " << c.arrivalStart.GetSeconds()
+            << ",\n  \"arrival_duration_s\": " << c.duration.GetSeconds()
+            << ",\n  \"seed\": " << c.seed << ",\n  \"spines\": " << c.spines
+            << ",\n  \"leaves\": " << c.leaves << ",\n  \"hosts_per_leaf\": " << c.hostsPerLeaf
+            << ",\n  \"link_rate_bps\": " << c.linkRate.GetBitRate()
+            << ",\n  \"link_delay_s\": " << c.linkDelay.GetSeconds()
+            << ",\n  \"buffer_bytes\": " << c.sw.bufferSize.GetValue()
+            << ",\n  \"xoff_bytes\": " << c.sw.xoff.GetValue()
+            << ",\n  \"xon_bytes\": " << c.sw.xon.GetValue()
+            << ",\n  \"kmin_bytes\": " << c.sw.kmin.GetValue()
+            << ",\n  \"kmax_bytes\": " << c.sw.kmax.GetValue()
+            << ",\n  \"qcnm_fraction\": " << c.sw.qcnmFraction
+            << ",\n  \"qcnm_bytes\": " << m_qcnm.GetValue()
+            << ",\n  \"cnm_window_rtts\": " << c.cnmWindowRtts
+            << ",\n  \"incast_share\": " << c.incastShare
+            << ",\n  \"flows_generated\": " << m_specs.size() << "\n}\n";
+        if (!out)
+        {
+            throw std::runtime_error("cannot write " + (fs::path(dir) / "run.json").string());
+        }
+    }
+    // Last: the monitor's files, summary.json being the very last one written.
+    m_monitor->Write(dir, wallSeconds);
+}
+
+double
+DconLargeScale::GetHostLoad() const
+{
+    return m_hostLoad;
+}
+
+const std::vector<FlowSpec>&
+DconLargeScale::GetFlowSpecs() const
+{
+    return m_specs;
+}
+
+Ptr<DconMonitor>
+DconLargeScale::GetMonitor() const
+{
+    return m_monitor;
+}
+
+Ptr<RdmaFabric>
+DconLargeScale::GetFabric() const
+{
+    return m_fabric;
+}
+
+QueueSize
+DconLargeScale::GetQcnm() const
+{
+    return m_qcnm;
+}
+
+} // namespace ns3

@@ -1,0 +1,339 @@
+#!/usr/bin/python3
+"""Large-scale sweeps of the DCON paper (Fig. 9-12; dcon.md 3.3-3.4), one command per figure.
+
+  fig9   WebSearch,  loads 0.4 0.5 0.6 0.7 0.8 x cc {dcon, dcqcn, swift, pcn}   (20 runs/seed)
+  fig10  DataMining, loads 0.4 .. 0.8 x cc {dcon, dcqcn, swift, pcn}           (20 runs/seed)
+  fig11  WebSearch, dcon, loads 0.4 .. 0.8 x Q_CNM {40%, 60% of the PFC threshold, dynamic}
+  fig12  WebSearch, dcon, loads 0.4 .. 0.8 x CNM window T {2, 3, 4} RTT
+  all    the four; runs shared between figures are computed once (60 runs/seed)
+
+Load is the average load at the core layer (--loadType=core). Unless a figure varies them, runs
+use DCON's defaults Q_CNM dynamic (--qcnmFraction=0) and T = 3 RTT, so "dcon at load 0.6" of
+fig9, the dynamic point of fig11 and the T=3 point of fig12 are one run. A run directory is
+  RESULTS/{workload}-{cc}-load{load}-q{qcnmFraction}-T{cnmWindowRtts}-s{seed}-d{duration}-{scale}
+
+Each run writes into NAME.tmp, renamed to NAME only when the simulator exits 0 having written
+summary.json and run.json; finished runs are skipped, so an interrupted sweep (Ctrl-C) is simply
+restarted. A failed run's stderr tail is printed, the others go on, and the exit code is 1.
+Then scripts/fct_stats.py writes NAME/stats.json for every finished run, the sweep writes
+RESULTS/<fig>.csv (one row per run) and scripts/plot_large.py draws RESULTS/<fig>.png.
+
+Time (an estimate, not a measurement: dcon moves about 0.27 M link frames per wall-second per
+core, see README): a full-scale 5 ms run (8 spines x 10 leaves x 24 hosts, 40 Gb/s) at core load
+0.8 sends roughly 10-20 M frames including the drain of its flows, so about 1-3 min per run
+(less at lower loads; DataMining's rare 100 MB-1 GB flows add a long drain), about 0.5-1.5 h
+for `all` (60 runs) on 2 cores. --quick (scale small = 4 spines x 4 leaves x 12 hosts, 2 ms
+of arrivals, loads 0.4 0.6 0.8: 12 runs for fig9, 36 for all) should take a few minutes for
+`all` on 2 cores. --quick writes the same RESULTS/<fig>.csv/.png as a full sweep (its runs have
+their own directories): use --results results/large-quick to keep both.
+
+Usage: /usr/bin/python3 scripts/large_sweep.py fig9|fig10|fig11|fig12|all [--quick] [--jobs N]
+         [--seeds 1 2 ..] [--duration 5ms] [--scale full] [--build build] [--results results/large]
+"""
+import argparse
+import collections
+import concurrent.futures as cf
+import math
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+
+import pandas as pd
+from tqdm import tqdm
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fct_stats  # noqa: E402
+
+LOADS = [0.4, 0.5, 0.6, 0.7, 0.8]
+QUICK_LOADS = [0.4, 0.6, 0.8]
+CCS = ["dcon", "dcqcn", "swift", "pcn"]
+SCALES = ["full", "small", "tiny"]
+DEFAULTS = {"cc": "dcon", "qcnm_fraction": 0.0, "cnm_window_rtts": 3}
+# figure -> (workload, the parameter the figure varies, its values)
+FIGS = {
+    "fig9": ("websearch", "cc", CCS),
+    "fig10": ("datamining", "cc", CCS),
+    "fig11": ("websearch", "qcnm_fraction", [0.4, 0.6, 0.0]),
+    "fig12": ("websearch", "cnm_window_rtts", [2, 3, 4]),
+}
+FIG_NAMES = list(FIGS)
+BINARY = os.path.join("examples", "dcon-large-scale")
+TABLE_METRICS = {  # table column -> stats.json field
+    "avg_fct_s": "avg_fct_s", "p99_fct_s": "p99_fct_s", "median_fct_s": "median_fct_s",
+    "pause_rate_per_s": "pause_rate_per_s", "cnps": "cnps_sent", "cnms": "cnms_received",
+    "completion_ratio": "completion_ratio", "flows_completed": "flows_completed",
+    "flows_total": "flows_total", "wall_time_s": "wall_time_s",
+}
+TIME_RE = re.compile(r"^([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(s|ms|us|ns)$")
+
+Run = collections.namedtuple(
+    "Run", "workload cc load qcnm_fraction cnm_window_rtts seed duration scale")
+
+
+class SweepError(Exception):
+    """Bad user input; the message names the value."""
+
+
+def fmt_num(x):
+    """Canonical short form of a number in run names: 0.4 -> '0.4', 0.0 -> '0', 3.0 -> '3'."""
+    return "%g" % x
+
+
+def canonical_duration(text):
+    """'5ms', '5.0ms' -> '5ms'; SweepError for anything that is not <number><s|ms|us|ns> > 0."""
+    m = TIME_RE.match(str(text).strip())
+    if not m or float(m.group(1)) <= 0:
+        raise SweepError(f"--duration must be a positive time like 5ms, 500us or 0.01s, "
+                         f"got {text!r}")
+    return fmt_num(float(m.group(1))) + m.group(2)
+
+
+def run_name(run):
+    """The run's directory name; equal parameters give equal names whatever the figure."""
+    return (f"{run.workload}-{run.cc}-load{fmt_num(run.load)}-q{fmt_num(run.qcnm_fraction)}"
+            f"-T{fmt_num(run.cnm_window_rtts)}-s{run.seed}-d{run.duration}-{run.scale}")
+
+
+def fig_runs(fig, loads, seeds, duration, scale):
+    """The runs of one figure, in plotting order (value, load, seed)."""
+    if fig not in FIGS:
+        raise SweepError(f"unknown figure {fig!r} (choose from {', '.join(FIG_NAMES)}, all)")
+    workload, key, values = FIGS[fig]
+    out = []
+    for v in values:
+        p = dict(DEFAULTS, **{key: v})
+        for load in loads:
+            for seed in seeds:
+                out.append(Run(workload, p["cc"], float(load), float(p["qcnm_fraction"]),
+                               p["cnm_window_rtts"], int(seed), duration, scale))
+    return out
+
+
+def plan(figs, loads, seeds, duration, scale):
+    """{run name: Run} over the figures, each shared run once (first-figure order)."""
+    runs = {}
+    for fig in figs:
+        for r in fig_runs(fig, loads, seeds, duration, scale):
+            runs.setdefault(run_name(r), r)
+    return runs
+
+
+def is_complete(run_dir):
+    """Finished run: has summary.json and run.json and is not a .tmp directory."""
+    return fct_stats.is_complete(run_dir)
+
+
+def command(binary, run, outdir):
+    return [binary, f"--cc={run.cc}", f"--workload={run.workload}", f"--load={fmt_num(run.load)}",
+            "--loadType=core", f"--duration={run.duration}", f"--seed={run.seed}",
+            f"--outdir={outdir}", f"--scale={run.scale}",
+            f"--qcnmFraction={fmt_num(run.qcnm_fraction)}",
+            f"--cnmWindowRtts={fmt_num(run.cnm_window_rtts)}"]
+
+
+class Runner:
+    """Runs the simulator for one run at a time per thread; stop() kills the running ones."""
+
+    def __init__(self, binary, results):
+        self.binary = binary
+        self.results = results
+        self.stopping = threading.Event()
+        self._procs = set()
+        self._lock = threading.Lock()
+
+    def run_one(self, name, run):
+        """-> (name, "skipped" | "done" | "failed" | "stopped", message)."""
+        try:
+            return self._run_one(name, run)
+        except OSError as e:  # cannot start the simulator, disk full, ...
+            return name, "failed", f"{type(e).__name__}: {e}"
+
+    def _run_one(self, name, run):
+        final = os.path.join(self.results, name)
+        if is_complete(final):
+            return name, "skipped", ""
+        if self.stopping.is_set():
+            return name, "stopped", ""
+        tmp = final + ".tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        cmd = command(self.binary, run, tmp)
+        with self._lock:
+            if self.stopping.is_set():
+                return name, "stopped", ""
+            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    stdin=subprocess.DEVNULL, text=True, errors="replace")
+            self._procs.add(proc)
+        try:
+            out, err = proc.communicate()
+        finally:
+            with self._lock:
+                self._procs.discard(proc)
+        if proc.returncode != 0 and (self.stopping.is_set() or proc.returncode == -signal.SIGINT):
+            return name, "stopped", ""
+        problem = None
+        if proc.returncode != 0:
+            problem = f"exit code {proc.returncode}"
+        elif not (os.path.isfile(os.path.join(tmp, "summary.json"))
+                  and os.path.isfile(os.path.join(tmp, "run.json"))):
+            problem = "exit code 0 but no summary.json/run.json in " + tmp
+        if problem:
+            if os.path.isdir(tmp):  # keep the failed output for a look; removed on retry
+                with open(os.path.join(tmp, "sweep-error.log"), "w") as f:
+                    f.write(" ".join(cmd) + "\n" + problem + "\n--- stdout\n" + out
+                            + "\n--- stderr\n" + err)
+            tail = "\n".join(err.rstrip().splitlines()[-15:])
+            return name, "failed", f"{' '.join(cmd)}\n{problem}; stderr tail:\n{tail}"
+        with open(os.path.join(tmp, "sweep.log"), "w") as f:
+            f.write(" ".join(cmd) + "\n--- stdout\n" + out + "\n--- stderr\n" + err)
+        shutil.rmtree(final, ignore_errors=True)  # an incomplete leftover, if any
+        os.rename(tmp, final)
+        return name, "done", ""
+
+    def stop(self):
+        self.stopping.set()
+        with self._lock:
+            for p in list(self._procs):
+                if p.poll() is None:
+                    p.terminate()
+
+
+def execute(runs, binary, results, jobs):
+    """Run what is not finished yet, in parallel with a progress bar.
+    Returns the list of failure messages; raises KeyboardInterrupt after cleaning up."""
+    todo = {n: r for n, r in runs.items() if not is_complete(os.path.join(results, n))}
+    print(f"{len(runs)} runs, {len(runs) - len(todo)} already finished, {len(todo)} to do")
+    failures = []
+    if not todo:
+        return failures
+    if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+        raise SweepError(f"simulator {binary} not found or not executable; build first "
+                         "(scripts/setup.sh) or pass --build DIR")
+    runner = Runner(binary, results)
+    pool = cf.ThreadPoolExecutor(max_workers=jobs)
+    futures = [pool.submit(runner.run_one, n, r) for n, r in todo.items()]
+    try:
+        with tqdm(total=len(futures), desc="large-scale runs", unit="run") as bar:
+            for fut in cf.as_completed(futures):
+                name, status, msg = fut.result()
+                if status == "failed":
+                    failures.append(f"{name}: {msg}")
+                    tqdm.write(f"FAILED {name}: {msg}", file=sys.stderr)
+                bar.update(1)
+    except KeyboardInterrupt:
+        runner.stop()
+        pool.shutdown(wait=True, cancel_futures=True)
+        done = sum(1 for f in futures if f.done() and not f.cancelled()
+                   and f.exception() is None and f.result()[1] == "done")
+        print(f"\ninterrupted: {done} runs finished in this session are kept, unfinished "
+              "ones were discarded (their .tmp folders are redone); rerun the same command "
+              "to continue", file=sys.stderr)
+        raise
+    pool.shutdown(wait=True)
+    return failures
+
+
+def collect_stats(runs, results):
+    """{name: stats dict} for the finished runs; stats.json is recomputed when it is older than
+    summary.json or scripts/fct_stats.py. Returns (stats, failure messages)."""
+    stats, failures = {}, []
+    script_mtime = os.path.getmtime(fct_stats.__file__)
+    for name in tqdm(list(runs), desc="stats", unit="run", leave=False):
+        d = os.path.join(results, name)
+        if not is_complete(d):
+            continue
+        path = os.path.join(d, "stats.json")
+        try:
+            if (os.path.isfile(path) and os.path.getmtime(path) >= max(
+                    script_mtime, os.path.getmtime(os.path.join(d, "summary.json")))):
+                stats[name] = fct_stats._read_json(path)
+            else:
+                stats[name] = fct_stats.write_stats(d)
+        except fct_stats.StatsError as e:
+            failures.append(f"{name}: stats: {e}")
+            tqdm.write(f"FAILED stats of {name}: {e}", file=sys.stderr)
+    return stats, failures
+
+
+def make_table(fig, fig_run_list, stats):
+    """One row per run of `fig` that has stats: figure keys + metrics (None -> NaN)."""
+    cols = ["fig", "run"] + list(Run._fields) + list(TABLE_METRICS)
+    rows = []
+    for r in fig_run_list:
+        s = stats.get(run_name(r))
+        if s is None:
+            continue
+        row = {"fig": fig, "run": run_name(r), **r._asdict()}
+        for col, key in TABLE_METRICS.items():
+            v = s.get(key)
+            row[col] = math.nan if v is None else v
+        rows.append(row)
+    return pd.DataFrame(rows, columns=cols)
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("figure", choices=FIG_NAMES + ["all"], help="which figure's sweep")
+    ap.add_argument("--quick", action="store_true",
+                    help="scale small, 2 ms of arrivals, loads 0.4 0.6 0.8 (explicit --scale / "
+                         "--duration still win); expected: a few minutes for all on 2 cores")
+    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                    help="parallel runs (default: the number of CPUs, %(default)s)")
+    ap.add_argument("--seeds", type=int, nargs="+", default=[1],
+                    help="seeds, i.e. ns-3 run numbers >= 1 (default 1)")
+    ap.add_argument("--duration", default=None, help="arrival window (default 5ms, quick 2ms)")
+    ap.add_argument("--scale", default=None, help="full|small|tiny (default full, quick small)")
+    ap.add_argument("--build", default="build", help="build directory (default build)")
+    ap.add_argument("--results", default=os.path.join("results", "large"),
+                    help="results directory (default results/large)")
+    ap.add_argument("--no-plot", action="store_true", help="write the tables but do not plot")
+    args = ap.parse_args(argv)
+    if args.jobs < 1:
+        raise SweepError(f"--jobs must be >= 1, got {args.jobs}")
+    bad = [s for s in args.seeds if s < 1]
+    if bad:
+        raise SweepError(f"--seeds must be >= 1 (ns-3 run numbers), got {bad[0]}")
+    args.duration = canonical_duration(args.duration or ("2ms" if args.quick else "5ms"))
+    args.scale = args.scale or ("small" if args.quick else "full")
+    if args.scale not in SCALES:
+        raise SweepError(f"--scale must be one of {', '.join(SCALES)}, got {args.scale!r}")
+    args.loads = QUICK_LOADS if args.quick else LOADS
+    args.figs = FIG_NAMES if args.figure == "all" else [args.figure]
+    args.seeds = list(dict.fromkeys(args.seeds))
+    return args
+
+
+def main(argv=None):
+    try:
+        args = parse_args(argv)
+        runs = plan(args.figs, args.loads, args.seeds, args.duration, args.scale)
+        os.makedirs(args.results, exist_ok=True)
+        failures = execute(runs, os.path.join(args.build, BINARY), args.results, args.jobs)
+    except SweepError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    stats, stat_failures = collect_stats(runs, args.results)
+    failures += stat_failures
+    for fig in args.figs:
+        table = make_table(fig, fig_runs(fig, args.loads, args.seeds, args.duration, args.scale),
+                           stats)
+        path = os.path.join(args.results, fig + ".csv")
+        table.to_csv(path, index=False)
+        print(f"wrote {path} ({len(table)} runs)")
+    if not args.no_plot:
+        import plot_large
+        plot_large.plot_dir(args.results, args.figs)
+    if failures:
+        print(f"{len(failures)} run(s) failed:\n  " + "\n  ".join(
+            f.splitlines()[0] for f in failures), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

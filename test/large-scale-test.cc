@@ -1,0 +1,168 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// The large-scale experiment's scenario (dcon.md 3.3, paper Fig. 8), at test size: the load
+// conversion by hand, bad settings rejected by name, and a 2 x 4 x 4 leaf-spine at core load 0.6
+// with PFC on that completes every flow with no drop, reproducibly.
+
+#include "ns3/dcon-large-scale.h"
+#include "ns3/simulator.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Fixture: destroys the simulator after every test.
+class LargeScale : public ::testing::Test
+{
+protected:
+    void
+    TearDown() override
+    {
+        Simulator::Destroy();
+    }
+};
+
+/// The tiny fabric at core load 0.6, WebSearch, a 3 ms arrival window.
+DconLargeScaleConfig
+TinyConfig(const std::string& cc)
+{
+    DconLargeScaleConfig c;
+    c.cc = cc;
+    c.SetScale("tiny");
+    c.load = 0.6;
+    c.duration = MilliSeconds(3);
+    c.dataDir = DCON_SOURCE_DIR "/data";
+    return c;
+}
+
+/**
+ * \brief Read a whole file.
+ * \param path the file
+ * \return its bytes
+ */
+std::string
+Slurp(const std::string& path)
+{
+    std::ifstream in(path);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+} // namespace
+
+TEST(LargeScaleLoad, CoreToHostConversion)
+{
+    // Paper fabric: N = 240, 24 hosts on each of 10 leaves, 8 spines, all 40 Gb/s.
+    // f = 10 x 24 x 216 / (240 x 239) = 51840 / 57360 = 0.903766
+    // factor = N f R_h / (L S R_f) = 240 x 0.903766 / 80 = 2.711297
+    LeafSpineHelper paper(8, 10, 24);
+    EXPECT_NEAR(DconLargeScale::CoreLoadPerHostLoad(paper, DataRate("40Gbps"), DataRate("40Gbps")),
+                2.711297,
+                1e-6);
+    // Tiny: N = 16, 4 hosts on each of 4 leaves, 2 spines.
+    // f = 4 x 4 x 12 / (16 x 15) = 0.8; factor = 16 x 0.8 / 8 = 1.6
+    LeafSpineHelper tiny(2, 4, 4);
+    EXPECT_DOUBLE_EQ(
+        DconLargeScale::CoreLoadPerHostLoad(tiny, DataRate("40Gbps"), DataRate("40Gbps")), 1.6);
+}
+
+TEST_F(LargeScale, RejectsBadSettings)
+{
+    auto expectThrow = [](DconLargeScaleConfig c, const std::string& what)
+    {
+        try
+        {
+            DconLargeScale run(c);
+            ADD_FAILURE() << "no error for " << what;
+        }
+        catch (const std::invalid_argument& e)
+        {
+            EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+        }
+        Simulator::Destroy();
+    };
+    DconLargeScaleConfig c = TinyConfig("dcon");
+    c.load = -0.2;
+    expectThrow(c, "-0.2");
+    c = TinyConfig("dcon");
+    c.load = 1.8; // core 1.8 = host 1.125 on the tiny fabric
+    expectThrow(c, "1.125");
+    c = TinyConfig("dcon");
+    c.loadType = "edge";
+    expectThrow(c, "edge");
+    c = TinyConfig("dcon");
+    c.workload = "websurf";
+    expectThrow(c, "websurf");
+    c = TinyConfig("bbr");
+    expectThrow(c, "bbr");
+    c = TinyConfig("dcon");
+    c.leaves = 1;
+    expectThrow(c, "2 leaves");
+    EXPECT_THROW(TinyConfig("dcon").SetScale("huge"), std::invalid_argument);
+}
+
+TEST_F(LargeScale, TinyFabricCompletesEveryFlowWithoutDrops)
+{
+    // Host load 0.6 / 1.6 = 0.375; WebSearch mean 1.7 MB: per host 0.375 x 40e9 / (8 x 1.7e6)
+    // = 1100 flows/s, so about 3.3 flows per host and 50 flows in 3 ms.
+    DconLargeScaleConfig c = TinyConfig("dcon");
+    DconLargeScale run(c);
+    EXPECT_NEAR(run.GetHostLoad(), 0.375, 1e-12);
+    size_t n = run.GetFlowSpecs().size();
+    EXPECT_GT(n, 20u);
+    EXPECT_LT(n, 120u);
+    run.Run();
+    RdmaNic::Stats t = run.GetFabric()->GetNicTotals();
+    std::cout << n << " flows, completed " << run.GetMonitor()->GetRecords().size() << " by "
+              << Simulator::Now().As(Time::MS) << "\n";
+    EXPECT_EQ(run.GetMonitor()->GetRecords().size(), n);
+    EXPECT_EQ(t.retransmittedPackets, 0u);
+    for (uint32_t s : run.GetFabric()->GetSwitches())
+    {
+        for (const auto& [reason, count] : run.GetFabric()->GetSwitch(s)->GetMmu()->GetDropCounts())
+        {
+            EXPECT_EQ(count, 0u) << "switch " << s << " dropped for " << reason;
+        }
+    }
+    std::string dir = ::testing::TempDir() + "/dcon-large-a";
+    std::filesystem::remove_all(dir);
+    run.Write(dir, 0);
+    EXPECT_TRUE(std::filesystem::exists(dir + "/summary.json"));
+    EXPECT_TRUE(std::filesystem::exists(dir + "/run.json"));
+    // The written flow file replays to the same flows.
+    EXPECT_EQ(ReadHpccFlows(dir + "/flows.txt"), run.GetFlowSpecs());
+}
+
+TEST_F(LargeScale, SameSeedSameOutputDifferentSeedDifferentFlows)
+{
+    std::string a = ::testing::TempDir() + "/dcon-large-r1";
+    std::string b = ::testing::TempDir() + "/dcon-large-r2";
+    std::vector<FlowSpec> first;
+    for (const std::string& dir : {a, b})
+    {
+        std::filesystem::remove_all(dir);
+        DconLargeScale run(TinyConfig("dcqcn"));
+        run.Run();
+        run.Write(dir, 0);
+        first = run.GetFlowSpecs();
+        Simulator::Destroy();
+    }
+    for (const char* f : {"flows.csv", "pfc.csv", "flows.txt", "run.json"})
+    {
+        EXPECT_EQ(Slurp(a + "/" + f), Slurp(b + "/" + f)) << f;
+    }
+    DconLargeScaleConfig c = TinyConfig("dcqcn");
+    c.seed = 2;
+    DconLargeScale other(c);
+    EXPECT_NE(other.GetFlowSpecs(), first);
+}
