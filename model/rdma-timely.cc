@@ -5,6 +5,7 @@
 #include "rdma-timely.h"
 
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
@@ -71,6 +72,19 @@ RdmaTimely::GetTypeId()
                             UintegerValue(64000),
                             MakeUintegerAccessor(&RdmaTimely::m_segmentBytes),
                             MakeUintegerChecker<uint64_t>())
+              .AddAttribute(
+                  "Variant",
+                  "Original TIMELY (Mittal et al. 2015) or patched TIMELY (Zhu et al. "
+                  "2016: one weighted update between TLow and THigh, fair fixed point)",
+                  EnumValue(RdmaTimely::ORIGINAL),
+                  MakeEnumAccessor(&RdmaTimely::m_variant),
+                  MakeEnumChecker(RdmaTimely::ORIGINAL, "Original", RdmaTimely::PATCHED, "Patched"))
+              .AddAttribute("RttRef",
+                            "Patched TIMELY's reference RTT of error = (rtt - RttRef) / RttRef "
+                            "(0 = TLow)",
+                            TimeValue(Time(0)),
+                            MakeTimeAccessor(&RdmaTimely::m_rttRef),
+                            MakeTimeChecker(Time(0)))
               .AddAttribute("MinRate",
                             "Lowest rate",
                             DataRateValue(DataRate("100Mbps")),
@@ -117,6 +131,20 @@ RdmaTimely::OnAck(Ptr<RdmaFlowState> flow, const RdmaAckInfo& ack)
     OnRttSample(flow, ack.rtt);
 }
 
+double
+RdmaTimely::PatchedWeight(double g)
+{
+    if (g <= -0.25)
+    {
+        return 0;
+    }
+    if (g >= 0.25)
+    {
+        return 1;
+    }
+    return 2 * g + 0.5;
+}
+
 Time
 RdmaTimely::GetRttDiff() const
 {
@@ -145,6 +173,14 @@ RdmaTimely::OnRttSample(Ptr<RdmaFlowState> flow, Time rtt)
     else if (rtt > m_tHigh)
     {
         rate *= 1.0 - m_beta * (1.0 - m_tHigh.GetSeconds() / rtt.GetSeconds());
+        m_negativeGradients = 0;
+    }
+    else if (m_variant == PATCHED)
+    {
+        double w = PatchedWeight(gradient);
+        Time ref = m_rttRef.IsStrictlyPositive() ? m_rttRef : m_tLow;
+        double error = (rtt - ref).GetSeconds() / ref.GetSeconds();
+        rate = rate * (1.0 - m_beta * w * error) + delta * (1.0 - w);
         m_negativeGradients = 0;
     }
     else if (gradient <= 0)

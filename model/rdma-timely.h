@@ -29,6 +29,18 @@ namespace ns3
  * \endverbatim
  * The first sample only sets prev_rtt (no difference yet). The rate stays in [MinRate, line
  * rate]. Delta 0 (default) means line rate / 1000 (10 Mb/s per 10 Gb/s).
+ *
+ * Variant PATCHED is "patched TIMELY" of Zhu et al. (ECN or Delay, CoNEXT 2016), which replaces
+ * the two gradient branches (TLow <= new_rtt <= THigh) by one update with a unique, fair fixed
+ * point:
+ * \verbatim
+ *   w(g) = 0 for g <= -1/4, 2 g + 1/2 for -1/4 < g < 1/4, 1 for g >= 1/4
+ *   error = (new_rtt - RttRef) / RttRef
+ *   rate = rate (1 - Beta w(gradient) error) + Delta (1 - w(gradient))
+ * \endverbatim
+ * (RttRef 0, the default, means TLow, as in eRPC's implementation.) The original TIMELY has a
+ * continuum of fixed points (any split of the link with a zero gradient), which is why two
+ * flows need not converge to a fair share.
  */
 class RdmaTimely : public RdmaCongestionOps
 {
@@ -38,6 +50,13 @@ public:
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+
+    /// Which TIMELY.
+    enum Variant
+    {
+        ORIGINAL, //!< Mittal et al. 2015, Algorithm 1
+        PATCHED   //!< Zhu et al. 2016, unique fixed point
+    };
 
     RdmaTimely();
     ~RdmaTimely() override;
@@ -60,6 +79,13 @@ public:
      */
     Time GetRttDiff() const;
 
+    /**
+     * \brief Patched TIMELY's gradient weight w(g).
+     * \param g the normalized gradient
+     * \return w in [0, 1]
+     */
+    static double PatchedWeight(double g);
+
 private:
     double m_ewma;
     double m_beta;
@@ -75,6 +101,8 @@ private:
     uint32_t m_negativeGradients{0};
     uint64_t m_segmentBytes; //!< update once per this many acknowledged bytes (0 = every ACK)
     uint64_t m_ackedSinceUpdate{0};
+    Variant m_variant;
+    Time m_rttRef;
 };
 
 } // namespace ns3

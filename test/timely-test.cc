@@ -5,6 +5,7 @@
 // RdmaTimely's four branches and HAI, driven with hand-made RTT samples. Line rate 40 Gb/s, so
 // Delta = 40 Mb/s; a = 0.875, beta = 0.8, TLow 50 us, THigh 500 us, MinRtt 20 us. Each case starts
 // from 10 Gb/s; the first sample only sets prev_rtt.
+#include "ns3/enum.h"
 #include "ns3/rdma-flow-state.h"
 #include "ns3/rdma-timely.h"
 
@@ -104,4 +105,38 @@ TEST(RdmaTimely, UpdatesOncePerSegment)
     }
     c.cc->OnAck(c.flow, ack);
     EXPECT_DOUBLE_EQ(static_cast<double>(c.flow->m_rate.Get().GetBitRate()), 10.04e9);
+}
+
+// Patched TIMELY's weight: 0 up to g = -1/4, 2g + 1/2 between, 1 from 1/4.
+TEST(RdmaTimely, PatchedWeight)
+{
+    EXPECT_DOUBLE_EQ(RdmaTimely::PatchedWeight(-0.3), 0);
+    EXPECT_DOUBLE_EQ(RdmaTimely::PatchedWeight(-0.25), 0);
+    EXPECT_DOUBLE_EQ(RdmaTimely::PatchedWeight(0), 0.5);
+    EXPECT_DOUBLE_EQ(RdmaTimely::PatchedWeight(0.1), 0.7);
+    EXPECT_DOUBLE_EQ(RdmaTimely::PatchedWeight(0.25), 1);
+    EXPECT_DOUBLE_EQ(RdmaTimely::PatchedWeight(2), 1);
+}
+
+// Patched, 100 then 102 us (between TLow and THigh): rtt_diff = 0.875 x 2 = 1.75 us, gradient
+// 1.75 / 20 = 0.0875, w = 2 x 0.0875 + 0.5 = 0.675, error = (102 - 50) / 50 = 1.04 (RttRef =
+// TLow): rate = 10e9 (1 - 0.8 x 0.675 x 1.04) + 40e6 x 0.325 = 4.384e9 + 13e6 = 4.397 Gb/s.
+// The original rule would have cut to 10e9 (1 - 0.8 x 0.0875) = 9.3 Gb/s.
+TEST(RdmaTimely, PatchedUpdate)
+{
+    TimelyCase c;
+    c.cc->SetAttribute("Variant", EnumValue(RdmaTimely::PATCHED));
+    EXPECT_NEAR(c.Feed({100, 102}), 4.397e9, 2);
+}
+
+// Patched with RttRef 100 us, 100 then 100 us: gradient 0, w = 1/2, error 0: only the additive
+// part, 10e9 + 40e6 x 0.5 = 10.02 Gb/s. Below TLow and above THigh the original rules apply:
+// 30 us -> +Delta = 10.06 Gb/s.
+TEST(RdmaTimely, PatchedFixedPointAndOuterBranches)
+{
+    TimelyCase c;
+    c.cc->SetAttribute("Variant", EnumValue(RdmaTimely::PATCHED));
+    c.cc->SetAttribute("RttRef", TimeValue(MicroSeconds(100)));
+    EXPECT_NEAR(c.Feed({100, 100}), 10.02e9, 2);
+    EXPECT_NEAR(c.Feed({30}), 10.06e9, 2);
 }
