@@ -27,7 +27,8 @@
 // Printed: flows completed / total, time of the last completion after the first flow start,
 // wall time of the simulation, events and events per wall-second, frames sent on links (all
 // devices of all links) and data packets on links per wall-second, peak memory (ru_maxrss),
-// PFC pause frames, drops. --outdir also writes the monitor's CSV files (flows.csv, pfc.csv,
+// PFC pause frames, drops. --outdir also writes fct.txt in the HPCC simulator's FCT format and
+// the monitor's CSV files (flows.csv, pfc.csv,
 // drops.csv, summary.json).
 //
 // Expected (the HPCC simulator's reference run of the 10 ms file): all 6,643 flows complete,
@@ -506,6 +507,7 @@ main(int argc, char* argv[])
         Print(r);
         if (monitor)
         {
+            monitor->WriteHpccFct(outdir + "/fct.txt");
             monitor->Write(outdir, r.runSeconds);
             std::cout << "results in             " << outdir << "\n";
         }

@@ -250,6 +250,7 @@ DconLargeScale::Write(const std::string& dir, double wallSeconds) const
             throw std::runtime_error("cannot write " + (fs::path(dir) / "run.json").string());
         }
     }
+    m_monitor->WriteHpccFct((fs::path(dir) / "fct.txt").string());
     // Last: the monitor's files, summary.json being the very last one written.
     m_monitor->Write(dir, wallSeconds);
 }

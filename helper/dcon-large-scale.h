@@ -90,7 +90,8 @@ public:
     double Run();
 
     /**
-     * \brief Write flows.csv, pfc.csv, drops.csv, flows.txt (the flows in HPCC format),
+     * \brief Write flows.csv, pfc.csv, drops.csv, flows.txt (the flows in HPCC format), fct.txt
+     * (the completed flows in the HPCC simulator's FCT format),
      * run.json (the settings) and, last, summary.json into a directory.
      * \param dir the directory (created if needed)
      * \param wallSeconds wall time to record

@@ -6,6 +6,8 @@
 
 #include "ns3/simulator.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -241,6 +243,41 @@ DconMonitor::GetQueueSamples(uint32_t node, uint32_t port, bool ingress) const
         }
     }
     throw std::invalid_argument("port not sampled");
+}
+
+void
+DconMonitor::WriteHpccFct(const std::string& path) const
+{
+    std::vector<RdmaFlowRecord> recs = m_records;
+    std::sort(recs.begin(),
+              recs.end(),
+              [](const auto& a, const auto& b)
+              {
+                  return a.flowId < b.flowId;
+              });
+    std::ofstream out = OpenOut(path);
+    for (const auto& r : recs)
+    {
+        const RdmaFlowHelper::Flow& flow = m_flows->GetFlows()[r.flowId];
+        Time ideal = m_fabric->GetIdealFct(flow.src, flow.dst, r.size);
+        char line[160];
+        std::snprintf(line,
+                      sizeof(line),
+                      "%08x %08x %u %u %llu %lld %lld %lld\n",
+                      m_fabric->GetAddress(flow.src).Get(),
+                      m_fabric->GetAddress(flow.dst).Get(),
+                      static_cast<unsigned>(r.sport),
+                      4791u,
+                      static_cast<unsigned long long>(r.size),
+                      static_cast<long long>(r.start.GetNanoSeconds()),
+                      static_cast<long long>((r.end - r.start).GetNanoSeconds()),
+                      static_cast<long long>(ideal.GetNanoSeconds()));
+        out << line;
+    }
+    if (!out)
+    {
+        throw std::runtime_error("cannot write " + path);
+    }
 }
 
 void

@@ -91,6 +91,20 @@ public:
     void Write(const std::string& dir, double wallSeconds) const;
 
     /**
+     * \brief Write the completed flows in the HPCC simulator's FCT format (its fct.txt), so that
+     * analysis scripts written for it keep working: one line per flow, in flow-id order,
+     * \verbatim
+       sip dip sport dport size_bytes start_ns fct_ns ideal_fct_ns
+       \endverbatim
+     * with the IPv4 addresses as 8 hex digits (e.g. 0a000001 for 10.0.0.1), the UDP ports of
+     * the wire (dport 4791) and times in whole nanoseconds (truncated). The ideal FCT is
+     * RdmaFabric::GetIdealFct (HPCC's "standalone FCT"). Throws std::runtime_error if the
+     * file cannot be written.
+     * \param path the file
+     */
+    void WriteHpccFct(const std::string& path) const;
+
+    /**
      * \brief PFC pause frames (non-zero time) sent by \p from on its link to \p to.
      * \param from sender of the PAUSE frames
      * \param to its neighbour

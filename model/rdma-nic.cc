@@ -702,6 +702,7 @@ RdmaNic::Complete(Ptr<RdmaQueuePair> qp)
     rec.flowId = qp->request.flowId;
     rec.size = qp->request.size;
     rec.priority = qp->request.priority;
+    rec.sport = qp->sport;
     rec.start = qp->state->m_startTime;
     rec.end = Simulator::Now();
     m_stats.flowsCompleted++;

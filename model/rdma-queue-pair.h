@@ -42,6 +42,7 @@ struct RdmaFlowRecord
     uint32_t flowId{0};  //!< flow identifier
     uint64_t size{0};    //!< message size in bytes
     uint8_t priority{0}; //!< PFC priority of the data
+    uint16_t sport{0};   //!< UDP source port the flow used
     Time start;          //!< when the flow started
     Time end;            //!< when the sender received the ACK of the last byte
 };

@@ -214,6 +214,18 @@ TEST_F(Fabric, LoneFlowFctIsIdeal)
         std::cout << "size " << c.size << ": FCT " << fct.GetPicoSeconds() << " ps, ideal "
                   << ideal.GetPicoSeconds() << " ps\n";
         EXPECT_NEAR(fct.GetSeconds() / ideal.GetSeconds(), 1.0, 0.01) << c.size;
+        // The HPCC simulator's fct.txt line: hosts 10.0.0.1 -> 10.0.0.2, the NIC's source port,
+        // RoCEv2's 4791, size, start 10 us, FCT and ideal FCT in ns (equal here).
+        std::string path = ::testing::TempDir() + "/dcon-fct.txt";
+        mon->WriteHpccFct(path);
+        std::ifstream in(path);
+        std::string line;
+        std::getline(in, line);
+        std::string ns = std::to_string(c.idealPs / 1000);
+        EXPECT_EQ(line,
+                  "0a000001 0a000002 " + std::to_string(rec.sport) + " 4791 "
+                      + std::to_string(c.size) + " 10000 " + ns + " " + ns);
+        EXPECT_FALSE(std::getline(in, line));
         Simulator::Destroy();
     }
 }
