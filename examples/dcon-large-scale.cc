@@ -72,6 +72,9 @@ main(int argc, char* argv[])
     cmd.AddValue("kmax", "ECN Kmax", cfg.sw.kmax);
     cmd.AddValue("pmax", "ECN Pmax", cfg.sw.pmax);
     cmd.AddValue("queue", "Switch egress queue: auto (from --cc), red, dcon, npecn", cfg.sw.queue);
+    cmd.AddValue("dconMarkInBurst",
+                 "DCON: keep ECN marking in burst congestion (no latch; paper: false)",
+                 cfg.sw.markInBurst);
     cmd.AddValue("qcnm", "DCON Q_CNM (0B = dynamic, paper Section 4.4)", cfg.sw.qcnm);
     cmd.AddValue("qcnmFraction",
                  "DCON fixed Q_CNM as a fraction of the PFC threshold (0 = not used)",

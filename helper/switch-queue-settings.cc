@@ -4,6 +4,7 @@
  */
 #include "switch-queue-settings.h"
 
+#include "ns3/boolean.h"
 #include "ns3/dcon-queue-disc.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -81,8 +82,13 @@ SwitchQueueSettings::Apply(RdmaFabricHelper& fh,
     if (q == "dcon")
     {
         QueueSize qcnmInUse = GetQcnm(linkDelay, linkRate);
-        fh.SetQueueDisc(
-            "ns3::DconQueueDisc", "QEcn", QueueSizeValue(kmin), "QCnm", QueueSizeValue(qcnmInUse));
+        fh.SetQueueDisc("ns3::DconQueueDisc",
+                        "QEcn",
+                        QueueSizeValue(kmin),
+                        "QCnm",
+                        QueueSizeValue(qcnmInUse),
+                        "MarkInBurst",
+                        BooleanValue(markInBurst));
         return qcnmInUse;
     }
     if (q == "npecn")

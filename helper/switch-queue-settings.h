@@ -38,6 +38,7 @@ struct SwitchQueueSettings
     QueueSize qcnm{"0B"};         //!< DCON Q_CNM; 0 = dynamic (paper Section 4.4)
     double qcnmFraction{0};       //!< if > 0: Q_CNM = this x xoff (fixed, paper Fig. 11)
     uint32_t qcnmFanOut{1};       //!< M of the dynamic Q_CNM
+    bool markInBurst{false};      //!< DCON: keep ECN marking in burst congestion (no latch)
 
     /**
      * \brief The queue discipline "auto" stands for with a congestion control.

@@ -4,6 +4,7 @@
  */
 #include "dcon-queue-disc.h"
 
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -36,6 +37,13 @@ DconQueueDisc::GetTypeId()
                             QueueSizeValue(QueueSize("320KB")),
                             MakeQueueSizeAccessor(&DconQueueDisc::m_qCnm),
                             MakeQueueSizeChecker())
+              .AddAttribute("MarkInBurst",
+                            "Keep ECN marking from Q_ECN up also in burst congestion (no latch). "
+                            "false (default) is the paper: marking off from Q_CNM until the "
+                            "queue falls below Q_ECN",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&DconQueueDisc::m_markInBurst),
+                            MakeBooleanChecker())
               .AddTraceSource("State",
                               "Congestion state (0 not congested, 1 persistent, 2 burst)",
                               MakeTraceSourceAccessor(&DconQueueDisc::m_state),
@@ -96,7 +104,7 @@ DconQueueDisc::GetState() const
 bool
 DconQueueDisc::IsMarkingDisabled() const
 {
-    return m_markingDisabled;
+    return m_markingDisabled && !m_markInBurst;
 }
 
 uint32_t
@@ -168,8 +176,12 @@ DconQueueDisc::OnEnqueue(Ptr<RdmaQueueDiscItem> item, uint32_t queueBytes)
 {
     uint32_t& count = m_flows[item->GetFiveTuple()];
     count++;
-    // Persistent congestion: mark on the bytes ahead of the packet, unless latched off.
-    if (!m_markingDisabled && queueBytes >= m_qEcn.GetValue() && queueBytes < m_qCnm.GetValue())
+    // Persistent congestion: mark on the bytes ahead of the packet, unless latched off (or,
+    // with MarkInBurst, from Q_ECN up whatever the state).
+    bool mark = m_markInBurst ? queueBytes >= m_qEcn.GetValue()
+                              : !m_markingDisabled && queueBytes >= m_qEcn.GetValue()
+                                    && queueBytes < m_qCnm.GetValue();
+    if (mark)
     {
         Mark(item, PERSISTENT_MARK);
     }

@@ -118,6 +118,7 @@ private:
     QueueSize m_qEcn;
     QueueSize m_qCnm;
     bool m_markingDisabled{false};
+    bool m_markInBurst{false}; //!< keep marking in burst congestion (no latch)
     TracedValue<State> m_state{NOT_CONGESTED};
     std::unordered_map<RdmaFiveTuple, uint32_t, RdmaFiveTupleHash> m_flows; //!< packets per flow
     uint64_t m_burstOnsets{0};

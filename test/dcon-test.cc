@@ -4,6 +4,7 @@
  */
 // Unit tests of DCON's pieces: the three-state queue disc (thresholds, latch, N), the T_last
 // window, the sender's CNM reaction with the 50 us rule, and the Q_CNM calculator.
+#include "ns3/boolean.h"
 #include "ns3/dcon-ingress-tracker.h"
 #include "ns3/dcon-queue-disc.h"
 #include "ns3/ipv4-header.h"
@@ -127,6 +128,41 @@ TEST(DconQueueDisc, LatchHoldsUntilBelowQecn)
     q->Enqueue(again); // 10000 ahead: marked
     EXPECT_TRUE(again->IsCe());
     EXPECT_EQ(q->GetBurstOnsets(), 1u);
+}
+
+// MarkInBurst (no latch), same sequence as ThreeStatesOnEnqueue: every packet with at least
+// Q_ECN = 10 KB ahead is marked, in burst congestion too (packets 11..25: 15 marks), and the
+// burst is still reported for CNMs (6 reports, 1 onset); after draining to 15000 B the next
+// packet (15000 ahead) is marked, not latched off.
+TEST(DconQueueDisc, MarkInBurstKeepsMarking)
+{
+    Ptr<DconQueueDisc> q = CreateObject<DconQueueDisc>();
+    q->SetAttribute("QEcn", QueueSizeValue(QueueSize("10KB")));
+    q->SetAttribute("QCnm", QueueSizeValue(QueueSize("20KB")));
+    q->SetAttribute("MarkInBurst", BooleanValue(true));
+    q->SetLinkRate(DataRate("40Gbps"));
+    q->Initialize();
+    std::vector<Ptr<RdmaQueueDiscItem>> items;
+    for (int k = 1; k <= 25; ++k)
+    {
+        items.push_back(MakeItem(1, 1000));
+        q->Enqueue(items.back());
+    }
+    for (int k = 0; k < 25; ++k)
+    {
+        EXPECT_EQ(items[k]->IsCe(), k >= 10) << "packet " << k + 1;
+    }
+    EXPECT_EQ(q->GetState(), DconQueueDisc::BURST);
+    EXPECT_FALSE(q->IsMarkingDisabled());
+    EXPECT_EQ(q->GetBurstOnsets(), 1u);
+    EXPECT_EQ(q->GetCnmTriggers(), 6u);
+    for (int k = 0; k < 10; ++k)
+    {
+        q->Dequeue();
+    }
+    Ptr<RdmaQueueDiscItem> next = MakeItem(1, 1000);
+    q->Enqueue(next); // 15000 ahead
+    EXPECT_TRUE(next->IsCe());
 }
 
 // N counts distinct flows with packets in the queue: 3 packets of flow A, 2 of B, 1 of C -> 3;
