@@ -65,20 +65,7 @@ main(int argc, char* argv[])
     cmd.AddValue("spines", "Spines (non-zero overrides --scale)", spines);
     cmd.AddValue("leaves", "Leaves (non-zero overrides --scale)", leaves);
     cmd.AddValue("hostsPerLeaf", "Hosts per leaf (non-zero overrides --scale)", hostsPerLeaf);
-    cmd.AddValue("bufferSize", "Switch buffer", cfg.sw.bufferSize);
-    cmd.AddValue("xoff", "PFC pause threshold", cfg.sw.xoff);
-    cmd.AddValue("xon", "PFC resume threshold", cfg.sw.xon);
-    cmd.AddValue("kmin", "ECN Kmin (DCON's Q_ECN)", cfg.sw.kmin);
-    cmd.AddValue("kmax", "ECN Kmax", cfg.sw.kmax);
-    cmd.AddValue("pmax", "ECN Pmax", cfg.sw.pmax);
-    cmd.AddValue("queue", "Switch egress queue: auto (from --cc), red, dcon, npecn", cfg.sw.queue);
-    cmd.AddValue("dconMarkInBurst",
-                 "DCON: keep ECN marking in burst congestion (no latch; paper: false)",
-                 cfg.sw.markInBurst);
-    cmd.AddValue("qcnm", "DCON Q_CNM (0B = dynamic, paper Section 4.4)", cfg.sw.qcnm);
-    cmd.AddValue("qcnmFraction",
-                 "DCON fixed Q_CNM as a fraction of the PFC threshold (0 = not used)",
-                 cfg.sw.qcnmFraction);
+    cfg.sw.AddCommandLineOptions(cmd);
     cmd.AddValue("cnmWindowRtts", "DCON T in RTTs", cfg.cnmWindowRtts);
     cmd.AddValue("incastShare", "Share of the load sent as Poisson incast events", cfg.incastShare);
     cmd.AddValue("incastSenders", "Senders per incast event", cfg.incastSenders);

@@ -57,23 +57,11 @@ main(int argc, char* argv[])
     cmd.AddValue("runToCompletion", "Stop when every flow has completed", cfg.runToCompletion);
     cmd.AddValue("longFlowSize", "Bytes of f0 and f1", cfg.longFlowSize);
     cmd.AddValue("sampleInterval", "Queue/throughput sampling interval", cfg.sampleInterval);
-    cmd.AddValue("xoff", "PFC pause threshold", cfg.sw.xoff);
-    cmd.AddValue("xon", "PFC resume threshold", cfg.sw.xon);
-    cmd.AddValue("kmin", "ECN Kmin", cfg.sw.kmin);
-    cmd.AddValue("kmax", "ECN Kmax", cfg.sw.kmax);
-    cmd.AddValue("pmax", "ECN Pmax", cfg.sw.pmax);
+    cfg.sw.AddCommandLineOptions(cmd);
     cmd.AddValue("burstViaS0", "Pin the burst through S0 (false: per-flow ECMP)", cfg.burstViaS0);
     cmd.AddValue("burstStagger",
                  "Offset the senders' flows evenly within one burst interval",
                  cfg.burstStagger);
-    cmd.AddValue("queue", "Switch egress queue: auto (from --cc), red, dcon, npecn", cfg.sw.queue);
-    cmd.AddValue("dconMarkInBurst",
-                 "DCON: keep ECN marking in burst congestion (no latch; paper: false)",
-                 cfg.sw.markInBurst);
-    cmd.AddValue("qcnm", "DCON Q_CNM (0B = dynamic, paper Section 4.4)", cfg.sw.qcnm);
-    cmd.AddValue("qcnmFraction",
-                 "DCON fixed Q_CNM as a fraction of the PFC threshold (0 = use --qcnm)",
-                 cfg.sw.qcnmFraction);
     cmd.AddValue("cnmWindowRtts", "DCON window T in base RTTs", cfg.cnmWindowRtts);
     cmd.AddValue("pcap", "Write pcap files of L2's ports", cfg.pcap);
     cmd.AddValue("validate", "Check the expected result and exit 1 if it does not hold", validate);

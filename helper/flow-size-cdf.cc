@@ -6,6 +6,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/log.h"
+#include "text-input.h"
 
 #include <algorithm>
 #include <cctype>
@@ -32,31 +33,8 @@ constexpr double LAST_FRACTION_TOLERANCE = 1e-9;
 /// Built-in CDF names (files data/cdf/<name>.txt).
 const char* const BUILTIN_NAMES[] = {"websearch", "datamining", "datamining-fine", "fbhadoop"};
 
-/**
- * \brief Throw std::invalid_argument formatted as "<name>:<line>: <what>, got '<token>'".
- * \param name the input's name
- * \param line the 1-based line number (0 if the input could not be opened)
- * \param what what is wrong
- * \param token the offending text
- */
-[[noreturn]] void
-Fail(const std::string& name, uint64_t line, const std::string& what, std::string_view token)
-{
-    std::ostringstream oss;
-    oss << name << ":" << line << ": " << what << ", got '" << token << "'";
-    throw std::invalid_argument(oss.str());
-}
-
-/**
- * \brief Whether a character separates fields (CR counts, so CRLF files read fine).
- * \param c the character
- * \return true for space, tab, CR, VT, FF
- */
-inline bool
-IsSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
+using textinput::Fail;
+using textinput::IsSpace;
 
 /**
  * \brief The shortest text that reads back as \p v.

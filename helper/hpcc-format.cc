@@ -5,6 +5,7 @@
 #include "hpcc-format.h"
 
 #include "ns3/log.h"
+#include "text-input.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -35,31 +36,8 @@ constexpr uint64_t PS_PER_S = 1000000000000ULL;
 /// At most this many significant decimals after the point (keeps 10^k in 64 bits).
 constexpr size_t MAX_DECIMALS = 18;
 
-/**
- * \brief Throw std::invalid_argument formatted as "<name>:<line>: <what>, got '<token>'".
- * \param name the input's name
- * \param line the 1-based line number (0 if not applicable)
- * \param what what is wrong
- * \param token the offending text
- */
-[[noreturn]] void
-Fail(const std::string& name, uint64_t line, const std::string& what, std::string_view token)
-{
-    std::ostringstream oss;
-    oss << name << ":" << line << ": " << what << ", got '" << token << "'";
-    throw std::invalid_argument(oss.str());
-}
-
-/**
- * \brief Whether a character separates fields (CR counts, so CRLF files read fine).
- * \param c the character
- * \return true for space, tab, CR, VT, FF
- */
-inline bool
-IsSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
+using textinput::Fail;
+using textinput::IsSpace;
 
 /**
  * \brief Reads an input line by line, skipping blank lines and splitting fields.

@@ -5,6 +5,7 @@
 #include "switch-queue-settings.h"
 
 #include "ns3/boolean.h"
+#include "ns3/command-line.h"
 #include "ns3/dcon-queue-disc.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -30,6 +31,26 @@ SwitchQueueSettings::QueueForCc(const std::string& cc)
         return "npecn";
     }
     return "red";
+}
+
+void
+SwitchQueueSettings::AddCommandLineOptions(CommandLine& cmd)
+{
+    cmd.AddValue("bufferSize", "Switch buffer", bufferSize);
+    cmd.AddValue("xoff", "PFC pause threshold (per ingress port and priority)", xoff);
+    cmd.AddValue("xon", "PFC resume threshold", xon);
+    cmd.AddValue("kmin", "ECN Kmin (DCON's Q_ECN)", kmin);
+    cmd.AddValue("kmax", "ECN Kmax", kmax);
+    cmd.AddValue("pmax", "ECN Pmax", pmax);
+    cmd.AddValue("queue", "Switch egress queue: auto (from --cc), red, dcon, npecn", queue);
+    cmd.AddValue("qcnm", "DCON Q_CNM (0B = dynamic, paper Section 4.4)", qcnm);
+    cmd.AddValue("qcnmFraction",
+                 "DCON fixed Q_CNM as a fraction of the PFC threshold (0 = not used)",
+                 qcnmFraction);
+    cmd.AddValue("qcnmFanOut", "M of the dynamic Q_CNM", qcnmFanOut);
+    cmd.AddValue("dconMarkInBurst",
+                 "DCON: keep ECN marking in burst congestion (no latch; paper: false)",
+                 markInBurst);
 }
 
 QueueSize

@@ -15,6 +15,7 @@ namespace ns3
 {
 
 class RdmaFabricHelper;
+class CommandLine;
 
 /**
  * \ingroup dcon
@@ -46,6 +47,14 @@ struct SwitchQueueSettings
      * \return "dcon", "npecn" or "red"
      */
     static std::string QueueForCc(const std::string& cc);
+
+    /**
+     * \brief Add every field as a command-line option (--bufferSize, --xoff, --xon, --kmin,
+     * --kmax, --pmax, --queue, --qcnm, --qcnmFraction, --qcnmFanOut, --dconMarkInBurst). The
+     * settings must outlive the parse.
+     * \param cmd the command line
+     */
+    void AddCommandLineOptions(CommandLine& cmd);
 
     /**
      * \brief The Q_CNM these settings give (fraction of xoff, explicit, or dynamic).

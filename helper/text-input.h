@@ -1,0 +1,50 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef TEXT_INPUT_H
+#define TEXT_INPUT_H
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+/**
+ * \file
+ * \ingroup dcon
+ * \brief Small pieces shared by dcon's text-file readers (HPCC formats, flow-size CDFs): the
+ * common error format and the field separators.
+ */
+
+namespace ns3
+{
+namespace textinput
+{
+
+/**
+ * \brief Throw std::invalid_argument formatted as "<name>:<line>: <what>, got '<token>'".
+ * \param name the input's name (usually the file name)
+ * \param line the 1-based line number (0 if the input could not be opened)
+ * \param what what is wrong
+ * \param token the offending text
+ */
+[[noreturn]] void Fail(const std::string& name,
+                       uint64_t line,
+                       const std::string& what,
+                       std::string_view token);
+
+/**
+ * \brief Whether a character separates fields (CR counts, so CRLF files read fine).
+ * \param c the character
+ * \return true for space, tab, CR, VT, FF
+ */
+inline bool
+IsSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+} // namespace textinput
+} // namespace ns3
+
+#endif /* TEXT_INPUT_H */
