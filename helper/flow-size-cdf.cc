@@ -34,7 +34,6 @@ constexpr double LAST_FRACTION_TOLERANCE = 1e-9;
 const char* const BUILTIN_NAMES[] = {"websearch", "datamining", "datamining-fine", "fbhadoop"};
 
 using textinput::Fail;
-using textinput::IsSpace;
 
 /**
  * \brief The shortest text that reads back as \p v.
@@ -202,25 +201,7 @@ FlowSizeCdf::Read(std::istream& in, const std::string& name)
     while (std::getline(in, line))
     {
         ++lineNo;
-        std::vector<std::string_view> fields;
-        const char* p = line.data();
-        const char* end = p + line.size();
-        while (p < end)
-        {
-            while (p < end && IsSpace(*p))
-            {
-                ++p;
-            }
-            const char* start = p;
-            while (p < end && !IsSpace(*p))
-            {
-                ++p;
-            }
-            if (p > start)
-            {
-                fields.emplace_back(start, p - start);
-            }
-        }
+        std::vector<std::string_view> fields = textinput::SplitFields(line);
         if (fields.empty() || fields.front().front() == '#')
         {
             continue; // blank line or comment

@@ -37,7 +37,6 @@ constexpr uint64_t PS_PER_S = 1000000000000ULL;
 constexpr size_t MAX_DECIMALS = 18;
 
 using textinput::Fail;
-using textinput::IsSpace;
 
 /**
  * \brief Reads an input line by line, skipping blank lines and splitting fields.
@@ -66,25 +65,7 @@ public:
         while (std::getline(m_in, m_line))
         {
             ++m_lineNo;
-            m_fields.clear();
-            const char* p = m_line.data();
-            const char* end = p + m_line.size();
-            while (p < end)
-            {
-                while (p < end && IsSpace(*p))
-                {
-                    ++p;
-                }
-                const char* start = p;
-                while (p < end && !IsSpace(*p))
-                {
-                    ++p;
-                }
-                if (p > start)
-                {
-                    m_fields.emplace_back(start, p - start);
-                }
-            }
+            m_fields = textinput::SplitFields(m_line);
             if (!m_fields.empty())
             {
                 return true;

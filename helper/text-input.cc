@@ -20,5 +20,30 @@ Fail(const std::string& name, uint64_t line, const std::string& what, std::strin
     throw std::invalid_argument(oss.str());
 }
 
+std::vector<std::string_view>
+SplitFields(std::string_view line)
+{
+    std::vector<std::string_view> fields;
+    const char* p = line.data();
+    const char* end = p + line.size();
+    while (p < end)
+    {
+        while (p < end && IsSpace(*p))
+        {
+            ++p;
+        }
+        const char* start = p;
+        while (p < end && !IsSpace(*p))
+        {
+            ++p;
+        }
+        if (p > start)
+        {
+            fields.emplace_back(start, p - start);
+        }
+    }
+    return fields;
+}
+
 } // namespace textinput
 } // namespace ns3

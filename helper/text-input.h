@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 /**
  * \file
@@ -43,6 +44,13 @@ IsSpace(char c)
 {
     return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
+
+/**
+ * \brief Split a line into its fields (runs of non-separator characters).
+ * \param line the line
+ * \return views into \p line, in order (empty for a blank line)
+ */
+std::vector<std::string_view> SplitFields(std::string_view line);
 
 } // namespace textinput
 } // namespace ns3
