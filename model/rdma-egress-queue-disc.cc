@@ -104,6 +104,7 @@ RdmaEgressQueueDisc::CheckConfig()
         AddInternalQueue(CreateObjectWithAttributes<DropTailQueue<QueueDiscItem>>(
             "MaxSize", QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, UINT32_MAX))));
     }
+    m_fifo = PeekPointer(GetInternalQueue(0)); // owned by the queue disc; saves a Ptr per packet
     return true;
 }
 
@@ -117,13 +118,13 @@ RdmaEgressQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 {
     Ptr<RdmaQueueDiscItem> rdma = StaticCast<RdmaQueueDiscItem>(item);
     OnEnqueue(rdma, GetNBytes());
-    return GetInternalQueue(0)->Enqueue(item);
+    return m_fifo->Enqueue(item);
 }
 
 Ptr<QueueDiscItem>
 RdmaEgressQueueDisc::DoDequeue()
 {
-    Ptr<QueueDiscItem> item = GetInternalQueue(0)->Dequeue();
+    Ptr<QueueDiscItem> item = m_fifo->Dequeue();
     if (item)
     {
         OnDequeue(StaticCast<RdmaQueueDiscItem>(item), GetNBytes());

@@ -109,6 +109,7 @@ private:
 
     DataRate m_linkRate;
     CongestedFlowCallback m_congestedFlow;
+    InternalQueue* m_fifo{nullptr}; //!< internal queue 0 (set by CheckConfig)
 };
 
 /**
