@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Burst-intensity sweep of the DCON paper (Fig. 7; dcon.md 3.2).
 
 Testbed topology; H0 -> R0 and H1 -> R1 send 200 MB each from t = 0; from 30 ms, H2..H15 each
@@ -9,7 +9,7 @@ Runs go in parallel (one process per core by default) with a progress bar; a run
 results exist is skipped, and each run writes into a temporary folder that is renamed when it
 is complete, so an interrupted sweep never leaves half a result and can simply be restarted.
 
-Usage: /usr/bin/python3 scripts/burst_sweep.py [--ccs dcon dcqcn] [--quick] [-j N]
+Usage: /usr/bin/python3 scripts/burst_sweep.py [--ccs dcon dcqcn swift pcn] [--quick] [-j N]
 Writes RESULTS/<panel>-<cc>-<value>/ (the run's CSVs), RESULTS/fig7.csv and RESULTS/fig7.png.
 """
 import argparse
@@ -87,7 +87,7 @@ def plot(table, path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--ccs", nargs="+", default=["dcon", "dcqcn"])
+    ap.add_argument("--ccs", nargs="+", default=["dcon", "dcqcn", "swift", "pcn"])
     ap.add_argument("--quick", action="store_true", help="3 points per panel instead of 5")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--binary", default="build/examples/dcon-testbed")

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Draw the DCON paper's testbed figure (Fig. 2 for DCQCN, Fig. 6 for DCON) from runs of
 examples/dcon-testbed.
 
