@@ -3,13 +3,14 @@
 
   fig9   WebSearch,  loads 0.4 0.5 0.6 0.7 0.8 x cc {dcon, dcqcn, swift, pcn}   (20 runs/seed)
   fig10  DataMining, loads 0.4 .. 0.8 x cc {dcon, dcqcn, swift, pcn}           (20 runs/seed)
-  fig11  WebSearch, dcon, loads 0.4 .. 0.8 x Q_CNM {40%, 60% of the PFC threshold, dynamic}
+  fig11  WebSearch, dcon, loads 0.4 .. 0.8 x Q_CNM {40%, 60% of the PFC threshold, dynamic},
+         all at Q_ECN = 100 KB (40% of 320 KB = 128 KB is below the default Q_ECN of 200 KB)
   fig12  WebSearch, dcon, loads 0.4 .. 0.8 x CNM window T {2, 3, 4} RTT
-  all    the four; runs shared between figures are computed once (60 runs/seed)
+  all    the four; runs shared between figures are computed once (65 runs/seed)
 
 Load is the average load at the core layer (--loadType=core). Unless a figure varies them, runs
-use DCON's defaults Q_CNM dynamic (--qcnmFraction=0) and T = 3 RTT, so "dcon at load 0.6" of
-fig9, the dynamic point of fig11 and the T=3 point of fig12 are one run. A run directory is
+use DCON's defaults Q_CNM dynamic (--qcnmFraction=0), T = 3 RTT and Q_ECN 200 KB, so "dcon at
+load 0.6" of fig9 and the T=3 point of fig12 are one run. A run directory is
   RESULTS/{workload}-{cc}-load{load}-q{qcnmFraction}-T{cnmWindowRtts}-s{seed}-d{duration}-{scale}
 
 Each run writes into NAME.tmp, renamed to NAME only when the simulator exits 0 having written
@@ -52,13 +53,18 @@ LOADS = [0.4, 0.5, 0.6, 0.7, 0.8]
 QUICK_LOADS = [0.4, 0.6, 0.8]
 CCS = ["dcon", "dcqcn", "swift", "pcn"]
 SCALES = ["full", "small", "tiny"]
-DEFAULTS = {"cc": "dcon", "qcnm_fraction": 0.0, "cnm_window_rtts": 3}
-# figure -> (workload, the parameter the figure varies, its values)
+# The simulator's default Q_ECN (= ECN Kmin = Kmax), KB.
+DEFAULT_QECN_KB = 200
+DEFAULTS = {"cc": "dcon", "qcnm_fraction": 0.0, "cnm_window_rtts": 3, "qecn_kb": DEFAULT_QECN_KB}
+# figure -> (workload, the parameter the figure varies, its values, other settings)
+# Fig. 11's fixed Q_CNM are 40% and 60% of the PFC threshold (320 KB): 128 and 192 KB, below the
+# default Q_ECN of 200 KB, which DCON forbids (Q_CNM >= Q_ECN); so Fig. 11 runs all three lines
+# with Q_ECN = 100 KB (doc/large-scale.rst).
 FIGS = {
-    "fig9": ("websearch", "cc", CCS),
-    "fig10": ("datamining", "cc", CCS),
-    "fig11": ("websearch", "qcnm_fraction", [0.4, 0.6, 0.0]),
-    "fig12": ("websearch", "cnm_window_rtts", [2, 3, 4]),
+    "fig9": ("websearch", "cc", CCS, {}),
+    "fig10": ("datamining", "cc", CCS, {}),
+    "fig11": ("websearch", "qcnm_fraction", [0.4, 0.6, 0.0], {"qecn_kb": 100}),
+    "fig12": ("websearch", "cnm_window_rtts", [2, 3, 4], {}),
 }
 FIG_NAMES = list(FIGS)
 BINARY = os.path.join("examples", "dcon-large-scale")
@@ -71,7 +77,8 @@ TABLE_METRICS = {  # table column -> stats.json field
 TIME_RE = re.compile(r"^([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(s|ms|us|ns)$")
 
 Run = collections.namedtuple(
-    "Run", "workload cc load qcnm_fraction cnm_window_rtts seed duration scale")
+    "Run", "workload cc load qcnm_fraction cnm_window_rtts seed duration scale qecn_kb",
+    defaults=(DEFAULT_QECN_KB,))
 
 
 class SweepError(Exception):
@@ -94,22 +101,27 @@ def canonical_duration(text):
 
 def run_name(run):
     """The run's directory name; equal parameters give equal names whatever the figure."""
-    return (f"{run.workload}-{run.cc}-load{fmt_num(run.load)}-q{fmt_num(run.qcnm_fraction)}"
+    name = (f"{run.workload}-{run.cc}-load{fmt_num(run.load)}-q{fmt_num(run.qcnm_fraction)}"
             f"-T{fmt_num(run.cnm_window_rtts)}-s{run.seed}-d{run.duration}-{run.scale}")
+    if run.qecn_kb != DEFAULT_QECN_KB:
+        name += f"-e{fmt_num(run.qecn_kb)}KB"
+    return name
 
 
 def fig_runs(fig, loads, seeds, duration, scale):
     """The runs of one figure, in plotting order (value, load, seed)."""
     if fig not in FIGS:
         raise SweepError(f"unknown figure {fig!r} (choose from {', '.join(FIG_NAMES)}, all)")
-    workload, key, values = FIGS[fig]
+    workload, key, values, other = FIGS[fig]
     out = []
     for v in values:
-        p = dict(DEFAULTS, **{key: v})
+        p = dict(DEFAULTS, **other)
+        p[key] = v
         for load in loads:
             for seed in seeds:
                 out.append(Run(workload, p["cc"], float(load), float(p["qcnm_fraction"]),
-                               p["cnm_window_rtts"], int(seed), duration, scale))
+                               p["cnm_window_rtts"], int(seed), duration, scale,
+                               p["qecn_kb"]))
     return out
 
 
@@ -132,7 +144,8 @@ def command(binary, run, outdir):
             "--loadType=core", f"--duration={run.duration}", f"--seed={run.seed}",
             f"--outdir={outdir}", f"--scale={run.scale}",
             f"--qcnmFraction={fmt_num(run.qcnm_fraction)}",
-            f"--cnmWindowRtts={fmt_num(run.cnm_window_rtts)}"]
+            f"--cnmWindowRtts={fmt_num(run.cnm_window_rtts)}",
+            f"--kmin={fmt_num(run.qecn_kb)}KB", f"--kmax={fmt_num(run.qecn_kb)}KB"]
 
 
 class Runner:

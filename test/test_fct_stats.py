@@ -294,20 +294,30 @@ class SweepTest(unittest.TestCase):
 
     def test_shared_runs_deduplicated(self):
         a = ([0.4, 0.5, 0.6, 0.7, 0.8], [1], "5ms", "full")
-        # fig9's dcon runs (q dynamic, T 3) = fig11's dynamic runs = fig12's T=3 runs:
-        # 20 + (15 - 5) + (15 - 5) = 40 distinct runs for fig9 + fig11 + fig12
-        self.assertEqual(len(large_sweep.plan(["fig9", "fig11", "fig12"], *a)), 40)
-        # fig11 + fig12 share only their 5 dynamic/T=3 runs: 15 + 15 - 5 = 25
-        self.assertEqual(len(large_sweep.plan(["fig11", "fig12"], *a)), 25)
-        # all: + fig10's 20 (DataMining, shares nothing) = 60
-        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES, *a)), 60)
+        # fig9's dcon runs (q dynamic, T 3) = fig12's T=3 runs; fig11 runs at Q_ECN 100 KB and
+        # shares nothing: 20 + 15 + (15 - 5) = 45 distinct runs for fig9 + fig11 + fig12
+        self.assertEqual(len(large_sweep.plan(["fig9", "fig11", "fig12"], *a)), 45)
+        self.assertEqual(len(large_sweep.plan(["fig11", "fig12"], *a)), 30)
+        # all: + fig10's 20 (DataMining, shares nothing) = 65
+        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES, *a)), 65)
         names9 = {large_sweep.run_name(r) for r in large_sweep.fig_runs("fig9", *a)}
         names11 = {large_sweep.run_name(r) for r in large_sweep.fig_runs("fig11", *a)}
-        self.assertIn("websearch-dcon-load0.6-q0-T3-s1-d5ms-full", names9 & names11)
-        self.assertEqual(len(names9 & names11), 5)
-        # quick: 3 loads -> fig9 12 runs, all 12 + 12 + 6 + 6 = 36
+        names12 = {large_sweep.run_name(r) for r in large_sweep.fig_runs("fig12", *a)}
+        self.assertIn("websearch-dcon-load0.6-q0-T3-s1-d5ms-full", names9 & names12)
+        self.assertEqual(len(names9 & names12), 5)
+        self.assertEqual(len(names9 & names11), 0)
+        self.assertIn("websearch-dcon-load0.6-q0.4-T3-s1-d5ms-full-e100KB", names11)
+        # quick: 3 loads -> fig9 12 runs, all 12 + 12 + 9 + 6 = 39
         q = ([0.4, 0.6, 0.8], [1], "2ms", "small")
-        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES, *q)), 36)
+        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES, *q)), 39)
+
+    def test_fig11_sets_qecn(self):
+        # Fig. 11 passes Q_ECN = 100 KB as Kmin = Kmax; the other figures keep the default.
+        a = ([0.8], [1], "5ms", "full")
+        cmd11 = large_sweep.command("sim", large_sweep.fig_runs("fig11", *a)[0], "out")
+        self.assertIn("--kmin=100KB", cmd11)
+        cmd9 = large_sweep.command("sim", large_sweep.fig_runs("fig9", *a)[0], "out")
+        self.assertIn("--kmin=200KB", cmd9)
 
     def test_completeness(self):
         with tempfile.TemporaryDirectory() as tmp:
