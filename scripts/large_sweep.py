@@ -19,13 +19,11 @@ restarted. A failed run's stderr tail is printed, the others go on, and the exit
 Then scripts/fct_stats.py writes NAME/stats.json for every finished run, the sweep writes
 RESULTS/<fig>.csv (one row per run) and scripts/plot_large.py draws RESULTS/<fig>.png.
 
-Time (an estimate, not a measurement: dcon moves about 0.27 M link frames per wall-second per
-core, see README): a full-scale 5 ms run (8 spines x 10 leaves x 24 hosts, 40 Gb/s) at core load
-0.8 sends roughly 10-20 M frames including the drain of its flows, so about 1-3 min per run
-(less at lower loads; DataMining's rare 100 MB-1 GB flows add a long drain), about 0.5-1.5 h
-for `all` (60 runs) on 2 cores. --quick (scale small = 4 spines x 4 leaves x 12 hosts, 2 ms
-of arrivals, loads 0.4 0.6 0.8: 12 runs for fig9, 36 for all) should take a few minutes for
-`all` on 2 cores. --quick writes the same RESULTS/<fig>.csv/.png as a full sweep (its runs have
+Time (measured on a 2-core VM, --jobs 2): fig9 9.5 min (a full-scale WebSearch run at load 0.8
+takes about 1 min alone, 42 MiB), fig10 with --duration 20ms 20 min (DataMining's 100 MB-1 GB
+flows drain for 200-300 ms of simulated time), fig11 and fig12 5-8 min each: `all` is under an
+hour. --quick (scale small = 4 spines x 4 leaves x 12 hosts, 2 ms of arrivals, loads 0.4 0.6
+0.8: 12 runs for fig9, 39 for all) takes about half a minute per figure. --quick writes the same RESULTS/<fig>.csv/.png as a full sweep (its runs have
 their own directories): use --results results/large-quick to keep both.
 
 Usage: /usr/bin/python3 scripts/large_sweep.py fig9|fig10|fig11|fig12|all [--quick] [--jobs N]
