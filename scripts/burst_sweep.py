@@ -29,6 +29,9 @@ from tqdm import tqdm  # noqa: E402
 INTERVALS_US = [10, 15, 20, 25, 30]
 SIZES_KB = [32, 64, 128, 256, 512]
 LABELS = {"dcon": "DCON", "dcqcn": "DCQCN", "pcn": "PCN", "swift": "Swift", "timely": "TIMELY"}
+# The same colour per scheme as scripts/plot_large.py.
+COLORS = {"dcon": "tab:red", "dcqcn": "tab:blue", "swift": "tab:green", "pcn": "tab:orange",
+          "timely": "tab:purple"}
 
 
 def runs(ccs, quick):
@@ -74,7 +77,8 @@ def plot(table, path):
     for ax, panel, xlabel in ((axes[0], "interval", "burst interval (us)"),
                               (axes[1], "size", "burst flow size (KB)")):
         for cc, g in table[table.panel == panel].groupby("cc", sort=True):
-            ax.plot(g.value, g.avg_fct_ms, marker="o", label=LABELS.get(cc, cc))
+            ax.plot(g.value, g.avg_fct_ms, marker="o", label=LABELS.get(cc, cc),
+                    color=COLORS.get(cc))
         ax.set_xlabel(xlabel)
         ax.set_ylabel("average FCT of all flows (ms)")
         ax.grid(alpha=0.3)
