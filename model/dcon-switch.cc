@@ -373,28 +373,23 @@ DconSwitch::Receive(uint32_t port, Ptr<PfcNetDevice> device, Ptr<Packet> packet,
 void
 DconSwitch::ForwardIpv4(uint32_t inPort, Ptr<Packet> packet)
 {
-    Ipv4Header ip;
-    packet->RemoveHeader(ip);
-    RdmaFiveTuple tuple;
-    tuple.src = ip.GetSource();
-    tuple.dst = ip.GetDestination();
-    tuple.protocol = ip.GetProtocol();
-    if (tuple.protocol == UDP_PROTOCOL)
+    // Read the fields from the bytes; the header stays on the packet (RdmaQueueDiscItem).
+    RdmaQueueDiscItem::Ipv4Fields f;
+    if (!RdmaQueueDiscItem::ParseIpv4(packet, f))
     {
-        UdpHeader udp;
-        packet->PeekHeader(udp);
-        tuple.sport = udp.GetSourcePort();
-        tuple.dport = udp.GetDestinationPort();
+        CountDrop(MALFORMED);
+        m_dropTrace(packet, MALFORMED);
+        return;
     }
-    uint32_t out = Route(tuple);
+    uint32_t out = Route(f.tuple);
     if (out == UINT32_MAX)
     {
         CountDrop(NO_ROUTE);
         m_dropTrace(packet, NO_ROUTE);
         return;
     }
-    uint8_t prio = DscpToPriority(ip.GetDscp());
-    Ptr<RdmaQueueDiscItem> item = Create<RdmaQueueDiscItem>(packet, ip, tuple, inPort, prio);
+    uint8_t prio = DscpToPriority(f.tos >> 2);
+    Ptr<RdmaQueueDiscItem> item = Create<RdmaQueueDiscItem>(packet, f.tos, f.tuple, inPort, prio);
     SwitchMmu::AdmitResult res = m_mmu->Admit(inPort, prio, item->GetSize());
     if (!res.admitted)
     {
@@ -448,6 +443,8 @@ DconSwitch::CongestedFlow(uint32_t port, Ptr<const RdmaQueueDiscItem> item, uint
     if (tuple.protocol == UDP_PROTOCOL)
     {
         Ptr<Packet> copy = item->GetPacket()->Copy();
+        Ipv4Header ip;
+        copy->RemoveHeader(ip); // the item's packet keeps its IPv4 header
         UdpHeader udp;
         copy->RemoveHeader(udp);
         BthHeader bth;

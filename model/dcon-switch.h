@@ -60,6 +60,8 @@ class DconSwitch : public Object
 public:
     /// Drop reason: no route to the destination.
     static constexpr const char* NO_ROUTE = "NoRoute";
+    /// Drop reason: an IPv4 packet too short or with options (not what a RoCEv2 NIC sends).
+    static constexpr const char* MALFORMED = "Malformed";
 
     /**
      * \brief Get the type ID.

@@ -12,21 +12,61 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RdmaQueueDiscItem");
 
+RdmaQueueDiscItem::RdmaQueueDiscItem(
+    Ptr<Packet> p, uint8_t tos, const RdmaFiveTuple& tuple, uint32_t inPort, uint8_t priority)
+    : QueueDiscItem(p, Address(), 0x0800)
+    , m_tos(tos)
+    , m_tuple(tuple)
+    , m_inPort(inPort)
+    , m_priority(priority)
+    , m_size(p->GetSize())
+{
+}
+
 RdmaQueueDiscItem::RdmaQueueDiscItem(Ptr<Packet> p,
                                      const Ipv4Header& header,
                                      const RdmaFiveTuple& tuple,
                                      uint32_t inPort,
                                      uint8_t priority)
     : QueueDiscItem(p, Address(), 0x0800)
-    , m_header(header)
+    , m_tos(header.GetTos())
     , m_tuple(tuple)
     , m_inPort(inPort)
     , m_priority(priority)
     , m_size(p->GetSize() + header.GetSerializedSize())
 {
+    p->AddHeader(header);
 }
 
 RdmaQueueDiscItem::~RdmaQueueDiscItem() {}
+
+bool
+RdmaQueueDiscItem::ParseIpv4(Ptr<const Packet> p, Ipv4Fields& fields)
+{
+    uint8_t b[24];
+    uint32_t n = p->CopyData(b, sizeof(b));
+    if (n < 20 || b[0] != 0x45)
+    {
+        return false; // not IPv4, or options (our NICs never send them)
+    }
+    auto be32 = [&b](int i)
+    {
+        return (uint32_t(b[i]) << 24) | (uint32_t(b[i + 1]) << 16) | (uint32_t(b[i + 2]) << 8)
+               | uint32_t(b[i + 3]);
+    };
+    fields.tos = b[1];
+    fields.tuple.protocol = b[9];
+    fields.tuple.src = Ipv4Address(be32(12));
+    fields.tuple.dst = Ipv4Address(be32(16));
+    fields.tuple.sport = 0;
+    fields.tuple.dport = 0;
+    if (fields.tuple.protocol == 17 && n >= 24)
+    {
+        fields.tuple.sport = static_cast<uint16_t>((b[20] << 8) | b[21]);
+        fields.tuple.dport = static_cast<uint16_t>((b[22] << 8) | b[23]);
+    }
+    return true;
+}
 
 uint32_t
 RdmaQueueDiscItem::GetSize() const
@@ -37,31 +77,44 @@ RdmaQueueDiscItem::GetSize() const
 void
 RdmaQueueDiscItem::AddHeader()
 {
-    GetPacket()->AddHeader(m_header);
+    if (!m_remarked)
+    {
+        return;
+    }
+    Ipv4Header ip;
+    GetPacket()->RemoveHeader(ip);
+    ip.SetTos(m_tos);
+    GetPacket()->AddHeader(ip);
+    m_remarked = false;
 }
 
 bool
 RdmaQueueDiscItem::Mark()
 {
-    Ipv4Header::EcnType ecn = m_header.GetEcn();
+    uint8_t ecn = m_tos & 0x03;
     if (ecn == Ipv4Header::ECN_NotECT)
     {
         return false;
     }
-    m_header.SetEcn(Ipv4Header::ECN_CE);
+    if (ecn != Ipv4Header::ECN_CE)
+    {
+        m_tos |= Ipv4Header::ECN_CE;
+        m_remarked = true;
+    }
     return true;
 }
 
 bool
 RdmaQueueDiscItem::IsCe() const
 {
-    return m_header.GetEcn() == Ipv4Header::ECN_CE;
+    return (m_tos & 0x03) == Ipv4Header::ECN_CE;
 }
 
 void
 RdmaQueueDiscItem::Print(std::ostream& os) const
 {
-    os << m_header << " in-port=" << m_inPort << " prio=" << +m_priority << " ";
+    os << "tos=" << +m_tos << " " << m_tuple.src << ":" << m_tuple.sport << " > " << m_tuple.dst
+       << ":" << m_tuple.dport << " in-port=" << m_inPort << " prio=" << +m_priority << " ";
     QueueDiscItem::Print(os);
 }
 
@@ -70,16 +123,19 @@ RdmaQueueDiscItem::GetUint8Value(Uint8Values field, uint8_t& value) const
 {
     if (field == IP_DSFIELD)
     {
-        value = m_header.GetTos();
+        value = m_tos;
         return true;
     }
     return false;
 }
 
-const Ipv4Header&
+Ipv4Header
 RdmaQueueDiscItem::GetHeader() const
 {
-    return m_header;
+    Ipv4Header ip;
+    GetPacket()->PeekHeader(ip);
+    ip.SetTos(m_tos);
+    return ip;
 }
 
 const RdmaFiveTuple&

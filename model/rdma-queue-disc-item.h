@@ -16,16 +16,29 @@ namespace ns3
  * \ingroup dcon
  * \brief A packet inside a switch, with its headers parsed once on arrival.
  *
- * Like Ipv4QueueDiscItem, the IPv4 header is kept out of the packet while the packet is in the
- * switch: ECN marking edits the stored header and AddHeader() serializes it once, when the
- * packet leaves. The item also carries what the switch learned on arrival: ingress port,
- * priority, the flow's 5-tuple and its ECMP hash.
+ * The IPv4 header stays on the packet while it is in the switch (the switch reads the fields it
+ * needs from the bytes, see ParseIpv4): only the TOS byte is kept here. Mark() changes the stored
+ * ECN bits, and AddHeader(), called when the packet leaves, rewrites the header on the packet
+ * only if the mark changed it, so unmarked packets cross a switch without their header being
+ * deserialized or serialized. The item also carries what the switch learned on arrival: ingress
+ * port, priority and the flow's 5-tuple.
  */
 class RdmaQueueDiscItem : public QueueDiscItem
 {
 public:
     /**
-     * \brief Create an item.
+     * \brief Create an item from a packet that starts with its IPv4 header.
+     * \param p the IP packet (IPv4 header included)
+     * \param tos the header's TOS byte (DSCP and ECN)
+     * \param tuple the flow's 5-tuple
+     * \param inPort the switch port the packet arrived on
+     * \param priority the PFC priority it travels in
+     */
+    RdmaQueueDiscItem(
+        Ptr<Packet> p, uint8_t tos, const RdmaFiveTuple& tuple, uint32_t inPort, uint8_t priority);
+
+    /**
+     * \brief Create an item from a packet without its IPv4 header (the header is added to it).
      * \param p the packet without its IPv4 header
      * \param header the packet's IPv4 header
      * \param tuple the flow's 5-tuple
@@ -37,6 +50,22 @@ public:
                       const RdmaFiveTuple& tuple,
                       uint32_t inPort,
                       uint8_t priority);
+
+    /// Fields of an IPv4 packet a switch forwards on.
+    struct Ipv4Fields
+    {
+        RdmaFiveTuple tuple; //!< addresses, protocol and (UDP) ports
+        uint8_t tos{0};      //!< TOS byte (DSCP << 2 | ECN)
+    };
+
+    /**
+     * \brief Read the fields a switch needs from the first bytes of an IPv4 packet, without
+     * deserializing its headers (ports are read for UDP only, 0 otherwise).
+     * \param p the IP packet
+     * \param fields filled in
+     * \return false if the packet is too short or not IPv4 with a 20-byte header
+     */
+    static bool ParseIpv4(Ptr<const Packet> p, Ipv4Fields& fields);
     ~RdmaQueueDiscItem() override;
 
     RdmaQueueDiscItem() = delete;
@@ -50,7 +79,8 @@ public:
     uint32_t GetSize() const override;
 
     /**
-     * \brief Put the (possibly re-marked) IPv4 header back on the packet.
+     * \brief Make the packet's IPv4 header carry the stored TOS byte (rewritten only if Mark()
+     * changed it). Called once, when the packet leaves the queue.
      */
     void AddHeader() override;
 
@@ -70,10 +100,10 @@ public:
     bool GetUint8Value(Uint8Values field, uint8_t& value) const override;
 
     /**
-     * \brief The stored IPv4 header.
-     * \return the header
+     * \brief The packet's IPv4 header, with the stored (possibly re-marked) ECN bits.
+     * \return the header (deserialized on each call)
      */
-    const Ipv4Header& GetHeader() const;
+    Ipv4Header GetHeader() const;
 
     /**
      * \brief The flow's 5-tuple.
@@ -94,11 +124,12 @@ public:
     uint8_t GetPriority() const;
 
 private:
-    Ipv4Header m_header;
+    uint8_t m_tos;          //!< TOS byte, with the current ECN bits
+    bool m_remarked{false}; //!< Mark() changed the ECN bits: AddHeader() must rewrite them
     RdmaFiveTuple m_tuple;
     uint32_t m_inPort;
     uint8_t m_priority;
-    uint32_t m_size; //!< packet + IPv4 header bytes, computed once
+    uint32_t m_size; //!< IP packet bytes (header included), computed once
 };
 
 } // namespace ns3

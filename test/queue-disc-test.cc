@@ -17,6 +17,7 @@
 #include "ns3/rdma-egress-queue-disc.h"
 #include "ns3/rdma-queue-disc-item.h"
 #include "ns3/simulator.h"
+#include "ns3/udp-header.h"
 #include "test-items.h"
 
 #include <gtest/gtest.h>
@@ -318,4 +319,66 @@ TEST_F(RedEcn, ConfigErrors)
         q->Dispose();
     }
     Simulator::Destroy();
+}
+
+// A switch reads the fields it forwards on from the packet's first 24 bytes (ParseIpv4); the
+// IPv4 header stays on the packet, and AddHeader() rewrites it only for a packet whose ECN bits
+// Mark() changed. Packet: IPv4 10.0.0.7 -> 10.0.0.9, DSCP 24 (priority 3), ECT(0), UDP 49153 ->
+// 4791, 1000 B payload: TOS = 24 << 2 | 2 = 98.
+TEST(RdmaQueueDiscItem, ParsesFieldsAndRewritesOnlyMarkedHeaders)
+{
+    auto makePacket = []()
+    {
+        Ptr<Packet> p = Create<Packet>(1000);
+        UdpHeader udp;
+        udp.SetSourcePort(49153);
+        udp.SetDestinationPort(4791);
+        p->AddHeader(udp);
+        Ipv4Header ip;
+        ip.SetSource(Ipv4Address("10.0.0.7"));
+        ip.SetDestination(Ipv4Address("10.0.0.9"));
+        ip.SetProtocol(17);
+        ip.SetDscp(static_cast<Ipv4Header::DscpType>(24));
+        ip.SetEcn(Ipv4Header::ECN_ECT0);
+        ip.SetPayloadSize(p->GetSize());
+        p->AddHeader(ip);
+        return p;
+    };
+    Ptr<Packet> p = makePacket();
+    RdmaQueueDiscItem::Ipv4Fields f;
+    ASSERT_TRUE(RdmaQueueDiscItem::ParseIpv4(p, f));
+    EXPECT_EQ(f.tuple.src, Ipv4Address("10.0.0.7"));
+    EXPECT_EQ(f.tuple.dst, Ipv4Address("10.0.0.9"));
+    EXPECT_EQ(f.tuple.protocol, 17);
+    EXPECT_EQ(f.tuple.sport, 49153);
+    EXPECT_EQ(f.tuple.dport, 4791);
+    EXPECT_EQ(f.tos, 98);
+
+    // unmarked: the bytes leave unchanged
+    std::vector<uint8_t> before(p->GetSize());
+    p->CopyData(before.data(), before.size());
+    Ptr<RdmaQueueDiscItem> item = Create<RdmaQueueDiscItem>(p, f.tos, f.tuple, 0, 3);
+    EXPECT_EQ(item->GetSize(), 1028u); // 20 + 8 + 1000
+    EXPECT_FALSE(item->IsCe());
+    item->AddHeader();
+    std::vector<uint8_t> after(p->GetSize());
+    p->CopyData(after.data(), after.size());
+    EXPECT_EQ(before, after);
+
+    // marked: CE (TOS 99) in the header on the wire, nothing else changed
+    Ptr<Packet> q = makePacket();
+    Ptr<RdmaQueueDiscItem> marked = Create<RdmaQueueDiscItem>(q, f.tos, f.tuple, 0, 3);
+    EXPECT_TRUE(marked->Mark());
+    EXPECT_TRUE(marked->IsCe());
+    marked->AddHeader();
+    EXPECT_EQ(q->GetSize(), 1028u);
+    Ipv4Header ip;
+    q->PeekHeader(ip);
+    EXPECT_EQ(ip.GetTos(), 99);
+    EXPECT_EQ(ip.GetDestination(), Ipv4Address("10.0.0.9"));
+
+    // too short, or not a plain 20-byte IPv4 header: rejected
+    EXPECT_FALSE(RdmaQueueDiscItem::ParseIpv4(Create<Packet>(12), f));
+    uint8_t v6[24] = {0x60};
+    EXPECT_FALSE(RdmaQueueDiscItem::ParseIpv4(Create<Packet>(v6, sizeof(v6)), f));
 }
