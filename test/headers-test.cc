@@ -658,3 +658,29 @@ TEST(RdmaFlowIdTest, EcmpSpreadAndSeedIndependence)
     EXPECT_GE(same, 80u);
     EXPECT_LE(same, 170u);
 }
+
+// The unordered-container hash: equal tuples hash equal; changing any one field changes it.
+TEST(RdmaFlowIdTest, FiveTupleHashUsesEveryField)
+{
+    RdmaFiveTuple a;
+    a.src = Ipv4Address("10.0.0.1");
+    a.dst = Ipv4Address("10.0.0.2");
+    a.sport = 49152;
+    a.dport = 4791;
+    a.protocol = 17;
+    RdmaFiveTupleHash h;
+    RdmaFiveTuple same = a;
+    EXPECT_EQ(h(a), h(same));
+    std::vector<RdmaFiveTuple> changed(5, a);
+    changed[0].src = Ipv4Address("10.0.0.3");
+    changed[1].dst = Ipv4Address("10.0.0.3");
+    changed[2].sport = 49153;
+    changed[3].dport = 4792;
+    changed[4].protocol = 6;
+    for (const auto& c : changed)
+    {
+        EXPECT_NE(h(a), h(c));
+    }
+    // splitmix64 seeded with 0 returns Mix(0x9E3779B97F4A7C15) first: 0xE220A8397B1DCDAF
+    EXPECT_EQ(RdmaFiveTupleHash::Mix(0x9E3779B97F4A7C15ULL), 0xE220A8397B1DCDAFULL);
+}
