@@ -54,6 +54,7 @@
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/rdma-flow-helper.h"
 #include "ns3/simulator.h"
+#include "ns3/switch-queue-settings.h"
 #include "ns3/uinteger.h"
 
 #include <sys/resource.h>
@@ -369,18 +370,19 @@ main(int argc, char* argv[])
         {
             portRates.insert(l.rate.GetBitRate());
         }
-        TypeId ccType = RdmaCongestionOps::LookupTypeId(cc);
+        // The queue discipline each scheme needs (red, npecn or dcon), as in the scenarios.
+        const std::string queue = SwitchQueueSettings::QueueForCc(cc);
         // Every link rate of the topology gets its own setting (so no default is needed).
         for (uint64_t bps : portRates)
         {
             DataRate rate(bps);
             QueueSizeValue kmin(EcnThreshold(rate, 4000));
             QueueSizeValue kmax(EcnThreshold(rate, 16000));
-            if (ccType == TypeId::LookupByName("ns3::RdmaPcn"))
+            if (queue == "npecn")
             {
                 fh.SetQueueDiscForRate(rate, "ns3::NpEcnQueueDisc");
             }
-            else if (ccType == TypeId::LookupByName("ns3::RdmaDcon"))
+            else if (queue == "dcon")
             {
                 fh.SetQueueDiscForRate(rate, "ns3::DconQueueDisc", "QEcn", kmin, "QCnm", kmax);
             }

@@ -76,26 +76,6 @@ DconLargeScaleConfig::SetScale(const std::string& scale)
     }
 }
 
-double
-DconLargeScale::CoreLoadPerHostLoad(const LeafSpineHelper& topo,
-                                    DataRate hostRate,
-                                    DataRate fabricRate)
-{
-    // Bytes offered by all hosts: N x load x R_h. A fraction f of host pairs (hence of bytes,
-    // with uniform destinations) is on different leaves and crosses one leaf uplink; the
-    // uplinks carry L x S x R_f in all.
-    const double n = topo.GetNHosts();
-    double interLeafPairs = 0;
-    for (uint32_t l = 0; l < topo.GetNLeaves(); ++l)
-    {
-        double h = topo.GetNHostsOnLeaf(l);
-        interLeafPairs += h * (n - h);
-    }
-    double f = interLeafPairs / (n * (n - 1));
-    double uplinks = static_cast<double>(topo.GetNLeaves()) * topo.GetNSpines();
-    return n * hostRate.GetBitRate() * f / (uplinks * fabricRate.GetBitRate());
-}
-
 DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
     : m_config(config)
     , m_topo(config.spines, config.leaves, config.hostsPerLeaf)
@@ -122,7 +102,7 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
     }
     m_topo.SetHostLink(config.linkRate, config.linkDelay);
     m_topo.SetFabricLink(config.linkRate, config.linkDelay);
-    double perHost = CoreLoadPerHostLoad(m_topo, config.linkRate, config.linkRate);
+    double perHost = m_topo.GetCoreLoadPerHostLoad();
     if (config.loadType == "core")
     {
         m_hostLoad = config.load / perHost;
@@ -151,11 +131,7 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
     m_fabric = fh.Build(m_topo.GetTopology());
     m_fabric->SetCnmWindowInRtts(config.cnmWindowRtts);
 
-    std::vector<uint32_t> hosts;
-    for (uint32_t h = 0; h < m_topo.GetNHosts(); ++h)
-    {
-        hosts.push_back(h); // hosts are nodes 0 .. N-1 (LeafSpineHelper numbering)
-    }
+    std::vector<uint32_t> hosts = m_topo.GetTopology().GetHostIds();
     if (!config.flowFile.empty())
     {
         m_cdfPath.clear();

@@ -71,7 +71,8 @@ struct DconLargeScaleConfig
  * Load conversion (documented in doc/dcon.rst): with N hosts on L leaves, S spines, host rate
  * R_h, fabric rate R_f and uniform random destinations, a fraction
  * f = sum_l h_l (N - h_l) / (N (N - 1)) of the bytes leaves its leaf, so
- * core load = host load x N R_h f / (L S R_f). For the paper's fabric (24 hosts at 40 Gb/s
+ * core load = host load x N R_h f / (L S R_f) (LeafSpineHelper::GetCoreLoadPerHostLoad). For
+ * the paper's fabric (24 hosts at 40 Gb/s
  * against 8 uplinks at 40 Gb/s per leaf, 3:1 oversubscribed), core load 0.8 is host load 0.295.
  */
 class DconLargeScale
@@ -103,17 +104,6 @@ public:
      * \return host load in (0, 1]
      */
     double GetHostLoad() const;
-
-    /**
-     * \brief Core load per unit of host load (N R_h f / (L S R_f)).
-     * \param topo the leaf-spine
-     * \param hostRate host link rate
-     * \param fabricRate leaf-spine link rate
-     * \return the factor
-     */
-    static double CoreLoadPerHostLoad(const LeafSpineHelper& topo,
-                                      DataRate hostRate,
-                                      DataRate fabricRate);
 
     /**
      * \brief The flows of the run.

@@ -245,8 +245,8 @@ DconMonitor::GetQueueSamples(uint32_t node, uint32_t port, bool ingress) const
     throw std::invalid_argument("port not sampled");
 }
 
-void
-DconMonitor::WriteHpccFct(const std::string& path) const
+std::vector<RdmaFlowRecord>
+DconMonitor::GetRecordsById() const
 {
     std::vector<RdmaFlowRecord> recs = m_records;
     std::sort(recs.begin(),
@@ -255,6 +255,13 @@ DconMonitor::WriteHpccFct(const std::string& path) const
               {
                   return a.flowId < b.flowId;
               });
+    return recs;
+}
+
+void
+DconMonitor::WriteHpccFct(const std::string& path) const
+{
+    std::vector<RdmaFlowRecord> recs = GetRecordsById();
     std::ofstream out = OpenOut(path);
     for (const auto& r : recs)
     {
@@ -288,13 +295,7 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
     fs::path d(dir);
 
     // flows.csv, sorted by flow id so the file does not depend on completion order ties
-    std::vector<RdmaFlowRecord> recs = m_records;
-    std::sort(recs.begin(),
-              recs.end(),
-              [](const auto& a, const auto& b)
-              {
-                  return a.flowId < b.flowId;
-              });
+    std::vector<RdmaFlowRecord> recs = GetRecordsById();
     {
         std::ofstream out = OpenOut(d / "flows.csv");
         out << "flow_id,src,dst,size_bytes,start_s,end_s,fct_s,ideal_fct_s,slowdown\n";

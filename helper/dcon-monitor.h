@@ -119,6 +119,13 @@ public:
     const std::vector<RdmaFlowRecord>& GetRecords() const;
 
     /**
+     * \brief Completed flow records sorted by flow id (the order of the output files, which
+     * then does not depend on how completions at the same time were ordered).
+     * \return the records
+     */
+    std::vector<RdmaFlowRecord> GetRecordsById() const;
+
+    /**
      * \brief Throughput samples of a flow as (time, Gb/s).
      * \param flowId the flow
      * \return samples

@@ -130,6 +130,25 @@ LeafSpineHelper::GetNHostsOnLeaf(uint32_t leaf) const
     return m_hostsPerLeaf[leaf];
 }
 
+double
+LeafSpineHelper::GetCoreLoadPerHostLoad() const
+{
+    const double n = m_nHosts;
+    if (m_nHosts < 2)
+    {
+        return 0;
+    }
+    double interLeafPairs = 0;
+    for (uint32_t h : m_hostsPerLeaf)
+    {
+        interLeafPairs += h * (n - h);
+    }
+    double f = interLeafPairs / (n * (n - 1));
+    double uplinks = static_cast<double>(m_hostsPerLeaf.size()) * m_spines;
+    return n * static_cast<double>(m_hostRate.GetBitRate()) * f
+           / (uplinks * static_cast<double>(m_fabricRate.GetBitRate()));
+}
+
 TopologySpec
 LeafSpineHelper::GetTopology() const
 {

@@ -116,6 +116,14 @@ public:
     uint32_t GetNHostsOnLeaf(uint32_t leaf) const;
 
     /**
+     * \brief Core (leaf-uplink) load per unit of host-link load, with uniform random
+     * destinations: N R_h f / (L S R_f), where f = sum_l h_l (N - h_l) / (N (N - 1)) is the
+     * fraction of host pairs (hence of bytes) on different leaves, each crossing one uplink.
+     * \return the factor (0 with fewer than 2 hosts)
+     */
+    double GetCoreLoadPerHostLoad() const;
+
+    /**
      * \brief The DCON paper's testbed topology (dcon.md 3.1): spines S0, S1; leaves L0 and L1
      * with 8 hosts each and L2 with 2 (R0, R1); 40 Gb/s and 5 us on every link. DconTestbed
      * says which sender sits where.

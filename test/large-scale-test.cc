@@ -66,14 +66,14 @@ TEST(LargeScaleLoad, CoreToHostConversion)
     // f = 10 x 24 x 216 / (240 x 239) = 51840 / 57360 = 0.903766
     // factor = N f R_h / (L S R_f) = 240 x 0.903766 / 80 = 2.711297
     LeafSpineHelper paper(8, 10, 24);
-    EXPECT_NEAR(DconLargeScale::CoreLoadPerHostLoad(paper, DataRate("40Gbps"), DataRate("40Gbps")),
-                2.711297,
-                1e-6);
+    EXPECT_NEAR(paper.GetCoreLoadPerHostLoad(), 2.711297, 1e-6);
     // Tiny: N = 16, 4 hosts on each of 4 leaves, 2 spines.
     // f = 4 x 4 x 12 / (16 x 15) = 0.8; factor = 16 x 0.8 / 8 = 1.6
     LeafSpineHelper tiny(2, 4, 4);
-    EXPECT_DOUBLE_EQ(
-        DconLargeScale::CoreLoadPerHostLoad(tiny, DataRate("40Gbps"), DataRate("40Gbps")), 1.6);
+    EXPECT_DOUBLE_EQ(tiny.GetCoreLoadPerHostLoad(), 1.6);
+    // The same with 100 Gb/s uplinks: 16 x 40 x 0.8 / (8 x 100) = 0.64
+    tiny.SetFabricLink(DataRate("100Gbps"), MicroSeconds(5));
+    EXPECT_DOUBLE_EQ(tiny.GetCoreLoadPerHostLoad(), 0.64);
 }
 
 TEST_F(LargeScale, RejectsBadSettings)
