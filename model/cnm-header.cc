@@ -7,7 +7,6 @@
 #include "ns3/log.h"
 #include "rate-field.h"
 
-#include <limits>
 #include <stdexcept>
 #include <string>
 

@@ -43,11 +43,10 @@ namespace ns3
 class CnmHeader : public Header
 {
 public:
-    static constexpr uint16_t ETHERTYPE = 0x22E7;      //!< IEEE 802.1Qau CNM EtherType
-    static constexpr uint32_t SERIALIZED_SIZE = 34;    //!< bytes on the wire
-    static constexpr uint8_t MAX_QNTZ_FB = 0x3F;       //!< largest QntzFb (6 bits)
-    static constexpr uint32_t MAX_DEST_QP = 0xFFFFFF;  //!< largest DestQP (24 bits)
-    static constexpr uint64_t RATE_UNIT_BPS = 1000000; //!< capacity unit: 1 Mb/s
+    static constexpr uint16_t ETHERTYPE = 0x22E7;     //!< IEEE 802.1Qau CNM EtherType
+    static constexpr uint32_t SERIALIZED_SIZE = 34;   //!< bytes on the wire
+    static constexpr uint8_t MAX_QNTZ_FB = 0x3F;      //!< largest QntzFb (6 bits)
+    static constexpr uint32_t MAX_DEST_QP = 0xFFFFFF; //!< largest DestQP (24 bits)
 
     /**
      * \brief Get the type ID.

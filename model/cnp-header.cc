@@ -7,8 +7,6 @@
 #include "ns3/log.h"
 #include "rate-field.h"
 
-#include <limits>
-
 namespace ns3
 {
 

@@ -32,8 +32,7 @@ namespace ns3
 class CnpHeader : public Header
 {
 public:
-    static constexpr uint32_t SERIALIZED_SIZE = 16;    //!< bytes on the wire
-    static constexpr uint64_t RATE_UNIT_BPS = 1000000; //!< RecRate unit: 1 Mb/s
+    static constexpr uint32_t SERIALIZED_SIZE = 16; //!< bytes on the wire
 
     /**
      * \brief Get the type ID.

@@ -25,7 +25,6 @@ NS_LOG_COMPONENT_DEFINE("DconSwitch");
 namespace
 {
 /// IPv4 protocol number of UDP.
-constexpr uint8_t UDP_PROTOCOL = 17;
 } // namespace
 
 NS_OBJECT_ENSURE_REGISTERED(DconSwitch);

@@ -13,6 +13,9 @@
 namespace ns3
 {
 
+/// Unit of the 32-bit rate fields of CNP (RecRate) and CNM (capacity): 1 Mb/s.
+constexpr uint64_t RATE_FIELD_UNIT_BPS = 1000000;
+
 /**
  * \ingroup dcon
  * \brief Encode a rate as a 32-bit header field in units of 1 Mb/s (CNP RecRate, CNM capacity):
@@ -23,7 +26,7 @@ namespace ns3
 inline uint32_t
 RateToMbpsField(DataRate rate)
 {
-    constexpr uint64_t unit = 1000000;
+    constexpr uint64_t unit = RATE_FIELD_UNIT_BPS;
     constexpr uint64_t maxField = std::numeric_limits<uint32_t>::max();
     uint64_t bps = rate.GetBitRate();
     uint64_t mbps = bps / unit + ((bps % unit) >= unit / 2 ? 1 : 0);
@@ -39,7 +42,7 @@ RateToMbpsField(DataRate rate)
 inline DataRate
 MbpsFieldToRate(uint32_t field)
 {
-    return DataRate(static_cast<uint64_t>(field) * 1000000);
+    return DataRate(static_cast<uint64_t>(field) * RATE_FIELD_UNIT_BPS);
 }
 
 } // namespace ns3

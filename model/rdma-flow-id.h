@@ -14,6 +14,9 @@
 namespace ns3
 {
 
+/// IP protocol number of UDP, RoCEv2's transport.
+constexpr uint8_t UDP_PROTOCOL = 17;
+
 /**
  * \ingroup dcon
  * \brief The 5-tuple that identifies a RoCEv2 flow (IPv4 + UDP).

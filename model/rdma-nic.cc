@@ -15,6 +15,7 @@
 #include "ns3/type-id.h"
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
+#include "rdma-flow-id.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -28,7 +29,6 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
 namespace
 {
 /// IPv4 protocol number of UDP.
-constexpr uint8_t UDP_PROTOCOL = 17;
 /// PSNs are 24 bits.
 constexpr uint32_t PSN_MASK = 0xFFFFFF;
 /// IPv4 (20) + UDP (8) + BTH (12) bytes in front of every RoCEv2 payload.

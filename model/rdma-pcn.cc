@@ -82,7 +82,6 @@ RdmaPcn::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_periodEvent.Cancel();
-    m_flow = nullptr;
     m_rx = nullptr;
     m_sendCnp = SendCnpCallback();
     RdmaCongestionOps::DoDispose();
@@ -138,7 +137,6 @@ RdmaPcn::Init(Ptr<RdmaFlowState> flow)
     NS_LOG_FUNCTION(this << flow);
     CheckSenderConfig(flow->m_lineRate);
     RdmaCongestionOps::Init(flow);
-    m_flow = flow;
     m_w = m_wMin;
     m_stopped = false;
 }

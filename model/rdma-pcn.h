@@ -133,9 +133,8 @@ private:
     double m_congestionRatio; //!< CE fraction from which a period is congested
 
     // Sender state
-    Ptr<RdmaFlowState> m_flow; //!< the flow (set by Init)
-    TracedValue<double> m_w;   //!< increase weight w
-    bool m_stopped{false};     //!< Stop() was called
+    TracedValue<double> m_w; //!< increase weight w
+    bool m_stopped{false};   //!< Stop() was called
 
     // Receiver state
     Ptr<RdmaRxFlowState> m_rx;       //!< receiver state (set by InitReceiver)

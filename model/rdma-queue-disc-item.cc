@@ -45,7 +45,7 @@ RdmaQueueDiscItem::ParseIpv4(Ptr<const Packet> p, Ipv4Fields& fields)
 {
     uint8_t b[24];
     uint32_t n = p->CopyData(b, sizeof(b));
-    if (n < 20 || b[0] != 0x45)
+    if (n < 20 || b[0] != 0x45) // version 4, header length 5 words
     {
         return false; // not IPv4, or options (our NICs never send them)
     }
@@ -60,7 +60,7 @@ RdmaQueueDiscItem::ParseIpv4(Ptr<const Packet> p, Ipv4Fields& fields)
     fields.tuple.dst = Ipv4Address(be32(16));
     fields.tuple.sport = 0;
     fields.tuple.dport = 0;
-    if (fields.tuple.protocol == 17 && n >= 24)
+    if (fields.tuple.protocol == UDP_PROTOCOL && n >= 24)
     {
         fields.tuple.sport = static_cast<uint16_t>((b[20] << 8) | b[21]);
         fields.tuple.dport = static_cast<uint16_t>((b[22] << 8) | b[23]);

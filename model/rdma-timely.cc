@@ -113,10 +113,8 @@ void
 RdmaTimely::Init(Ptr<RdmaFlowState> flow)
 {
     RdmaCongestionOps::Init(flow);
-    if (m_delta.GetBitRate() == 0)
-    {
-        m_delta = DataRate(flow->m_lineRate.GetBitRate() / 1000);
-    }
+    // Delta 0 (the attribute's default) means line rate / 1000; the attribute keeps its value.
+    m_step = m_delta.GetBitRate() ? m_delta : DataRate(flow->m_lineRate.GetBitRate() / 1000);
 }
 
 void
@@ -164,7 +162,7 @@ RdmaTimely::OnRttSample(Ptr<RdmaFlowState> flow, Time rtt)
     m_rttDiffPs = (1.0 - m_ewma) * m_rttDiffPs + m_ewma * diff;
     double gradient = m_rttDiffPs / static_cast<double>(m_minRtt.GetPicoSeconds());
     double rate = flow->GetRateBps();
-    double delta = static_cast<double>(m_delta.GetBitRate());
+    double delta = static_cast<double>(m_step.GetBitRate());
     if (rtt < m_tLow)
     {
         rate += delta;
@@ -194,8 +192,7 @@ RdmaTimely::OnRttSample(Ptr<RdmaFlowState> flow, Time rtt)
         rate *= 1.0 - m_beta * gradient;
         m_negativeGradients = 0;
     }
-    flow->SetRate(DataRate(static_cast<uint64_t>(std::max(0.0, std::llround(rate) * 1.0))),
-                  m_minRate);
+    flow->SetRate(DataRate(static_cast<uint64_t>(std::max(0.0, std::round(rate)))), m_minRate);
     NS_LOG_DEBUG("flow " << flow->m_flowId << " rtt " << rtt.As(Time::US) << " gradient "
                          << gradient << " rate " << flow->m_rate.Get());
 }

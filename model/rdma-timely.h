@@ -92,7 +92,8 @@ private:
     Time m_tLow;
     Time m_tHigh;
     Time m_minRtt;
-    DataRate m_delta;
+    DataRate m_delta; //!< Delta attribute (0 = line rate / 1000)
+    DataRate m_step;  //!< the additive step in use (Delta, or line rate / 1000; set by Init)
     uint32_t m_haiThreshold;
     uint32_t m_haiFactor;
     DataRate m_minRate;
