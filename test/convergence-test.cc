@@ -18,7 +18,6 @@
 #include "ns3/rdma-flow-helper.h"
 #include "ns3/rdma-timely.h"
 #include "ns3/simulator.h"
-#include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
 
@@ -101,11 +100,21 @@ TEST(Convergence, Swift)
 // (The original TIMELY does not converge here: doc/dcon.rst, validation.)
 TEST(Convergence, PatchedTimely)
 {
-    Config::SetDefault("ns3::RdmaTimely::Variant", EnumValue(RdmaTimely::PATCHED));
+    // Back to the default variant when the test ends, also if it ends early.
+    struct VariantGuard
+    {
+        VariantGuard()
+        {
+            Config::SetDefault("ns3::RdmaTimely::Variant", EnumValue(RdmaTimely::PATCHED));
+        }
+
+        ~VariantGuard()
+        {
+            Config::SetDefault("ns3::RdmaTimely::Variant", EnumValue(RdmaTimely::ORIGINAL));
+        }
+    } guard;
 
     Shares s = RunTwoFlows("timely", "ns3::RedEcnQueueDisc", MilliSeconds(150), MilliSeconds(200));
-    Config::SetDefault("ns3::RdmaTimely::Variant", EnumValue(RdmaTimely::ORIGINAL));
-    Config::SetDefault("ns3::RdmaTimely::SegmentBytes", UintegerValue(64000));
     EXPECT_GT(s.alone, 0.95 * 2 * kFair);
     EXPECT_NEAR(s.a, kFair, 0.1 * kFair);
     EXPECT_NEAR(s.b, kFair, 0.1 * kFair);

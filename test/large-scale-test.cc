@@ -118,9 +118,11 @@ TEST_F(LargeScale, TinyFabricCompletesEveryFlowWithoutDrops)
     DconLargeScaleConfig c = TinyConfig("dcon");
     DconLargeScale run(c);
     EXPECT_NEAR(run.GetHostLoad(), 0.375, 1e-12);
+    // About 53 flows expected (16 hosts x 1100 /s x 3 ms), Poisson: standard deviation 7.3;
+    // the bounds are about 3 standard deviations.
     size_t n = run.GetFlowSpecs().size();
-    EXPECT_GT(n, 20u);
-    EXPECT_LT(n, 120u);
+    EXPECT_GT(n, 30u);
+    EXPECT_LT(n, 76u);
     run.Run();
     RdmaNic::Stats t = run.GetFabric()->GetNicTotals();
     std::cout << n << " flows, completed " << run.GetMonitor()->GetRecords().size() << " by "
@@ -147,22 +149,24 @@ TEST_F(LargeScale, SameSeedSameOutputDifferentSeedDifferentFlows)
 {
     std::string a = ::testing::TempDir() + "/dcon-large-r1";
     std::string b = ::testing::TempDir() + "/dcon-large-r2";
-    std::vector<FlowSpec> first;
+    std::vector<FlowSpec> seed1Flows;
     for (const std::string& dir : {a, b})
     {
         std::filesystem::remove_all(dir);
         DconLargeScale run(TinyConfig("dcqcn"));
         run.Run();
         run.Write(dir, 0);
-        first = run.GetFlowSpecs();
+        seed1Flows = run.GetFlowSpecs(); // the same both times (checked through flows.txt)
         Simulator::Destroy();
     }
     for (const char* f : {"flows.csv", "pfc.csv", "flows.txt", "run.json"})
     {
-        EXPECT_EQ(Slurp(a + "/" + f), Slurp(b + "/" + f)) << f;
+        std::string first = Slurp(a + "/" + f);
+        EXPECT_GT(first.size(), 20u) << f << " is missing or empty";
+        EXPECT_EQ(first, Slurp(b + "/" + f)) << f;
     }
     DconLargeScaleConfig c = TinyConfig("dcqcn");
     c.seed = 2;
     DconLargeScale other(c);
-    EXPECT_NE(other.GetFlowSpecs(), first);
+    EXPECT_NE(other.GetFlowSpecs(), seed1Flows);
 }

@@ -114,9 +114,14 @@ TEST(RdmaNic, RttSampleOfIdlePathIsBaseRtt)
     ASSERT_EQ(RttRecordingCc::g_rtts.size(), 4u);
     EXPECT_EQ(RttRecordingCc::g_rtts[0], f->GetBaseRtt(a, b));
     EXPECT_EQ(RttRecordingCc::g_rtts[1], f->GetBaseRtt(a, b));
+    // Packets 2 and 3 of the second message leave right behind the one before (40 Gb/s host
+    // links, LeafSpineHelper's default): at least the base RTT, and at most one full-frame time
+    // per packet ahead of them in the message longer.
+    Time frame = DataRate("40Gbps").CalculateBytesTxTime(f->GetNic(a)->GetDataWireBytes(1000));
     for (int i = 2; i < 4; ++i)
     {
         EXPECT_GE(RttRecordingCc::g_rtts[i], f->GetBaseRtt(a, b));
+        EXPECT_LE(RttRecordingCc::g_rtts[i], f->GetBaseRtt(a, b) + frame * (i - 1)) << i;
     }
     Simulator::Destroy();
 }

@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <functional>
 #include <stdexcept>
 #include <vector>
 
@@ -348,36 +349,48 @@ TEST_F(PcnTest, DecreaseClampsAtMinRate)
     EXPECT_EQ(Rate(), 100e6);
 }
 
+// Each bad attribute on its own (the others at their valid defaults) is rejected with a message
+// naming it.
 TEST_F(PcnTest, BadAttributesThrow)
 {
+    auto expectError = [](const std::function<void()>& init, const std::string& what)
+    {
+        try
+        {
+            init();
+            ADD_FAILURE() << "no exception for " << what;
+        }
+        catch (const std::invalid_argument& e)
+        {
+            EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+        }
+    };
+    auto sender = [this]()
+    {
+        m_cc->Init(m_flow);
+    };
+    auto receiver = [this]()
+    {
+        m_cc->InitReceiver(CreateObject<RdmaRxFlowState>(), RdmaCongestionOps::SendCnpCallback());
+    };
     m_cc->SetAttribute("Wmin", DoubleValue(0.0));
-    EXPECT_THROW(m_cc->Init(m_flow), std::invalid_argument);
+    expectError(sender, "Wmin = 0");
+    m_cc->SetAttribute("Wmin", DoubleValue(2.0));
+    expectError(sender, "Wmin = 2");
     m_cc->SetAttribute("Wmin", DoubleValue(1.0 / 128));
     m_cc->SetAttribute("Wmax", DoubleValue(1.5));
-    EXPECT_THROW(m_cc->Init(m_flow), std::invalid_argument);
+    expectError(sender, "Wmax = 1.5");
     m_cc->SetAttribute("Wmax", DoubleValue(0.5));
     m_cc->SetAttribute("MinRate", DataRateValue(DataRate("100Gb/s")));
-    EXPECT_THROW(m_cc->Init(m_flow), std::invalid_argument);
+    expectError(sender, "MinRate");
+    m_cc->SetAttribute("MinRate", DataRateValue(DataRate("100Mb/s")));
     m_cc->SetAttribute("ReceiverPeriod", TimeValue(Time(0)));
-    EXPECT_THROW(
-        m_cc->InitReceiver(CreateObject<RdmaRxFlowState>(), RdmaCongestionOps::SendCnpCallback()),
-        std::invalid_argument);
+    expectError(receiver, "ReceiverPeriod");
     m_cc->SetAttribute("ReceiverPeriod", TimeValue(MicroSeconds(50)));
     m_cc->SetAttribute("CongestionRatio", DoubleValue(1.2));
-    EXPECT_THROW(
-        m_cc->InitReceiver(CreateObject<RdmaRxFlowState>(), RdmaCongestionOps::SendCnpCallback()),
-        std::invalid_argument);
-    try
-    {
-        m_cc->SetAttribute("CongestionRatio", DoubleValue(0.95));
-        m_cc->SetAttribute("Wmin", DoubleValue(2.0));
-        m_cc->Init(m_flow);
-        FAIL() << "no exception";
-    }
-    catch (const std::invalid_argument& e)
-    {
-        EXPECT_NE(std::string(e.what()).find("Wmin = 2"), std::string::npos) << e.what();
-    }
+    expectError(receiver, "CongestionRatio = 1.2");
+    m_cc->SetAttribute("CongestionRatio", DoubleValue(0.95));
+    EXPECT_NO_THROW(sender()); // all valid again
 }
 
 // ------------------------------------------------------------------------ receiver role
