@@ -18,6 +18,7 @@
 #include "ns3/rdma-flow-helper.h"
 #include "ns3/rdma-timely.h"
 #include "ns3/simulator.h"
+#include "test-items.h"
 
 #include <gtest/gtest.h>
 
@@ -64,11 +65,7 @@ RunTwoFlows(const std::string& cc, const std::string& queue, Time from, Time sto
     s.alone = avg(a, MicroSeconds(100), MilliSeconds(1));
     s.a = avg(a, from, stop);
     s.b = avg(b, from, stop);
-    s.pauses = 0;
-    for (const auto& l : f->GetLinks())
-    {
-        s.pauses += l.devA->GetStats().pauseSent + l.devB->GetStats().pauseSent;
-    }
+    s.pauses = test::TotalPauses(f);
     Simulator::Destroy();
     std::cout << cc << ": A alone " << s.alone << " Gb/s; A " << s.a << ", B " << s.b
               << " Gb/s; pauses " << s.pauses << "\n";

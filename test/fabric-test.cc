@@ -24,6 +24,7 @@
 #include "ns3/rdma-flow-helper.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
+#include "test-items.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -61,17 +62,7 @@ ExpectInvalid(F f, const std::string& needle)
     }
 }
 
-/// Sum of PAUSE frames (non-zero time) sent by every device of the fabric.
-uint64_t
-TotalPauses(Ptr<RdmaFabric> f)
-{
-    uint64_t n = 0;
-    for (const auto& l : f->GetLinks())
-    {
-        n += l.devA->GetStats().pauseSent + l.devB->GetStats().pauseSent;
-    }
-    return n;
-}
+using test::TotalPauses;
 
 /// Sum of MMU and forwarding drops over all switches.
 uint64_t

@@ -17,6 +17,7 @@
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/rdma-flow-helper.h"
 #include "ns3/simulator.h"
+#include "test-items.h"
 
 #include <gtest/gtest.h>
 
@@ -81,11 +82,7 @@ RunPcnSetting(const std::string& cc)
     }
     Simulator::Stop(MilliSeconds(12));
     Simulator::Run();
-    PcnSettingResult r{0, flows->GetNCompleted()};
-    for (const auto& l : f->GetLinks())
-    {
-        r.pauses += l.devA->GetStats().pauseSent + l.devB->GetStats().pauseSent;
-    }
+    PcnSettingResult r{test::TotalPauses(f), flows->GetNCompleted()};
     Simulator::Destroy();
     std::cout << cc << ": PAUSE frames " << r.pauses << ", burst flows completed " << r.completed
               << " / 224\n";

@@ -5,10 +5,12 @@
 #ifndef DCON_TEST_ITEMS_H
 #define DCON_TEST_ITEMS_H
 
-// Shared by the queue-disc tests: build the switch's parsed packet the way DconSwitch does.
+// Shared by the tests: build the switch's parsed packet the way DconSwitch does; count a
+// fabric's PAUSE frames.
 
 #include "ns3/ipv4-header.h"
 #include "ns3/packet.h"
+#include "ns3/rdma-fabric-helper.h"
 #include "ns3/rdma-queue-disc-item.h"
 
 namespace ns3
@@ -42,6 +44,22 @@ MakeRoceItem(uint16_t sport,
     t.sport = sport;
     t.dport = 4791;
     return Create<RdmaQueueDiscItem>(Create<Packet>(ipBytes - 20), ip, t, inPort, 3);
+}
+
+/**
+ * \brief Sum of PAUSE frames (non-zero time) sent by every device of a fabric.
+ * \param f the fabric
+ * \return the count
+ */
+inline uint64_t
+TotalPauses(Ptr<RdmaFabric> f)
+{
+    uint64_t n = 0;
+    for (const auto& l : f->GetLinks())
+    {
+        n += l.devA->GetStats().pauseSent + l.devB->GetStats().pauseSent;
+    }
+    return n;
 }
 
 } // namespace test
