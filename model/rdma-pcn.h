@@ -31,8 +31,9 @@ namespace ns3
  * D = T, or, if the first packet of the period came more than T after the flow's previous
  * packet (a slow flow), D = that inter-arrival time. The first packet of a flow has no
  * inter-arrival time and uses D = T. A period without packets sends nothing and stops the
- * timer. recRate is floored to whole bit/s (the paper's 1 Mb/s wire quantisation is not
- * modelled).
+ * timer. ComputeRate floors recRate to whole bit/s; the CNP's 32-bit RecRate field then
+ * carries it in 1 Mb/s units, rounded half up (rate-field.h), so the sender reacts to the
+ * rounded rate, as on the wire.
  *
  * Sender role (reaction point): rate starts at line rate, w = Wmin.
  * - congested CNP: rate = min(rate, recRate x (1 - Wmin)); w = Wmin;
