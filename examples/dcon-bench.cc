@@ -289,6 +289,7 @@ main(int argc, char* argv[])
     Time safety = Seconds(1);
     Time stopAt;
     bool validate = false;
+    RdmaFabricHelper::UseFastScheduler(); // before Parse: --SchedulerType overrides
     CommandLine cmd(__FILE__);
     cmd.AddValue("topo", "HPCC-format topology file (required)", topoPath);
     cmd.AddValue("flows", "HPCC-format flow file (required)", flowsPath);

@@ -29,6 +29,7 @@
 
 #include "ns3/command-line.h"
 #include "ns3/core-module.h"
+#include "ns3/rdma-fabric-helper.h"
 
 #include <sys/resource.h>
 
@@ -46,6 +47,7 @@ main(int argc, char* argv[])
     DconLargeScaleConfig cfg;
     std::string scale = "full";
     std::string outdir;
+    RdmaFabricHelper::UseFastScheduler(); // before Parse: --SchedulerType overrides
     CommandLine cmd(__FILE__);
     cmd.AddValue("cc", "Congestion control: dcon, dcqcn, pcn, swift, timely, none", cfg.cc);
     cmd.AddValue("dcqcnPreset", "DCQCN parameter set: paper or cx4", cfg.dcqcnPreset);

@@ -33,6 +33,7 @@
 #include "ns3/command-line.h"
 #include "ns3/core-module.h"
 #include "ns3/pfc-helper.h"
+#include "ns3/rdma-fabric-helper.h"
 
 #include <filesystem>
 #include <iostream>
@@ -45,6 +46,7 @@ main(int argc, char* argv[])
     Time::SetResolution(Time::PS);
     DconTestbedConfig cfg;
     bool validate = false;
+    RdmaFabricHelper::UseFastScheduler(); // before Parse: --SchedulerType overrides
     CommandLine cmd(__FILE__);
     cmd.AddValue("cc", "Congestion control: dcqcn, dcon, pcn, swift, timely, none", cfg.cc);
     cmd.AddValue("dcqcnPreset", "DCQCN parameter set: paper or cx4", cfg.dcqcnPreset);

@@ -5,10 +5,12 @@
 #include "rdma-fabric-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/global-value.h"
 #include "ns3/log.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pointer.h"
 #include "ns3/queue-size.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -316,6 +318,12 @@ void
 RdmaFabricHelper::SetNicAttribute(const std::string& name, const AttributeValue& value)
 {
     m_nicFactory.Set(name, value);
+}
+
+void
+RdmaFabricHelper::UseFastScheduler()
+{
+    GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
 }
 
 ObjectFactory
