@@ -5,18 +5,16 @@ Testbed topology; H0 -> R0 and H1 -> R1 send 200 MB each from t = 0; from 30 ms,
 send 30 short flows to R1 (a) 64 KB flows spaced 10..30 us, (b) 32..512 KB flows spaced 15 us.
 Metric: the average FCT of all 422 flows, per scheme. Sizes use 1 KB = 1000 B.
 
-Runs go in parallel (one process per core by default) with a progress bar; a run whose
-results exist is skipped, and each run writes into a temporary folder that is renamed when it
-is complete, so an interrupted sweep never leaves half a result and can simply be restarted.
+Runs go in parallel (one process per core by default) with a progress bar (sweep_runner.py): a
+run whose results exist is skipped, and each run writes into a temporary folder that is renamed
+when it is complete, so an interrupted sweep never leaves half a result and can simply be
+restarted. A failed run is reported with its stderr tail, the others go on, the exit code is 1.
 
 Usage: /usr/bin/python3 scripts/burst_sweep.py [--ccs dcon dcqcn swift pcn] [--quick] [-j N]
 Writes RESULTS/<panel>-<cc>-<value>/ (the run's CSVs), RESULTS/fig7.csv and RESULTS/fig7.png.
 """
 import argparse
-import concurrent.futures as cf
 import os
-import shutil
-import subprocess
 import sys
 
 import matplotlib
@@ -24,7 +22,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
-from tqdm import tqdm  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sweep_runner  # noqa: E402
 
 INTERVALS_US = [10, 15, 20, 25, 30]
 SIZES_KB = [32, 64, 128, 256, 512]
@@ -34,42 +34,46 @@ COLORS = {"dcon": "tab:red", "dcqcn": "tab:blue", "swift": "tab:green", "pcn": "
           "timely": "tab:purple"}
 
 
+RUN_FILES = ("summary.json",)  # dcon-testbed writes it last
+
+
 def runs(ccs, quick):
+    """{run name: (panel, cc, value, extra simulator options)} in plotting order."""
     intervals = [10, 20, 30] if quick else INTERVALS_US
     sizes = [32, 128, 512] if quick else SIZES_KB
+    out = {}
     for cc in ccs:
         for iv in intervals:
-            yield ("interval", cc, iv, ["--burstInterval=%dus" % iv, "--burstFlowSize=64000"])
+            out["interval-%s-%d" % (cc, iv)] = (
+                "interval", cc, iv, ["--burstInterval=%dus" % iv, "--burstFlowSize=64000"])
         for kb in sizes:
-            yield ("size", cc, kb, ["--burstInterval=15us", "--burstFlowSize=%d" % (kb * 1000)])
+            out["size-%s-%d" % (cc, kb)] = (
+                "size", cc, kb, ["--burstInterval=15us", "--burstFlowSize=%d" % (kb * 1000)])
+    return out
 
 
-def run_one(binary, outdir, panel, cc, value, extra):
-    final = os.path.join(outdir, "%s-%s-%d" % (panel, cc, value))
-    if os.path.exists(os.path.join(final, "summary.json")):
-        return final, "skipped"
-    tmp = final + ".tmp"
-    shutil.rmtree(tmp, ignore_errors=True)
-    cmd = [binary, "--cc=" + cc, "--outdir=" + tmp, "--longFlowSize=200000000",
-           "--burstFlowsPerHost=30", "--runToCompletion=true", "--stopTime=2s",
-           "--sampleInterval=1ms"] + extra
-    res = subprocess.run(cmd, capture_output=True, text=True)
-    if res.returncode != 0:
-        raise RuntimeError("run failed: %s\n%s" % (" ".join(cmd), res.stderr[-2000:]))
-    shutil.rmtree(final, ignore_errors=True)
-    os.rename(tmp, final)
-    return final, "done"
+def command(binary, run, outdir):
+    """The testbed command of one point: 200 MB long flows, 30 burst flows per sender, run to
+    completion."""
+    _, cc, _, extra = run
+    return [binary, "--cc=" + cc, "--outdir=" + outdir, "--longFlowSize=200000000",
+            "--burstFlowsPerHost=30", "--runToCompletion=true", "--stopTime=2s",
+            "--sampleInterval=1ms"] + extra
 
 
-def summarize(outdir, ccs, quick):
+def summarize(outdir, plan):
+    """One row per finished run: average FCT of all flows and of the short (burst) flows."""
     rows = []
-    for panel, cc, value, _ in runs(ccs, quick):
-        d = os.path.join(outdir, "%s-%s-%d" % (panel, cc, value))
+    for name, (panel, cc, value, _) in plan.items():
+        d = os.path.join(outdir, name)
+        if not sweep_runner.is_complete(d, RUN_FILES):
+            continue
         f = pd.read_csv(os.path.join(d, "flows.csv"))
         rows.append({"panel": panel, "cc": cc, "value": value, "flows": len(f),
                      "avg_fct_ms": f.fct_s.mean() * 1e3,
                      "avg_short_fct_ms": f[f.flow_id >= 2].fct_s.mean() * 1e3})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=["panel", "cc", "value", "flows", "avg_fct_ms",
+                                       "avg_short_fct_ms"])
 
 
 def plot(table, path):
@@ -89,28 +93,38 @@ def plot(table, path):
     fig.savefig(path, dpi=120)
 
 
-def main():
+def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--ccs", nargs="+", default=["dcon", "dcqcn", "swift", "pcn"])
     ap.add_argument("--quick", action="store_true", help="3 points per panel instead of 5")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--binary", default="build/examples/dcon-testbed")
     ap.add_argument("--outdir", default="results/fig7")
-    args = ap.parse_args()
-    if not os.access(args.binary, os.X_OK):
-        sys.exit("error: %s not found; build first (scripts/setup.sh)" % args.binary)
-    os.makedirs(args.outdir, exist_ok=True)
-    todo = list(runs(args.ccs, args.quick))
-    with cf.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(run_one, args.binary, args.outdir, *r) for r in todo]
-        for fut in tqdm(cf.as_completed(futures), total=len(futures), desc="fig7 runs"):
-            fut.result()
-    table = summarize(args.outdir, args.ccs, args.quick)
+    args = ap.parse_args(argv)
+    plan = runs(args.ccs, args.quick)
+    try:
+        if args.jobs < 1:
+            raise sweep_runner.SweepError("--jobs must be >= 1, got %d" % args.jobs)
+        os.makedirs(args.outdir, exist_ok=True)
+        failures = sweep_runner.execute(
+            plan, lambda run, outdir: command(args.binary, run, outdir), args.binary,
+            args.outdir, args.jobs, RUN_FILES, "fig7 runs")
+    except sweep_runner.SweepError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    table = summarize(args.outdir, plan)
     table.to_csv(os.path.join(args.outdir, "fig7.csv"), index=False)
     plot(table, os.path.join(args.outdir, "fig7.png"))
     print(table.to_string(index=False))
     print("wrote %s" % os.path.join(args.outdir, "fig7.png"))
+    if failures:
+        print("%d run(s) failed:\n  " % len(failures)
+              + "\n  ".join(f.splitlines()[0] for f in failures), file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -195,12 +195,15 @@ def compute_stats(flows, pfc, summary, run):
     return stats
 
 
+# The files of a finished large-scale run (the simulator writes summary.json last).
+RUN_FILES = ("summary.json", "run.json")
+
+
 def is_complete(run_dir):
     """A run directory is complete iff it has summary.json and run.json (the simulator writes
     summary.json last; the sweep renames DIR.tmp to DIR only after success)."""
     return (not os.path.normpath(run_dir).endswith(".tmp")
-            and os.path.isfile(os.path.join(run_dir, "summary.json"))
-            and os.path.isfile(os.path.join(run_dir, "run.json")))
+            and all(os.path.isfile(os.path.join(run_dir, f)) for f in RUN_FILES))
 
 
 def _read_json(path):

@@ -31,21 +31,17 @@ Usage: /usr/bin/python3 scripts/large_sweep.py fig9|fig10|fig11|fig12|all [--qui
 """
 import argparse
 import collections
-import concurrent.futures as cf
 import math
 import os
 import re
-import shutil
-import signal
-import subprocess
 import sys
-import threading
 
 import pandas as pd
 from tqdm import tqdm
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fct_stats  # noqa: E402
+import sweep_runner  # noqa: E402
 
 LOADS = [0.4, 0.5, 0.6, 0.7, 0.8]
 QUICK_LOADS = [0.4, 0.6, 0.8]
@@ -79,8 +75,7 @@ Run = collections.namedtuple(
     defaults=(DEFAULT_QECN_KB,))
 
 
-class SweepError(Exception):
-    """Bad user input; the message names the value."""
+SweepError = sweep_runner.SweepError
 
 
 def fmt_num(x):
@@ -146,105 +141,11 @@ def command(binary, run, outdir):
             f"--kmin={fmt_num(run.qecn_kb)}KB", f"--kmax={fmt_num(run.qecn_kb)}KB"]
 
 
-class Runner:
-    """Runs the simulator for one run at a time per thread; stop() kills the running ones."""
-
-    def __init__(self, binary, results):
-        self.binary = binary
-        self.results = results
-        self.stopping = threading.Event()
-        self._procs = set()
-        self._lock = threading.Lock()
-
-    def run_one(self, name, run):
-        """-> (name, "skipped" | "done" | "failed" | "stopped", message)."""
-        try:
-            return self._run_one(name, run)
-        except OSError as e:  # cannot start the simulator, disk full, ...
-            return name, "failed", f"{type(e).__name__}: {e}"
-
-    def _run_one(self, name, run):
-        final = os.path.join(self.results, name)
-        if is_complete(final):
-            return name, "skipped", ""
-        if self.stopping.is_set():
-            return name, "stopped", ""
-        tmp = final + ".tmp"
-        shutil.rmtree(tmp, ignore_errors=True)
-        cmd = command(self.binary, run, tmp)
-        with self._lock:
-            if self.stopping.is_set():
-                return name, "stopped", ""
-            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    stdin=subprocess.DEVNULL, text=True, errors="replace")
-            self._procs.add(proc)
-        try:
-            out, err = proc.communicate()
-        finally:
-            with self._lock:
-                self._procs.discard(proc)
-        if proc.returncode != 0 and (self.stopping.is_set() or proc.returncode == -signal.SIGINT):
-            return name, "stopped", ""
-        problem = None
-        if proc.returncode != 0:
-            problem = f"exit code {proc.returncode}"
-        elif not (os.path.isfile(os.path.join(tmp, "summary.json"))
-                  and os.path.isfile(os.path.join(tmp, "run.json"))):
-            problem = "exit code 0 but no summary.json/run.json in " + tmp
-        if problem:
-            if os.path.isdir(tmp):  # keep the failed output for a look; removed on retry
-                with open(os.path.join(tmp, "sweep-error.log"), "w") as f:
-                    f.write(" ".join(cmd) + "\n" + problem + "\n--- stdout\n" + out
-                            + "\n--- stderr\n" + err)
-            tail = "\n".join(err.rstrip().splitlines()[-15:])
-            return name, "failed", f"{' '.join(cmd)}\n{problem}; stderr tail:\n{tail}"
-        with open(os.path.join(tmp, "sweep.log"), "w") as f:
-            f.write(" ".join(cmd) + "\n--- stdout\n" + out + "\n--- stderr\n" + err)
-        shutil.rmtree(final, ignore_errors=True)  # an incomplete leftover, if any
-        os.rename(tmp, final)
-        return name, "done", ""
-
-    def stop(self):
-        self.stopping.set()
-        with self._lock:
-            for p in list(self._procs):
-                if p.poll() is None:
-                    p.terminate()
-
-
 def execute(runs, binary, results, jobs):
-    """Run what is not finished yet, in parallel with a progress bar.
-    Returns the list of failure messages; raises KeyboardInterrupt after cleaning up."""
-    todo = {n: r for n, r in runs.items() if not is_complete(os.path.join(results, n))}
-    print(f"{len(runs)} runs, {len(runs) - len(todo)} already finished, {len(todo)} to do")
-    failures = []
-    if not todo:
-        return failures
-    if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
-        raise SweepError(f"simulator {binary} not found or not executable; build first "
-                         "(scripts/setup.sh) or pass --build DIR")
-    runner = Runner(binary, results)
-    pool = cf.ThreadPoolExecutor(max_workers=jobs)
-    futures = [pool.submit(runner.run_one, n, r) for n, r in todo.items()]
-    try:
-        with tqdm(total=len(futures), desc="large-scale runs", unit="run") as bar:
-            for fut in cf.as_completed(futures):
-                name, status, msg = fut.result()
-                if status == "failed":
-                    failures.append(f"{name}: {msg}")
-                    tqdm.write(f"FAILED {name}: {msg}", file=sys.stderr)
-                bar.update(1)
-    except KeyboardInterrupt:
-        runner.stop()
-        pool.shutdown(wait=True, cancel_futures=True)
-        done = sum(1 for f in futures if f.done() and not f.cancelled()
-                   and f.exception() is None and f.result()[1] == "done")
-        print(f"\ninterrupted: {done} runs finished in this session are kept, unfinished "
-              "ones were discarded (their .tmp folders are redone); rerun the same command "
-              "to continue", file=sys.stderr)
-        raise
-    pool.shutdown(wait=True)
-    return failures
+    """Run what is not finished yet (sweep_runner.execute). Returns the failure messages."""
+    return sweep_runner.execute(runs, lambda run, outdir: command(binary, run, outdir), binary,
+                                results, jobs, fct_stats.RUN_FILES,
+                                "large-scale runs")
 
 
 def collect_stats(runs, results):

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Tests of scripts/fct_stats.py, scripts/large_sweep.py and scripts/plot_large.py.
+"""Tests of scripts/fct_stats.py, large_sweep.py, burst_sweep.py (and so sweep_runner.py) and
+plot_large.py.
 
 Run: /usr/bin/python3 test/test_fct_stats.py   (or python3 -m unittest from test/)
 """
@@ -19,6 +20,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
 
 import pandas as pd  # noqa: E402
 
+import burst_sweep  # noqa: E402
 import fct_stats  # noqa: E402
 import large_sweep  # noqa: E402
 import plot_large  # noqa: E402
@@ -399,6 +401,85 @@ class SweepTest(unittest.TestCase):
                                        "--results", os.path.join(tmp, "r")])
             self.assertEqual(rc, 2)
             self.assertIn("nobuild", err.getvalue())
+
+
+FAKE_TESTBED = textwrap.dedent('''\
+    #!/usr/bin/python3
+    """Stand-in for dcon-testbed: exits 4 for --cc=$FAKE_TB_FAIL; else 3 flows with FCT
+    1, 2 and 3 ms times the interval (us) or the size (KB) / 10."""
+    import json, os, sys
+    args = dict(a[2:].split("=", 1) for a in sys.argv[1:])
+    if args["cc"] == os.environ.get("FAKE_TB_FAIL"):
+        sys.stderr.write("error: simulated failure of " + args["cc"] + "\\n")
+        sys.exit(4)
+    d = args["outdir"]
+    os.makedirs(d)
+    iv = int(args["burstInterval"][:-2])
+    kb = int(args["burstFlowSize"]) // 1000
+    x = iv if kb == 64 and iv != 15 else kb / 10
+    with open(os.path.join(d, "flows.csv"), "w") as f:
+        f.write("flow_id,src,dst,size_bytes,start_s,end_s,fct_s,ideal_fct_s,slowdown\\n")
+        for i in range(3):
+            f.write("%d,h0,h1,1000,0,0,%r,0.0001,1\\n" % (i, (i + 1) * x / 1e3))
+    json.dump({"wall_time_s": 1.0}, open(os.path.join(d, "summary.json"), "w"))
+''')
+
+
+class BurstSweepTest(unittest.TestCase):
+    def test_runs_and_command(self):
+        plan = burst_sweep.runs(["dcon", "dcqcn"], quick=True)
+        self.assertEqual(len(plan), 12)  # 2 schemes x (3 intervals + 3 sizes)
+        self.assertEqual(list(plan)[:4], ["interval-dcon-10", "interval-dcon-20",
+                                          "interval-dcon-30", "size-dcon-32"])
+        self.assertEqual(len(burst_sweep.runs(["dcon"], quick=False)), 10)
+        cmd = burst_sweep.command("tb", plan["size-dcqcn-512"], "out")
+        self.assertEqual(cmd[:3], ["tb", "--cc=dcqcn", "--outdir=out"])
+        self.assertIn("--burstFlowSize=512000", cmd)
+        self.assertIn("--burstInterval=15us", cmd)
+        self.assertIn("--burstFlowsPerHost=30", cmd)
+
+    def test_sweep_end_to_end(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            sim = os.path.join(tmp, "dcon-testbed")
+            with open(sim, "w") as f:
+                f.write(FAKE_TESTBED)
+            os.chmod(sim, os.stat(sim).st_mode | stat.S_IXUSR)
+            res = os.path.join(tmp, "fig7")
+            argv = ["--ccs", "dcon", "dcqcn", "--quick", "-j", "2", "--binary", sim,
+                    "--outdir", res]
+            os.environ["FAKE_TB_FAIL"] = "dcqcn"
+            try:
+                err = io.StringIO()
+                with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+                    rc = burst_sweep.main(argv)
+            finally:
+                del os.environ["FAKE_TB_FAIL"]
+            self.assertEqual(rc, 1)  # dcqcn's 6 runs failed, dcon's 6 finished
+            self.assertIn("simulated failure of dcqcn", err.getvalue())
+            self.assertFalse(os.path.exists(os.path.join(res, "size-dcqcn-32")))
+            table = pd.read_csv(os.path.join(res, "fig7.csv"))
+            self.assertEqual(len(table), 6)
+            row = table[(table.panel == "interval") & (table.value == 20)].iloc[0]
+            # FCTs 20, 40, 60 ms -> average 40 ms; the short flow (id 2): 60 ms
+            self.assertAlmostEqual(row.avg_fct_ms, 40.0)
+            self.assertAlmostEqual(row.avg_short_fct_ms, 60.0)
+            row = table[(table.panel == "size") & (table.value == 128)].iloc[0]
+            self.assertAlmostEqual(row.avg_fct_ms, 25.6)  # 12.8 x (1 + 2 + 3) / 3
+            out = io.StringIO()
+            with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(out):
+                rc = burst_sweep.main(argv)
+            self.assertEqual(rc, 0)
+            self.assertIn("12 runs, 6 already finished, 6 to do", out.getvalue())
+            self.assertEqual(len(pd.read_csv(os.path.join(res, "fig7.csv"))), 12)
+
+    def test_missing_binary(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+                rc = burst_sweep.main(["--binary", os.path.join(tmp, "nosim"),
+                                       "--outdir", os.path.join(tmp, "r")])
+            self.assertEqual(rc, 2)
+            self.assertIn("nosim", err.getvalue())
 
 
 class PlotTest(unittest.TestCase):
