@@ -4,6 +4,7 @@
  */
 #include "rdma-timely.h"
 
+#include "enum-accessor.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -77,7 +78,7 @@ RdmaTimely::GetTypeId()
                   "Original TIMELY (Mittal et al. 2015) or patched TIMELY (Zhu et al. "
                   "2016: one weighted update between TLow and THigh, fair fixed point)",
                   EnumValue(RdmaTimely::ORIGINAL),
-                  MakeEnumAccessor(&RdmaTimely::m_variant),
+                  MakeDconEnumAccessor(&RdmaTimely::m_variant),
                   MakeEnumChecker(RdmaTimely::ORIGINAL, "Original", RdmaTimely::PATCHED, "Patched"))
               .AddAttribute("RttRef",
                             "Patched TIMELY's reference RTT of error = (rtt - RttRef) / RttRef "

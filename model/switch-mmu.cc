@@ -4,6 +4,7 @@
  */
 #include "switch-mmu.h"
 
+#include "enum-accessor.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -67,7 +68,7 @@ SwitchMmu::GetTypeId()
                   "ThresholdMode",
                   "STATIC (XOff/XOn) or DYNAMIC (Alpha x free shared pool) pause threshold",
                   EnumValue(SwitchMmu::DYNAMIC),
-                  MakeEnumAccessor(&SwitchMmu::m_mode),
+                  MakeDconEnumAccessor(&SwitchMmu::m_mode),
                   MakeEnumChecker(SwitchMmu::STATIC, "STATIC", SwitchMmu::DYNAMIC, "DYNAMIC"))
               .AddAttribute("XOff",
                             "STATIC mode: pause when the (port, priority) bytes excluding headroom "
