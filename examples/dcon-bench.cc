@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// Speed benchmark on the HPCC simulator's inputs (/work/shared/bench/README.md).
+// Speed benchmark on the HPCC simulator's inputs (data/bench/README.md).
 //
 // Topology: the HPCC simulator's 320-host fat-tree (mix/fat.txt): 20 ToR, 20 aggregation and
 // 16 core switches, host links 100 Gb/s, switch links 400 Gb/s, 1 us each.
@@ -36,8 +36,8 @@
 // no pause and no drop, and exits 1 if one does not hold.
 //
 // Usage (from the repository root; scripts/bench.sh builds and runs it):
-//   build/examples/dcon-bench --topo=../shared/bench/fat-tree-320.topo
-//       --flows=../shared/bench/websearch-30pct-10ms.flows
+//   build/examples/dcon-bench --topo=data/bench/fat-tree-320.topo
+//       --flows=data/bench/websearch-30pct-10ms.flows
 // Profiling: --stopAt=2.0005s stops early; --SchedulerType=ns3::HeapScheduler (or Calendar,
 // PriorityQueue) changes the event queue (the default map scheduler measured fastest here).
 
@@ -317,8 +317,8 @@ main(int argc, char* argv[])
         if (topoPath.empty() || flowsPath.empty())
         {
             throw std::invalid_argument("--topo and --flows are required (e.g. "
-                                        "--topo=../shared/bench/fat-tree-320.topo "
-                                        "--flows=../shared/bench/websearch-30pct-2ms.flows)");
+                                        "--topo=data/bench/fat-tree-320.topo "
+                                        "--flows=data/bench/websearch-30pct-2ms.flows)");
         }
         QueueSize bufferSize;
         {

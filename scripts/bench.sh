@@ -3,7 +3,7 @@
 # Copyright (c) 2026 dcon authors
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Speed benchmark on the HPCC simulator's inputs (see ../shared/bench/README.md and
+# Speed benchmark on the HPCC simulator's inputs (see data/bench/README.md and
 # examples/dcon-bench.cc): builds an optimised (Release) dcon-bench and runs it on the
 # 320-host fat-tree with the WebSearch 30%-load flows of 10 ms (--quick: of 2 ms), under
 # /usr/bin/time -v to confirm the peak memory the program reports.
@@ -11,7 +11,7 @@
 # Usage, from the repository root (or anywhere: the script finds the root itself):
 #   scripts/bench.sh [--quick] [--no-build] [-- extra dcon-bench arguments]
 # Environment:
-#   BENCH_DIR  folder of the input files (default: <repo>/../shared/bench)
+#   BENCH_DIR  folder of the input files (default: <repo>/data/bench)
 #   BUILD_DIR  CMake build folder (default: <repo>/build)
 #   JOBS       parallel build jobs (default: nproc)
 #   OUTDIR     if set, passed as --outdir (monitor CSV files)
@@ -19,7 +19,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BENCH_DIR="${BENCH_DIR:-${ROOT}/../shared/bench}"
+BENCH_DIR="${BENCH_DIR:-${ROOT}/data/bench}"
 BUILD_DIR="${BUILD_DIR:-${ROOT}/build}"
 JOBS="${JOBS:-$(nproc)}"
 

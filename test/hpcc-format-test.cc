@@ -17,7 +17,7 @@ using namespace ns3;
 namespace
 {
 
-const std::string BENCH = DCON_SHARED_DIR "/bench/";
+const std::string BENCH = DCON_BENCH_DIR "/";
 
 /**
  * Run \p read and require std::invalid_argument whose message has "<name>:<line>:", the bad
