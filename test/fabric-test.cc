@@ -16,11 +16,13 @@
 #include "ns3/boolean.h"
 #include "ns3/bth-header.h"
 #include "ns3/dcon-monitor.h"
+#include "ns3/global-value.h"
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/queue-size.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/rdma-flow-helper.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 #include "test-items.h"
 
@@ -92,6 +94,7 @@ struct IncastResult
     Time firstStart{Time::Max()};
     Time lastEnd{0};
     RdmaNic::Stats nic;
+    std::vector<Time> ends; //!< completion time of each flow, by flow id
 };
 
 /// 16-to-1 incast on a 1-spine leaf-spine with leaves of 8 and 9 hosts (40 Gb/s, 1 us links):
@@ -124,8 +127,9 @@ RunIncast(bool pfc, const std::string& buffer, uint64_t size)
     r.drops = TotalDrops(f);
     r.pauses = TotalPauses(f);
     r.nic = f->GetNicTotals();
-    for (const auto& rec : mon->GetRecords())
+    for (const auto& rec : mon->GetRecordsById())
     {
+        r.ends.push_back(rec.end);
         r.bytes += rec.size;
         r.firstStart = std::min(r.firstStart, rec.start);
         r.lastEnd = std::max(r.lastEnd, rec.end);
@@ -245,6 +249,45 @@ TEST_F(Fabric, IncastIsLosslessWithPfc)
     EXPECT_EQ(r.nic.timeouts, 0u);
     EXPECT_GE(goodput, 0.95 * GOODPUT_40G);
     Simulator::Destroy();
+}
+
+// The event scheduler must not change a result: every ns-3 scheduler orders events by time and
+// then by insertion, so the PFC incast (451 PAUSE frames, many simultaneous events) completes
+// every flow at the same picosecond with the default MapScheduler and with the heap that the
+// examples choose (RdmaFabricHelper::UseFastScheduler).
+TEST_F(Fabric, SchedulerChoiceDoesNotChangeResults)
+{
+    StringValue before;
+    GlobalValue::GetValueByName("SchedulerType", before);
+    struct Restore
+    {
+        StringValue type;
+
+        ~Restore()
+        {
+            GlobalValue::Bind("SchedulerType", type);
+        }
+    } restore{before};
+
+    GlobalValue::Bind("SchedulerType", StringValue("ns3::MapScheduler"));
+    IncastResult map = RunIncast(true, "2MB", 500000);
+    Simulator::Destroy();
+
+    RdmaFabricHelper::UseFastScheduler();
+    StringValue bound;
+    GlobalValue::GetValueByName("SchedulerType", bound);
+    EXPECT_EQ(bound.Get(), "ns3::PriorityQueueScheduler");
+    IncastResult heap = RunIncast(true, "2MB", 500000);
+    Simulator::Destroy();
+
+    ASSERT_EQ(map.ends.size(), 16u);
+    EXPECT_GT(map.pauses, 0u);
+    EXPECT_EQ(heap.pauses, map.pauses);
+    EXPECT_EQ(heap.nic.acksSent, map.nic.acksSent);
+    for (std::size_t i = 0; i < map.ends.size(); ++i)
+    {
+        EXPECT_EQ(heap.ends[i], map.ends[i]) << "flow " << i;
+    }
 }
 
 // The same incast without PFC and with a 200 KB buffer drops packets; go-back-N (NAKs, and the
