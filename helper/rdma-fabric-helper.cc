@@ -318,6 +318,11 @@ void
 RdmaFabricHelper::SetNicAttribute(const std::string& name, const AttributeValue& value)
 {
     m_nicFactory.Set(name, value);
+    if (name == "ControlPriority")
+    {
+        // The switches serve the NICs' control priority from a plain FIFO: keep them in step.
+        m_switchFactory.Set(name, value);
+    }
 }
 
 void

@@ -54,6 +54,13 @@ DconSwitch::GetTypeId()
                             DoubleValue(0.5),
                             MakeDoubleAccessor(&DconSwitch::m_pauseRefreshRatio),
                             MakeDoubleChecker<double>(0.01, 1.0))
+              .AddAttribute("ControlPriority",
+                            "Priority of the NICs' ACK, NAK and CNP packets (must equal "
+                            "RdmaNic::ControlPriority): served from a plain FIFO per port, "
+                            "without queue disc (no ECN or CNM decision for control traffic)",
+                            UintegerValue(7),
+                            MakeUintegerAccessor(&DconSwitch::m_controlPriority),
+                            MakeUintegerChecker<uint8_t>(0, 7))
               .AddAttribute("Mmu",
                             "The shared-buffer memory management unit",
                             PointerValue(),
@@ -309,8 +316,9 @@ DconSwitch::GetQueueDisc(uint32_t port, uint8_t priority) const
 uint64_t
 DconSwitch::GetEgressBytes(uint32_t port) const
 {
-    uint64_t bytes = 0;
-    for (const auto& q : m_ports.at(port).queues)
+    const Port& p = m_ports.at(port);
+    uint64_t bytes = p.controlIpBytes;
+    for (const auto& q : p.queues)
     {
         bytes += q->GetNBytes();
     }
@@ -388,6 +396,11 @@ DconSwitch::ForwardIpv4(uint32_t inPort, Ptr<Packet> packet)
         return;
     }
     uint8_t prio = DscpToPriority(f.tos >> 2);
+    if (prio == m_controlPriority)
+    {
+        ForwardControl(inPort, out, prio, packet);
+        return;
+    }
     Ptr<RdmaQueueDiscItem> item = Create<RdmaQueueDiscItem>(packet, f.tos, f.tuple, inPort, prio);
     SwitchMmu::AdmitResult res = m_mmu->Admit(inPort, prio, item->GetSize());
     if (!res.admitted)
@@ -407,6 +420,28 @@ DconSwitch::ForwardIpv4(uint32_t inPort, Ptr<Packet> packet)
     {
         m_tracker->RecordNonCongested(inPort);
     }
+    port.device->NotifyTxReady();
+}
+
+void
+DconSwitch::ForwardControl(uint32_t inPort, uint32_t out, uint8_t prio, Ptr<Packet> packet)
+{
+    uint32_t size = packet->GetSize(); // as RdmaQueueDiscItem::GetSize: the IPv4 packet
+    SwitchMmu::AdmitResult res = m_mmu->Admit(inPort, prio, size);
+    if (!res.admitted)
+    {
+        m_dropTrace(packet, res.dropReason);
+        return;
+    }
+    if (res.sendPause)
+    {
+        SendPause(inPort, prio);
+    }
+    Port& port = m_ports[out];
+    port.controlIp.push_back({packet, inPort, size});
+    port.controlIpBytes += size;
+    port.nonEmpty |= static_cast<uint8_t>(1u << prio);
+    m_tracker->RecordNonCongested(inPort); // a control queue is never in burst congestion
     port.device->NotifyTxReady();
 }
 
@@ -514,6 +549,25 @@ DconSwitch::Pull(uint32_t portIndex, uint8_t pausedMask, PfcTxFrame& frame)
     {
         int p = 31 - __builtin_clz(eligible); // highest eligible priority
         eligible &= static_cast<uint8_t>(~(1u << p));
+        if (p == m_controlPriority)
+        {
+            ControlPacket c = std::move(port.controlIp.front());
+            port.controlIp.pop_front();
+            port.controlIpBytes -= c.size;
+            if (port.controlIp.empty())
+            {
+                port.nonEmpty &= static_cast<uint8_t>(~(1u << p));
+            }
+            if (m_mmu->Release(c.inPort, p, c.size))
+            {
+                SendResume(c.inPort, p);
+            }
+            frame.packet = c.packet;
+            frame.protocol = 0x0800;
+            frame.priority = p;
+            frame.more = !port.control.empty() || (port.nonEmpty & ~pausedMask) != 0;
+            return true;
+        }
         const Ptr<RdmaEgressQueueDisc>& q = port.queues[p];
         if (q->GetNPackets() == 0)
         {

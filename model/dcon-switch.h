@@ -40,8 +40,13 @@ class Node;
  *
  * Each port has one RdmaEgressQueueDisc per priority. When the port's device can send, it pulls:
  * non-IP control frames (CNMs) first, then the priorities from 7 down to 0 (strict priority),
- * skipping priorities the downstream has paused. Dequeuing releases the bytes in the MMU and
- * sends RESUME upstream when the ingress falls below its resume threshold. While an ingress
+ * skipping priorities the downstream has paused. Packets of the ControlPriority (the NICs' ACK,
+ * NAK and CNP) wait in a plain FIFO per port instead of that priority's queue disc: ECN and
+ * DCON's CNM decisions are for data, and a queue disc per control packet and hop would cost
+ * about as much as one per data packet (the benchmark sends an ACK per packet). They are
+ * admitted, accounted and paused by the MMU like any packet and count in GetEgressBytes; the
+ * queue disc of the control priority exists but stays empty. Dequeuing releases the bytes in the
+ * MMU and sends RESUME upstream when the ingress falls below its resume threshold. While an ingress
  * stays paused, the PAUSE is refreshed every PauseRefreshRatio x pause time.
  *
  * The IPv4 DSCP selects the priority: priority = DSCP >> 3 (class selector). The NIC sends
@@ -219,13 +224,24 @@ protected:
 
 private:
     /// One switch port.
+    /// An IPv4 packet of the control priority waiting at an egress port.
+    struct ControlPacket
+    {
+        Ptr<Packet> packet; //!< the packet (IPv4 header on)
+        uint32_t inPort;    //!< its ingress port (for the MMU)
+        uint32_t size;      //!< its size in the MMU
+    };
+
     struct Port
     {
         Ptr<PfcNetDevice> device;                                                  //!< the device
         std::array<Ptr<RdmaEgressQueueDisc>, PfcNetDevice::NUM_PRIORITIES> queues; //!< egress
         std::array<EventId, PfcNetDevice::NUM_PRIORITIES> pauseRefresh; //!< PAUSE refresh timers
         std::deque<std::pair<Ptr<Packet>, uint16_t>> control;           //!< non-IP control frames
-        uint8_t nonEmpty{0}; //!< bit p set: queues[p] may hold packets
+        std::deque<ControlPacket> controlIp; //!< IPv4 packets of the control priority
+        uint64_t controlIpBytes{0};          //!< bytes in controlIp
+        uint8_t nonEmpty{
+            0}; //!< bit p set: queues[p] (controlIp for the control priority) may hold packets
     };
 
     /**
@@ -243,6 +259,16 @@ private:
      * \param packet the packet
      */
     void ForwardIpv4(uint32_t inPort, Ptr<Packet> packet);
+
+    /**
+     * \brief Admit an IPv4 packet of the control priority and queue it in the egress port's
+     * control FIFO.
+     * \param inPort arrival port
+     * \param out egress port
+     * \param prio the control priority
+     * \param packet the packet
+     */
+    void ForwardControl(uint32_t inPort, uint32_t out, uint8_t prio, Ptr<Packet> packet);
 
     /**
      * \brief A port's device asks for the next frame.
@@ -310,6 +336,7 @@ private:
     uint32_t m_ecmpSeed;
     uint16_t m_pauseQuanta;
     double m_pauseRefreshRatio;
+    uint8_t m_controlPriority; //!< priority served from Port::controlIp
 
     TracedCallback<Ptr<const Packet>, const char*> m_dropTrace; //!< packet dropped, reason
     TracedCallback<uint32_t, const RdmaFiveTuple&, uint32_t> m_cnmSentTrace; //!< CNM sent

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -219,6 +220,59 @@ TEST_F(Fabric, LoneFlowFctIsIdeal)
                   "0a000001 0a000002 " + std::to_string(rec.sport) + " 4791 "
                       + std::to_string(c.size) + " 10000 " + ns + " " + ns);
         EXPECT_FALSE(std::getline(in, line));
+        Simulator::Destroy();
+    }
+}
+
+/// Packets each priority's queue discs received, summed over every switch and port.
+std::array<uint64_t, PfcNetDevice::NUM_PRIORITIES>
+QueueDiscPackets(Ptr<RdmaFabric> f)
+{
+    std::array<uint64_t, PfcNetDevice::NUM_PRIORITIES> n{};
+    for (uint32_t s : f->GetSwitches())
+    {
+        Ptr<DconSwitch> sw = f->GetSwitch(s);
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            for (uint8_t prio = 0; prio < PfcNetDevice::NUM_PRIORITIES; ++prio)
+            {
+                n[prio] += sw->GetQueueDisc(p, prio)->GetStats().nTotalReceivedPackets;
+            }
+        }
+    }
+    return n;
+}
+
+// ACKs travel in the control priority, which switches keep in a plain FIFO per port instead of
+// that priority's queue disc. One 1 MB flow (1000 packets of 1000 B, an ACK per packet) from
+// leaf 0 to leaf 1 over the spine: 3 switch hops, so the data priority's queue discs see
+// 3 x 1000 = 3000 packets and the control priority's none, while all 1000 ACKs arrive. With
+// the NICs' ControlPriority set to 6 through the helper, the switches follow (priority 6 stays
+// out of the queue discs, 7 carries nothing either).
+TEST_F(Fabric, ControlPacketsBypassTheQueueDisc)
+{
+    for (uint8_t ctrl : {7, 6})
+    {
+        LeafSpineHelper ls(1, 2, 2);
+        ls.SetHostLink(DataRate("40Gbps"), MicroSeconds(1));
+        ls.SetFabricLink(DataRate("40Gbps"), MicroSeconds(1));
+        RdmaFabricHelper fh;
+        fh.SetCongestionControl("none");
+        fh.SetNicAttribute("ControlPriority", UintegerValue(ctrl));
+        Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
+        Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(f);
+        flows->AddFlow(ls.GetHost(0, 0), ls.GetHost(1, 0), 1000000, Time(0));
+        Simulator::Stop(MilliSeconds(10));
+        Simulator::Run();
+        EXPECT_EQ(flows->GetNCompleted(), 1u) << "control priority " << +ctrl;
+        RdmaNic::Stats nic = f->GetNicTotals();
+        EXPECT_EQ(nic.acksSent, 1000u);
+        // every ACK reached the sender (nothing else is sent to it: no CNP, no PFC here)
+        EXPECT_EQ(f->GetNic(ls.GetHost(0, 0))->GetDevice()->GetStats().rxFrames, 1000u);
+        auto n = QueueDiscPackets(f);
+        EXPECT_EQ(n[3], 3000u); // data, CS3
+        EXPECT_EQ(n[6], 0u);
+        EXPECT_EQ(n[7], 0u);
         Simulator::Destroy();
     }
 }
