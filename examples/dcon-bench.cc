@@ -402,9 +402,8 @@ main(int argc, char* argv[])
             }
         }
         Ptr<RdmaFabric> fabric = fh.Build(topo);
-        UintegerValue ctrl;
-        fabric->GetNic(fabric->GetHosts().front())->GetAttribute("ControlPriority", ctrl);
-        const uint8_t controlPriority = static_cast<uint8_t>(ctrl.Get());
+        const uint8_t controlPriority
+            = fabric->GetNic(fabric->GetHosts().front())->GetControlPriority();
 
         Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(fabric);
         flows->SetStopWhenDone(true);

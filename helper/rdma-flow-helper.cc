@@ -56,6 +56,12 @@ RdmaFlowHelper::AddFlow(
         throw std::invalid_argument(what + "priority " + std::to_string(priority)
                                     + " is not in 0..7");
     }
+    if (priority == m_fabric->GetNic(src)->GetControlPriority())
+    {
+        throw std::invalid_argument(what + "priority " + std::to_string(priority)
+                                    + " is the NICs' ControlPriority (ACK, NAK, CNP); data needs "
+                                      "another priority");
+    }
     m_flows.push_back({src, dst, size, start, priority, sport});
     if (!m_connected[src])
     {

@@ -146,6 +146,12 @@ RdmaNic::GetAddress() const
     return m_address;
 }
 
+uint8_t
+RdmaNic::GetControlPriority() const
+{
+    return m_controlPriority;
+}
+
 Ptr<PfcNetDevice>
 RdmaNic::GetDevice() const
 {
@@ -205,6 +211,13 @@ RdmaNic::StartFlow(const RdmaFlowRequest& request)
         throw std::invalid_argument("RdmaNic::StartFlow: flow " + std::to_string(request.flowId)
                                     + " has priority " + std::to_string(request.priority)
                                     + ", not in 0..7");
+    }
+    if (request.priority == m_controlPriority)
+    {
+        // Switches serve the control priority without ECN marking (DconSwitch::ControlPriority).
+        throw std::invalid_argument("RdmaNic::StartFlow: flow " + std::to_string(request.flowId)
+                                    + " has priority " + std::to_string(request.priority)
+                                    + ", the ControlPriority of ACK, NAK and CNP");
     }
     Ptr<RdmaQueuePair> qp = Create<RdmaQueuePair>();
     qp->request = request;

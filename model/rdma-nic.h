@@ -89,6 +89,13 @@ public:
     Ptr<PfcNetDevice> GetDevice() const;
 
     /**
+     * \brief The priority of this NIC's ACK, NAK and CNP packets (attribute ControlPriority);
+     * data flows may not use it.
+     * \return the priority
+     */
+    uint8_t GetControlPriority() const;
+
+    /**
      * \brief Payload bytes per full data packet (the Mtu attribute).
      * \return bytes
      */

@@ -527,6 +527,24 @@ TEST_F(Fabric, BadInputThrows)
                 flows->AddFlow(0, leaf, 1000, Time(0));
             },
             "destination " + std::to_string(leaf) + " is not a host");
+        // data in the control priority would bypass the switches' ECN marking
+        ExpectInvalid(
+            [&]
+            {
+                flows->AddFlow(0, 1, 1000, Time(0), 7);
+            },
+            "priority 7 is the NICs' ControlPriority");
+        RdmaFlowRequest req;
+        req.flowId = 9;
+        req.dst = Ipv4Address("10.0.0.2");
+        req.size = 1000;
+        req.priority = 7;
+        ExpectInvalid(
+            [&]
+            {
+                f->GetNic(0)->StartFlow(req);
+            },
+            "flow 9 has priority 7, the ControlPriority");
         EXPECT_EQ(flows->GetFlows().size(), 0u);
     }
     Simulator::Destroy();
