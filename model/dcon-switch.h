@@ -223,7 +223,6 @@ protected:
     void NotifyNewAggregate() override;
 
 private:
-    /// One switch port.
     /// An IPv4 packet of the control priority waiting at an egress port.
     struct ControlPacket
     {
@@ -232,6 +231,7 @@ private:
         uint32_t size;      //!< its size in the MMU
     };
 
+    /// One switch port.
     struct Port
     {
         Ptr<PfcNetDevice> device;                                                  //!< the device
@@ -240,8 +240,8 @@ private:
         std::deque<std::pair<Ptr<Packet>, uint16_t>> control;           //!< non-IP control frames
         std::deque<ControlPacket> controlIp; //!< IPv4 packets of the control priority
         uint64_t controlIpBytes{0};          //!< bytes in controlIp
-        uint8_t nonEmpty{
-            0}; //!< bit p set: queues[p] (controlIp for the control priority) may hold packets
+        /// bit p set: queues[p] (controlIp for the control priority) may hold packets
+        uint8_t nonEmpty{0};
     };
 
     /**
