@@ -22,11 +22,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("DconSwitch");
 
-namespace
-{
-/// IPv4 protocol number of UDP.
-} // namespace
-
 NS_OBJECT_ENSURE_REGISTERED(DconSwitch);
 
 TypeId
@@ -396,37 +391,7 @@ DconSwitch::ForwardIpv4(uint32_t inPort, Ptr<Packet> packet)
         return;
     }
     uint8_t prio = DscpToPriority(f.tos >> 2);
-    if (prio == m_controlPriority)
-    {
-        ForwardControl(inPort, out, prio, packet);
-        return;
-    }
-    Ptr<RdmaQueueDiscItem> item = Create<RdmaQueueDiscItem>(packet, f.tos, f.tuple, inPort, prio);
-    SwitchMmu::AdmitResult res = m_mmu->Admit(inPort, prio, item->GetSize());
-    if (!res.admitted)
-    {
-        m_dropTrace(packet, res.dropReason);
-        return;
-    }
-    if (res.sendPause)
-    {
-        SendPause(inPort, prio);
-    }
-    Port& port = m_ports[out];
-    Ptr<RdmaEgressQueueDisc> q = port.queues[prio];
-    q->Enqueue(item);
-    port.nonEmpty |= static_cast<uint8_t>(1u << prio);
-    if (!q->IsBurstCongested())
-    {
-        m_tracker->RecordNonCongested(inPort);
-    }
-    port.device->NotifyTxReady();
-}
-
-void
-DconSwitch::ForwardControl(uint32_t inPort, uint32_t out, uint8_t prio, Ptr<Packet> packet)
-{
-    uint32_t size = packet->GetSize(); // as RdmaQueueDiscItem::GetSize: the IPv4 packet
+    uint32_t size = packet->GetSize(); // the IP packet, as the MMU and the queue discs count it
     SwitchMmu::AdmitResult res = m_mmu->Admit(inPort, prio, size);
     if (!res.admitted)
     {
@@ -438,10 +403,23 @@ DconSwitch::ForwardControl(uint32_t inPort, uint32_t out, uint8_t prio, Ptr<Pack
         SendPause(inPort, prio);
     }
     Port& port = m_ports[out];
-    port.controlIp.push_back({packet, inPort, size});
-    port.controlIpBytes += size;
     port.nonEmpty |= static_cast<uint8_t>(1u << prio);
-    m_tracker->RecordNonCongested(inPort); // a control queue is never in burst congestion
+    bool burst = false;
+    if (prio == m_controlPriority)
+    {
+        port.controlIp.push_back({packet, inPort, size});
+        port.controlIpBytes += size;
+    }
+    else
+    {
+        Ptr<RdmaEgressQueueDisc> q = port.queues[prio];
+        q->Enqueue(Create<RdmaQueueDiscItem>(packet, f.tos, f.tuple, inPort, prio));
+        burst = q->IsBurstCongested();
+    }
+    if (!burst)
+    {
+        m_tracker->RecordNonCongested(inPort);
+    }
     port.device->NotifyTxReady();
 }
 
@@ -549,42 +527,38 @@ DconSwitch::Pull(uint32_t portIndex, uint8_t pausedMask, PfcTxFrame& frame)
     {
         int p = 31 - __builtin_clz(eligible); // highest eligible priority
         eligible &= static_cast<uint8_t>(~(1u << p));
+        QueuedPacket next; // the packet leaving, its ingress port and size
         if (p == m_controlPriority)
         {
-            ControlPacket c = std::move(port.controlIp.front());
+            next = std::move(port.controlIp.front());
             port.controlIp.pop_front();
-            port.controlIpBytes -= c.size;
+            port.controlIpBytes -= next.size;
             if (port.controlIp.empty())
             {
                 port.nonEmpty &= static_cast<uint8_t>(~(1u << p));
             }
-            if (m_mmu->Release(c.inPort, p, c.size))
+        }
+        else
+        {
+            const Ptr<RdmaEgressQueueDisc>& q = port.queues[p];
+            if (q->GetNPackets() == 0)
             {
-                SendResume(c.inPort, p);
+                port.nonEmpty &= static_cast<uint8_t>(~(1u << p));
+                continue;
             }
-            frame.packet = c.packet;
-            frame.protocol = 0x0800;
-            frame.priority = p;
-            frame.more = !port.control.empty() || (port.nonEmpty & ~pausedMask) != 0;
-            return true;
+            Ptr<RdmaQueueDiscItem> item = StaticCast<RdmaQueueDiscItem>(q->Dequeue());
+            if (q->GetNPackets() == 0)
+            {
+                port.nonEmpty &= static_cast<uint8_t>(~(1u << p));
+            }
+            item->AddHeader();
+            next = {item->GetPacket(), item->GetIngressPort(), item->GetSize()};
         }
-        const Ptr<RdmaEgressQueueDisc>& q = port.queues[p];
-        if (q->GetNPackets() == 0)
+        if (m_mmu->Release(next.inPort, p, next.size))
         {
-            port.nonEmpty &= static_cast<uint8_t>(~(1u << p));
-            continue;
+            SendResume(next.inPort, p);
         }
-        Ptr<RdmaQueueDiscItem> item = StaticCast<RdmaQueueDiscItem>(q->Dequeue());
-        if (q->GetNPackets() == 0)
-        {
-            port.nonEmpty &= static_cast<uint8_t>(~(1u << p));
-        }
-        if (m_mmu->Release(item->GetIngressPort(), p, item->GetSize()))
-        {
-            SendResume(item->GetIngressPort(), p);
-        }
-        item->AddHeader();
-        frame.packet = item->GetPacket();
+        frame.packet = next.packet;
         frame.protocol = 0x0800;
         frame.priority = p;
         // Another frame may be ready when this one ends: a queue that is not paused holds

@@ -223,12 +223,12 @@ protected:
     void NotifyNewAggregate() override;
 
 private:
-    /// An IPv4 packet of the control priority waiting at an egress port.
-    struct ControlPacket
+    /// A packet at an egress port: waiting in the control FIFO, or leaving the port.
+    struct QueuedPacket
     {
         Ptr<Packet> packet; //!< the packet (IPv4 header on)
-        uint32_t inPort;    //!< its ingress port (for the MMU)
-        uint32_t size;      //!< its size in the MMU
+        uint32_t inPort{0}; //!< its ingress port (for the MMU)
+        uint32_t size{0};   //!< its size in the MMU
     };
 
     /// One switch port.
@@ -238,8 +238,8 @@ private:
         std::array<Ptr<RdmaEgressQueueDisc>, PfcNetDevice::NUM_PRIORITIES> queues; //!< egress
         std::array<EventId, PfcNetDevice::NUM_PRIORITIES> pauseRefresh; //!< PAUSE refresh timers
         std::deque<std::pair<Ptr<Packet>, uint16_t>> control;           //!< non-IP control frames
-        std::deque<ControlPacket> controlIp; //!< IPv4 packets of the control priority
-        uint64_t controlIpBytes{0};          //!< bytes in controlIp
+        std::deque<QueuedPacket> controlIp; //!< IPv4 packets of the control priority
+        uint64_t controlIpBytes{0};         //!< bytes in controlIp
         /// bit p set: queues[p] (controlIp for the control priority) may hold packets
         uint8_t nonEmpty{0};
     };
@@ -259,16 +259,6 @@ private:
      * \param packet the packet
      */
     void ForwardIpv4(uint32_t inPort, Ptr<Packet> packet);
-
-    /**
-     * \brief Admit an IPv4 packet of the control priority and queue it in the egress port's
-     * control FIFO.
-     * \param inPort arrival port
-     * \param out egress port
-     * \param prio the control priority
-     * \param packet the packet
-     */
-    void ForwardControl(uint32_t inPort, uint32_t out, uint8_t prio, Ptr<Packet> packet);
 
     /**
      * \brief A port's device asks for the next frame.

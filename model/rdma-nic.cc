@@ -28,7 +28,6 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
 
 namespace
 {
-/// IPv4 protocol number of UDP.
 /// PSNs are 24 bits.
 constexpr uint32_t PSN_MASK = 0xFFFFFF;
 /// IPv4 (20) + UDP (8) + BTH (12) bytes in front of every RoCEv2 payload.
