@@ -318,11 +318,6 @@ void
 RdmaFabricHelper::SetNicAttribute(const std::string& name, const AttributeValue& value)
 {
     m_nicFactory.Set(name, value);
-    if (name == "ControlPriority")
-    {
-        // The switches serve the NICs' control priority from a plain FIFO: keep them in step.
-        m_switchFactory.Set(name, value);
-    }
 }
 
 void
@@ -458,6 +453,16 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
         f->m_nodes.Get(h)->AggregateObject(nic);
         nic->Setup(hostDevice[h], Ipv4Address(0x0A000000u + f->m_hostIndex[h] + 1));
         f->m_nics[h] = nic;
+    }
+    // The switches serve the NICs' control priority (ACK, NAK, CNP) from a plain FIFO: take it
+    // from the NICs, however it was set (helper, Config::SetDefault).
+    if (!f->m_hosts.empty())
+    {
+        UintegerValue ctrl(f->m_nics[f->m_hosts.front()]->GetControlPriority());
+        for (uint32_t s : f->m_switchIds)
+        {
+            f->m_switches[s]->SetAttribute("ControlPriority", ctrl);
+        }
     }
     // Routes: breadth-first search from every host; a switch forwards toward host h on every
     // port whose neighbour is one hop closer to h (all shortest paths, for per-flow ECMP).

@@ -213,8 +213,8 @@ public:
      */
     void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
     /**
-     * \brief Set an attribute of every RdmaNic. "ControlPriority" is also set on every
-     * DconSwitch, which must know which priority carries the NICs' ACK, NAK and CNP.
+     * \brief Set an attribute of every RdmaNic. (Build() gives every DconSwitch the NICs'
+     * ControlPriority, the priority of their ACK, NAK and CNP.)
      * \param name attribute name
      * \param value value
      */

@@ -15,6 +15,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/bth-header.h"
+#include "ns3/config.h"
 #include "ns3/dcon-monitor.h"
 #include "ns3/global-value.h"
 #include "ns3/leaf-spine-helper.h"
@@ -247,33 +248,49 @@ QueueDiscPackets(Ptr<RdmaFabric> f)
 // that priority's queue disc. One 1 MB flow (1000 packets of 1000 B, an ACK per packet) from
 // leaf 0 to leaf 1 over the spine: 3 switch hops, so the data priority's queue discs see
 // 3 x 1000 = 3000 packets and the control priority's none, while all 1000 ACKs arrive. With
-// the NICs' ControlPriority set to 6 through the helper, the switches follow (priority 6 stays
-// out of the queue discs, 7 carries nothing either).
+// the NICs' ControlPriority set to 6 (through the helper, and through Config::SetDefault),
+// the switches follow (priority 6 stays out of the queue discs, 7 carries nothing either).
 TEST_F(Fabric, ControlPacketsBypassTheQueueDisc)
 {
-    for (uint8_t ctrl : {7, 6})
+    enum Setting
     {
+        DEFAULT,
+        HELPER,
+        CONFIG
+    };
+
+    for (Setting how : {DEFAULT, HELPER, CONFIG})
+    {
+        const uint8_t ctrl = how == DEFAULT ? 7 : 6;
         LeafSpineHelper ls(1, 2, 2);
         ls.SetHostLink(DataRate("40Gbps"), MicroSeconds(1));
         ls.SetFabricLink(DataRate("40Gbps"), MicroSeconds(1));
         RdmaFabricHelper fh;
         fh.SetCongestionControl("none");
-        fh.SetNicAttribute("ControlPriority", UintegerValue(ctrl));
+        if (how == HELPER)
+        {
+            fh.SetNicAttribute("ControlPriority", UintegerValue(ctrl));
+        }
+        else if (how == CONFIG)
+        {
+            Config::SetDefault("ns3::RdmaNic::ControlPriority", UintegerValue(ctrl));
+        }
         Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
         Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(f);
         flows->AddFlow(ls.GetHost(0, 0), ls.GetHost(1, 0), 1000000, Time(0));
         Simulator::Stop(MilliSeconds(10));
         Simulator::Run();
-        EXPECT_EQ(flows->GetNCompleted(), 1u) << "control priority " << +ctrl;
+        EXPECT_EQ(flows->GetNCompleted(), 1u) << "setting " << how;
         RdmaNic::Stats nic = f->GetNicTotals();
         EXPECT_EQ(nic.acksSent, 1000u);
         // every ACK reached the sender (nothing else is sent to it: no CNP, no PFC here)
         EXPECT_EQ(f->GetNic(ls.GetHost(0, 0))->GetDevice()->GetStats().rxFrames, 1000u);
         auto n = QueueDiscPackets(f);
         EXPECT_EQ(n[3], 3000u); // data, CS3
-        EXPECT_EQ(n[6], 0u);
+        EXPECT_EQ(n[6], 0u) << "setting " << how;
         EXPECT_EQ(n[7], 0u);
         Simulator::Destroy();
+        Config::SetDefault("ns3::RdmaNic::ControlPriority", UintegerValue(7)); // the default
     }
 }
 
