@@ -23,21 +23,6 @@ RdmaQueueDiscItem::RdmaQueueDiscItem(
 {
 }
 
-RdmaQueueDiscItem::RdmaQueueDiscItem(Ptr<Packet> p,
-                                     const Ipv4Header& header,
-                                     const RdmaFiveTuple& tuple,
-                                     uint32_t inPort,
-                                     uint8_t priority)
-    : QueueDiscItem(p, Address(), 0x0800)
-    , m_tos(header.GetTos())
-    , m_tuple(tuple)
-    , m_inPort(inPort)
-    , m_priority(priority)
-    , m_size(p->GetSize() + header.GetSerializedSize())
-{
-    p->AddHeader(header);
-}
-
 RdmaQueueDiscItem::~RdmaQueueDiscItem() {}
 
 bool

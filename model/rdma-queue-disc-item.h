@@ -37,20 +37,6 @@ public:
     RdmaQueueDiscItem(
         Ptr<Packet> p, uint8_t tos, const RdmaFiveTuple& tuple, uint32_t inPort, uint8_t priority);
 
-    /**
-     * \brief Create an item from a packet without its IPv4 header (the header is added to it).
-     * \param p the packet without its IPv4 header
-     * \param header the packet's IPv4 header
-     * \param tuple the flow's 5-tuple
-     * \param inPort the switch port the packet arrived on
-     * \param priority the PFC priority it travels in
-     */
-    RdmaQueueDiscItem(Ptr<Packet> p,
-                      const Ipv4Header& header,
-                      const RdmaFiveTuple& tuple,
-                      uint32_t inPort,
-                      uint8_t priority);
-
     /// Fields of an IPv4 packet a switch forwards on.
     struct Ipv4Fields
     {
@@ -129,7 +115,7 @@ private:
     RdmaFiveTuple m_tuple;
     uint32_t m_inPort;
     uint8_t m_priority;
-    uint32_t m_size; //!< IP packet bytes (header included), computed once
+    uint32_t m_size; //!< IP packet bytes (header included): GetSize() without a library call
 };
 
 } // namespace ns3

@@ -370,6 +370,8 @@ TEST(RdmaQueueDiscItem, ParsesFieldsAndRewritesOnlyMarkedHeaders)
     Ptr<RdmaQueueDiscItem> marked = Create<RdmaQueueDiscItem>(q, f.tos, f.tuple, 0, 3);
     EXPECT_TRUE(marked->Mark());
     EXPECT_TRUE(marked->IsCe());
+    EXPECT_EQ(marked->GetHeader().GetTos(), 99); // the mark shows before the rewrite
+    EXPECT_EQ(marked->GetHeader().GetSource(), Ipv4Address("10.0.0.7"));
     marked->AddHeader();
     EXPECT_EQ(q->GetSize(), 1028u);
     Ipv4Header ip;

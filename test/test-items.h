@@ -43,7 +43,9 @@ MakeRoceItem(uint16_t sport,
     t.dst = ip.GetDestination();
     t.sport = sport;
     t.dport = 4791;
-    return Create<RdmaQueueDiscItem>(Create<Packet>(ipBytes - 20), ip, t, inPort, 3);
+    Ptr<Packet> p = Create<Packet>(ipBytes - 20);
+    p->AddHeader(ip);
+    return Create<RdmaQueueDiscItem>(p, ip.GetTos(), t, inPort, 3);
 }
 
 /**
