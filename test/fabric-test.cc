@@ -47,23 +47,7 @@ namespace
 
 constexpr double GOODPUT_40G = 40e9 * 1000.0 / 1082.0; // bit/s of payload at 40 Gb/s
 
-/// Expect \p f to throw std::invalid_argument with \p needle in its message.
-template <typename F>
-void
-ExpectInvalid(F f, const std::string& needle)
-{
-    try
-    {
-        f();
-        ADD_FAILURE() << "no exception; expected one naming '" << needle << "'";
-    }
-    catch (const std::invalid_argument& e)
-    {
-        EXPECT_NE(std::string(e.what()).find(needle), std::string::npos)
-            << "message '" << e.what() << "' does not name '" << needle << "'";
-    }
-}
-
+using test::ExpectInvalid;
 using test::TotalPauses;
 
 /// Sum of MMU and forwarding drops over all switches.

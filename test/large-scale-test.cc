@@ -8,6 +8,7 @@
 
 #include "ns3/dcon-large-scale.h"
 #include "ns3/simulator.h"
+#include "test-items.h"
 
 #include <gtest/gtest.h>
 
@@ -78,17 +79,14 @@ TEST(LargeScaleLoad, CoreToHostConversion)
 
 TEST_F(LargeScale, RejectsBadSettings)
 {
-    auto expectThrow = [](DconLargeScaleConfig c, const std::string& what)
+    auto expectThrow = [](const DconLargeScaleConfig& c, const std::string& what)
     {
-        try
-        {
-            DconLargeScale run(c);
-            ADD_FAILURE() << "no error for " << what;
-        }
-        catch (const std::invalid_argument& e)
-        {
-            EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
-        }
+        test::ExpectInvalid(
+            [&c]()
+            {
+                DconLargeScale run(c);
+            },
+            what);
         Simulator::Destroy();
     };
     DconLargeScaleConfig c = TinyConfig("dcon");

@@ -16,7 +16,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <functional>
 #include <stdexcept>
 #include <vector>
 
@@ -353,18 +352,6 @@ TEST_F(PcnTest, DecreaseClampsAtMinRate)
 // naming it.
 TEST_F(PcnTest, BadAttributesThrow)
 {
-    auto expectError = [](const std::function<void()>& init, const std::string& what)
-    {
-        try
-        {
-            init();
-            ADD_FAILURE() << "no exception for " << what;
-        }
-        catch (const std::invalid_argument& e)
-        {
-            EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
-        }
-    };
     auto sender = [this]()
     {
         m_cc->Init(m_flow);
@@ -374,21 +361,21 @@ TEST_F(PcnTest, BadAttributesThrow)
         m_cc->InitReceiver(CreateObject<RdmaRxFlowState>(), RdmaCongestionOps::SendCnpCallback());
     };
     m_cc->SetAttribute("Wmin", DoubleValue(0.0));
-    expectError(sender, "Wmin = 0");
+    test::ExpectInvalid(sender, "Wmin = 0");
     m_cc->SetAttribute("Wmin", DoubleValue(2.0));
-    expectError(sender, "Wmin = 2");
+    test::ExpectInvalid(sender, "Wmin = 2");
     m_cc->SetAttribute("Wmin", DoubleValue(1.0 / 128));
     m_cc->SetAttribute("Wmax", DoubleValue(1.5));
-    expectError(sender, "Wmax = 1.5");
+    test::ExpectInvalid(sender, "Wmax = 1.5");
     m_cc->SetAttribute("Wmax", DoubleValue(0.5));
     m_cc->SetAttribute("MinRate", DataRateValue(DataRate("100Gb/s")));
-    expectError(sender, "MinRate");
+    test::ExpectInvalid(sender, "MinRate");
     m_cc->SetAttribute("MinRate", DataRateValue(DataRate("100Mb/s")));
     m_cc->SetAttribute("ReceiverPeriod", TimeValue(Time(0)));
-    expectError(receiver, "ReceiverPeriod");
+    test::ExpectInvalid(receiver, "ReceiverPeriod");
     m_cc->SetAttribute("ReceiverPeriod", TimeValue(MicroSeconds(50)));
     m_cc->SetAttribute("CongestionRatio", DoubleValue(1.2));
-    expectError(receiver, "CongestionRatio = 1.2");
+    test::ExpectInvalid(receiver, "CongestionRatio = 1.2");
     m_cc->SetAttribute("CongestionRatio", DoubleValue(0.95));
     EXPECT_NO_THROW(sender()); // all valid again
 }

@@ -6,12 +6,17 @@
 #define DCON_TEST_ITEMS_H
 
 // Shared by the tests: build the switch's parsed packet the way DconSwitch does; count a
-// fabric's PAUSE frames.
+// fabric's PAUSE frames; expect a bad-input error that names the bad value.
 
 #include "ns3/ipv4-header.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/rdma-queue-disc-item.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
 
 namespace ns3
 {
@@ -62,6 +67,27 @@ TotalPauses(Ptr<RdmaFabric> f)
         n += l.devA->GetStats().pauseSent + l.devB->GetStats().pauseSent;
     }
     return n;
+}
+
+/**
+ * \brief Expect \p f to throw std::invalid_argument with \p needle in its message.
+ * \param f the call
+ * \param needle text the message must contain (the bad value, or the setting's name)
+ */
+template <typename F>
+void
+ExpectInvalid(F f, const std::string& needle)
+{
+    try
+    {
+        f();
+        ADD_FAILURE() << "no exception; expected one naming '" << needle << "'";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_NE(std::string(e.what()).find(needle), std::string::npos)
+            << "message '" << e.what() << "' does not name '" << needle << "'";
+    }
 }
 
 } // namespace test
