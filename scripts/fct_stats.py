@@ -41,6 +41,9 @@ import sys
 import numpy as np
 import pandas as pd
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sweep_runner  # noqa: E402
+
 PERCENTILE_METHOD = "linear"
 FLOW_COLUMNS = ["flow_id", "src", "dst", "size_bytes", "start_s", "end_s", "fct_s",
                 "ideal_fct_s", "slowdown"]
@@ -202,8 +205,7 @@ RUN_FILES = ("summary.json", "run.json")
 def is_complete(run_dir):
     """A run directory is complete iff it has summary.json and run.json (the simulator writes
     summary.json last; the sweep renames DIR.tmp to DIR only after success)."""
-    return (not os.path.normpath(run_dir).endswith(".tmp")
-            and all(os.path.isfile(os.path.join(run_dir, f)) for f in RUN_FILES))
+    return sweep_runner.is_complete(run_dir, RUN_FILES)
 
 
 def _read_json(path):

@@ -23,8 +23,9 @@ Time (measured on a 2-core VM, --jobs 2): fig9 9.5 min (a full-scale WebSearch r
 takes about 1 min alone, 42 MiB), fig10 with --duration 20ms 20 min (DataMining's 100 MB-1 GB
 flows drain for 200-300 ms of simulated time), fig11 and fig12 5-8 min each: `all` is under an
 hour. --quick (scale small = 4 spines x 4 leaves x 12 hosts, 2 ms of arrivals, loads 0.4 0.6
-0.8: 12 runs for fig9, 39 for all) takes about half a minute per figure. --quick writes the same RESULTS/<fig>.csv/.png as a full sweep (its runs have
-their own directories): use --results results/large-quick to keep both.
+0.8: 12 runs for fig9, 39 for all) takes about half a minute per figure. --quick writes the
+same RESULTS/<fig>.csv/.png as a full sweep (its runs have their own directories): use
+--results results/large-quick to keep both.
 
 Usage: /usr/bin/python3 scripts/large_sweep.py fig9|fig10|fig11|fig12|all [--quick] [--jobs N]
          [--seeds 1 2 ..] [--duration 5ms] [--scale full] [--build build] [--results results/large]
