@@ -6,6 +6,7 @@
 
 #include "bth-header.h"
 #include "cnm-header.h"
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -56,6 +57,15 @@ DconSwitch::GetTypeId()
                             UintegerValue(7),
                             MakeUintegerAccessor(&DconSwitch::m_controlPriority),
                             MakeUintegerChecker<uint8_t>(0, 7))
+              .AddAttribute("ControlStampsTlast",
+                            "Whether ACK, NAK and CNP packets (ControlPriority) stamp T_last of "
+                            "their ingress port like packets of non-congested data flows. The "
+                            "paper says 'a packet of a non-congested flow' without saying "
+                            "whether acknowledgements count; true treats them as any packet "
+                            "whose egress queue is not in burst congestion",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&DconSwitch::m_controlStampsTlast),
+                            MakeBooleanChecker())
               .AddAttribute("Mmu",
                             "The shared-buffer memory management unit",
                             PointerValue(),
@@ -404,19 +414,20 @@ DconSwitch::ForwardIpv4(uint32_t inPort, Ptr<Packet> packet)
     }
     Port& port = m_ports[out];
     port.nonEmpty |= static_cast<uint8_t>(1u << prio);
-    bool burst = false;
+    bool stamp = true; // T_last: a packet whose egress queue is not in burst congestion
     if (prio == m_controlPriority)
     {
         port.controlIp.push_back({packet, inPort, size});
         port.controlIpBytes += size;
+        stamp = m_controlStampsTlast;
     }
     else
     {
         Ptr<RdmaEgressQueueDisc> q = port.queues[prio];
         q->Enqueue(Create<RdmaQueueDiscItem>(packet, f.tos, f.tuple, inPort, prio));
-        burst = q->IsBurstCongested();
+        stamp = !q->IsBurstCongested();
     }
-    if (!burst)
+    if (stamp)
     {
         m_tracker->RecordNonCongested(inPort);
     }

@@ -327,6 +327,7 @@ private:
     uint16_t m_pauseQuanta;
     double m_pauseRefreshRatio;
     uint8_t m_controlPriority; //!< priority served from Port::controlIp
+    bool m_controlStampsTlast; //!< control packets update T_last
 
     TracedCallback<Ptr<const Packet>, const char*> m_dropTrace; //!< packet dropped, reason
     TracedCallback<uint32_t, const RdmaFiveTuple&, uint32_t> m_cnmSentTrace; //!< CNM sent

@@ -16,9 +16,12 @@
 #include "ns3/boolean.h"
 #include "ns3/bth-header.h"
 #include "ns3/config.h"
+#include "ns3/dcon-ingress-tracker.h"
 #include "ns3/dcon-monitor.h"
+#include "ns3/dcon-switch.h"
 #include "ns3/global-value.h"
 #include "ns3/leaf-spine-helper.h"
+#include "ns3/pfc-channel.h"
 #include "ns3/queue-size.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/rdma-flow-helper.h"
@@ -304,6 +307,52 @@ TEST_F(Fabric, IncastIsLosslessWithPfc)
     EXPECT_EQ(r.nic.timeouts, 0u);
     EXPECT_GE(goodput, 0.95 * GOODPUT_40G);
     Simulator::Destroy();
+}
+
+// T_last and control packets (DconSwitch::ControlStampsTlast). One flow from leaf 0 to leaf 1
+// (40 Gb/s, 1 us links): at leaf 0 the port from the spine only ever carries the flow's ACKs.
+// 50 us into the flow (ACKs arrive every 216 ns, the window T is 120 us) that port has a recent
+// non-congested arrival by default, and none when control packets do not stamp T_last; the
+// host port that carries the data has one either way.
+TEST_F(Fabric, ControlPacketsAndTlast)
+{
+    for (bool stamps : {true, false})
+    {
+        LeafSpineHelper ls(1, 2, 2);
+        ls.SetHostLink(DataRate("40Gbps"), MicroSeconds(1));
+        ls.SetFabricLink(DataRate("40Gbps"), MicroSeconds(1));
+        RdmaFabricHelper fh;
+        fh.SetCongestionControl("none");
+        fh.SetSwitchAttribute("ControlStampsTlast", BooleanValue(stamps));
+        Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
+        Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(f);
+        flows->AddFlow(ls.GetHost(0, 0), ls.GetHost(1, 0), 10000000, Time(0));
+        Simulator::Stop(MicroSeconds(50));
+        Simulator::Run();
+        Ptr<DconSwitch> leaf = f->GetSwitch(ls.GetLeaf(0));
+        Ptr<DconIngressTracker> tracker = leaf->GetIngressTracker();
+        uint32_t fromSpine = UINT32_MAX;
+        uint32_t fromHost = UINT32_MAX;
+        for (uint32_t p = 0; p < leaf->GetNPorts(); ++p)
+        {
+            Ptr<PfcNetDevice> dev = leaf->GetDevice(p);
+            uint32_t peer
+                = DynamicCast<PfcChannel>(dev->GetChannel())->GetPeer(dev)->GetNode()->GetId();
+            if (peer == ls.GetSpine(0))
+            {
+                fromSpine = p;
+            }
+            if (peer == ls.GetHost(0, 0))
+            {
+                fromHost = p;
+            }
+        }
+        ASSERT_NE(fromSpine, UINT32_MAX);
+        ASSERT_NE(fromHost, UINT32_MAX);
+        EXPECT_EQ(tracker->HasRecentNonCongested(fromSpine), stamps) << "stamps " << stamps;
+        EXPECT_TRUE(tracker->HasRecentNonCongested(fromHost)) << "stamps " << stamps;
+        Simulator::Destroy();
+    }
 }
 
 // The event scheduler must not change a result: every ns-3 scheduler orders events by time and
