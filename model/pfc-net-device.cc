@@ -308,24 +308,7 @@ PfcNetDevice::PeerAddress()
 Time
 PfcNetDevice::TxTime(uint32_t wireBytes)
 {
-    // Frames come in a few sizes (full data packets, ACKs, PFC): a tiny cache avoids the
-    // 128-bit division of DataRate::CalculateBytesTxTime for almost every frame.
-    if (m_txTimeRate != m_rate.GetBitRate())
-    {
-        m_txTimeCache.fill({0, Time(0)});
-        m_txTimeRate = m_rate.GetBitRate();
-    }
-    for (const auto& [bytes, t] : m_txTimeCache)
-    {
-        if (bytes == wireBytes)
-        {
-            return t;
-        }
-    }
-    Time t = m_rate.CalculateBytesTxTime(wireBytes);
-    m_txTimeCache[m_txTimeNext] = {wireBytes, t};
-    m_txTimeNext = (m_txTimeNext + 1) % m_txTimeCache.size();
-    return t;
+    return m_txTimes.Get(m_rate, wireBytes);
 }
 
 void

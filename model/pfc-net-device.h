@@ -12,6 +12,7 @@
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/traced-callback.h"
+#include "tx-time-cache.h"
 
 #include <array>
 #include <deque>
@@ -296,9 +297,7 @@ private:
     std::array<EventId, NUM_PRIORITIES> m_pauseEvents;
     uint8_t m_pausedMask{0};
     Stats m_stats;
-    std::array<std::pair<uint32_t, Time>, 4> m_txTimeCache{}; //!< (wire bytes, tx time)
-    uint32_t m_txTimeNext{0};                                 //!< next cache entry to replace
-    uint64_t m_txTimeRate{0};                                 //!< rate the cache was filled for
+    TxTimeCache m_txTimes; //!< serialization times of recent frame sizes
     Mac48Address m_peerAddress;     //!< the other end's address (cached at first use)
     bool m_peerAddressValid{false}; //!< m_peerAddress is set
 

@@ -4,18 +4,15 @@
  */
 #include "rdma-nic.h"
 
-#include "aeth-header.h"
-#include "bth-header.h"
 #include "cnm-header.h"
 #include "cnp-header.h"
-#include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/type-id.h"
-#include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 #include "rdma-flow-id.h"
+#include "roce-header.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -31,7 +28,7 @@ namespace
 /// PSNs are 24 bits.
 constexpr uint32_t PSN_MASK = 0xFFFFFF;
 /// IPv4 (20) + UDP (8) + BTH (12) bytes in front of every RoCEv2 payload.
-constexpr uint32_t ROCE_HEADER_BYTES = 20 + 8 + 12;
+constexpr uint32_t ROCE_HEADER_BYTES = RoceHeader::BASE_BYTES;
 } // namespace
 
 TypeId
@@ -97,6 +94,7 @@ RdmaNic::DoDispose()
     for (auto& qp : m_active)
     {
         qp->rtoEvent.Cancel();
+        qp->rtoArmed = false;
         qp->cc->Stop();
     }
     m_active.clear();
@@ -336,13 +334,13 @@ RdmaNic::BuildDataPacket(Ptr<RdmaQueuePair> qp)
         opcode = last ? BthHeader::OPCODE_RC_SEND_LAST : BthHeader::OPCODE_RC_SEND_MIDDLE;
     }
     Ptr<Packet> p = Create<Packet>(payload + ICRC_BYTES);
-    BthHeader bth;
+    RoceHeader roce;
+    BthHeader& bth = roce.Bth();
     bth.SetOpcode(opcode);
     bth.SetDestQp(qp->qpn);
     bth.SetPsn(static_cast<uint32_t>(index & PSN_MASK));
     bth.SetAckRequest(last);
-    p->AddHeader(bth);
-    AddIpUdp(p, qp->request.dst, qp->sport, qp->request.priority, true);
+    AddRoceHeader(p, roce, qp->request.dst, qp->sport, qp->request.priority, true);
 
     if (offset + payload > s->m_sentHighWater)
     {
@@ -361,39 +359,44 @@ RdmaNic::BuildDataPacket(Ptr<RdmaQueuePair> qp)
     m_stats.dataPacketsSent++;
     Time now = Simulator::Now();
     uint32_t wire = m_device->GetWireBytes(p->GetSize());
-    qp->nextAvail = now + s->m_rate.Get().CalculateBytesTxTime(wire);
-    if (!qp->rtoEvent.IsRunning())
+    qp->nextAvail = now + qp->txTimes.Get(s->m_rate.Get(), wire);
+    if (!qp->rtoArmed)
     {
         qp->lastProgress = now;
         qp->rtoEvent = Simulator::Schedule(m_rto, &RdmaNic::CheckRto, this, qp);
+        qp->rtoArmed = true;
     }
     qp->cc->OnSent(s, payload);
     return p;
 }
 
 void
-RdmaNic::AddIpUdp(Ptr<Packet> packet, Ipv4Address dst, uint16_t sport, uint8_t priority, bool ect)
+RdmaNic::AddRoceHeader(const Ptr<Packet>& packet,
+                       RoceHeader& roce,
+                       Ipv4Address dst,
+                       uint16_t sport,
+                       uint8_t priority,
+                       bool ect)
 {
-    UdpHeader udp;
+    UdpHeader& udp = roce.Udp();
     udp.SetSourcePort(sport);
     udp.SetDestinationPort(BthHeader::ROCEV2_UDP_PORT);
-    packet->AddHeader(udp);
-    Ipv4Header ip;
+    Ipv4Header& ip = roce.Ip();
     ip.SetSource(m_address);
     ip.SetDestination(dst);
     ip.SetProtocol(UDP_PROTOCOL);
     ip.SetTtl(64);
     ip.SetDscp(static_cast<Ipv4Header::DscpType>(priority << 3));
     ip.SetEcn(ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
-    ip.SetPayloadSize(packet->GetSize());
     ip.SetDontFragment();
-    packet->AddHeader(ip);
+    roce.SetPayloadBytes(packet->GetSize());
+    packet->AddHeader(roce);
 }
 
 void
-RdmaNic::SendControl(Ptr<Packet> packet, Ipv4Address dst, uint16_t sport)
+RdmaNic::SendControl(Ptr<Packet> packet, RoceHeader& roce, Ipv4Address dst, uint16_t sport)
 {
-    AddIpUdp(packet, dst, sport, m_controlPriority, false);
+    AddRoceHeader(packet, roce, dst, sport, m_controlPriority, false);
     m_control.push_back(packet);
     m_device->NotifyTxReady();
 }
@@ -420,27 +423,30 @@ RdmaNic::Receive(Ptr<PfcNetDevice> device, Ptr<Packet> packet, uint16_t protocol
     {
         return;
     }
-    Ipv4Header ip;
-    packet->RemoveHeader(ip);
+    if (packet->GetSize() < RoceHeader::BASE_BYTES + ICRC_BYTES)
+    {
+        NS_LOG_WARN("NIC " << m_address << " ignores a " << packet->GetSize() << "-byte packet");
+        return;
+    }
+    RoceHeader roce;
+    packet->RemoveHeader(roce);
+    const Ipv4Header& ip = roce.Ip();
     if (ip.GetDestination() != m_address || ip.GetProtocol() != UDP_PROTOCOL)
     {
         NS_LOG_WARN("NIC " << m_address << " got a packet for " << ip.GetDestination());
         return;
     }
-    UdpHeader udp;
-    packet->RemoveHeader(udp);
-    BthHeader bth;
-    packet->RemoveHeader(bth);
+    const BthHeader& bth = roce.Bth();
     switch (bth.GetOpcode())
     {
         case BthHeader::OPCODE_RC_SEND_FIRST:
         case BthHeader::OPCODE_RC_SEND_MIDDLE:
         case BthHeader::OPCODE_RC_SEND_LAST:
         case BthHeader::OPCODE_RC_SEND_ONLY:
-            ReceiveData(ip, udp.GetSourcePort(), bth, packet);
+            ReceiveData(roce);
             break;
         case BthHeader::OPCODE_RC_ACK:
-            ReceiveAck(bth, packet);
+            ReceiveAck(bth, roce.Aeth());
             break;
         case BthHeader::OPCODE_CNP:
         {
@@ -463,11 +469,11 @@ RdmaNic::Receive(Ptr<PfcNetDevice> device, Ptr<Packet> packet, uint16_t protocol
 }
 
 void
-RdmaNic::ReceiveData(const Ipv4Header& ip,
-                     uint16_t sport,
-                     const BthHeader& bth,
-                     Ptr<Packet> payload)
+RdmaNic::ReceiveData(const RoceHeader& roce)
 {
+    const Ipv4Header& ip = roce.Ip();
+    const BthHeader& bth = roce.Bth();
+    uint16_t sport = roce.Udp().GetSourcePort();
     uint64_t key = (static_cast<uint64_t>(ip.GetSource().Get()) << 32) | bth.GetDestQp();
     auto it = m_rxQps.find(key);
     Ptr<RdmaRxQueuePair> rx;
@@ -549,7 +555,8 @@ void
 RdmaNic::SendAckTo(Ipv4Address src, uint32_t qpn, uint16_t sport, uint32_t psn, bool nak)
 {
     Ptr<Packet> p = Create<Packet>(ICRC_BYTES);
-    AethHeader aeth;
+    RoceHeader roce;
+    AethHeader& aeth = roce.Aeth();
     if (nak)
     {
         aeth.SetNak(AethHeader::NAK_PSN_SEQUENCE_ERROR);
@@ -560,13 +567,11 @@ RdmaNic::SendAckTo(Ipv4Address src, uint32_t qpn, uint16_t sport, uint32_t psn, 
         aeth.SetAck();
         m_stats.acksSent++;
     }
-    p->AddHeader(aeth);
-    BthHeader bth;
+    BthHeader& bth = roce.Bth();
     bth.SetOpcode(BthHeader::OPCODE_RC_ACK);
     bth.SetDestQp(qpn);
     bth.SetPsn(psn);
-    p->AddHeader(bth);
-    SendControl(p, src, sport);
+    SendControl(p, roce, src, sport);
 }
 
 void
@@ -577,12 +582,12 @@ RdmaNic::SendCnp(Ptr<RdmaRxQueuePair> rx, const RdmaCnpInfo& info)
     cnp.SetCongested(info.congested);
     cnp.SetReceiveRate(info.recRate);
     p->AddHeader(cnp);
-    BthHeader bth;
+    RoceHeader roce;
+    BthHeader& bth = roce.Bth();
     bth.SetOpcode(BthHeader::OPCODE_CNP);
     bth.SetDestQp(rx->qpn);
-    p->AddHeader(bth);
     m_stats.cnpsSent++;
-    SendControl(p, rx->src, rx->sport);
+    SendControl(p, roce, rx->src, rx->sport);
 }
 
 Ptr<RdmaQueuePair>
@@ -593,10 +598,8 @@ RdmaNic::FindQp(uint32_t qpn) const
 }
 
 void
-RdmaNic::ReceiveAck(const BthHeader& bth, Ptr<Packet> packet)
+RdmaNic::ReceiveAck(const BthHeader& bth, const AethHeader& aeth)
 {
-    AethHeader aeth;
-    packet->RemoveHeader(aeth);
     Ptr<RdmaQueuePair> qp = FindQp(bth.GetDestQp());
     if (!qp)
     {
@@ -685,6 +688,7 @@ RdmaNic::ForgetSendTimesFrom(Ptr<RdmaQueuePair> qp, uint64_t index)
 void
 RdmaNic::CheckRto(Ptr<RdmaQueuePair> qp)
 {
+    qp->rtoArmed = false;
     Ptr<RdmaFlowState> s = qp->state;
     if (s->m_sndUna >= s->m_size || s->m_sndUna >= s->m_sndNxt)
     {
@@ -703,12 +707,14 @@ RdmaNic::CheckRto(Ptr<RdmaQueuePair> qp)
     }
     qp->rtoEvent
         = Simulator::Schedule(qp->lastProgress + m_rto - now, &RdmaNic::CheckRto, this, qp);
+    qp->rtoArmed = true;
 }
 
 void
 RdmaNic::Complete(Ptr<RdmaQueuePair> qp)
 {
     qp->rtoEvent.Cancel();
+    qp->rtoArmed = false;
     qp->cc->Stop();
     RdmaFlowRecord rec;
     rec.flowId = qp->request.flowId;

@@ -21,8 +21,9 @@ namespace ns3
 {
 
 class Node;
+class AethHeader;
 class BthHeader;
-class Ipv4Header;
+class RoceHeader;
 
 /**
  * \ingroup dcon
@@ -185,21 +186,15 @@ private:
     void Receive(Ptr<PfcNetDevice> device, Ptr<Packet> packet, uint16_t protocol);
     /**
      * \brief A data packet arrived (receiver role).
-     * \param ip its IPv4 header
-     * \param sport its UDP source port
-     * \param bth its BTH
-     * \param payload the rest
+     * \param roce its IPv4, UDP and BTH headers
      */
-    void ReceiveData(const Ipv4Header& ip,
-                     uint16_t sport,
-                     const BthHeader& bth,
-                     Ptr<Packet> payload);
+    void ReceiveData(const RoceHeader& roce);
     /**
      * \brief An ACK or NAK arrived (sender role).
      * \param bth its BTH
-     * \param packet the rest (AETH first)
+     * \param aeth its AETH
      */
-    void ReceiveAck(const BthHeader& bth, Ptr<Packet> packet);
+    void ReceiveAck(const BthHeader& bth, const AethHeader& aeth);
     /**
      * \brief Send an ACK or NAK for a receiver QP.
      * \param rx the receiver QP
@@ -224,20 +219,27 @@ private:
     void SendCnp(Ptr<RdmaRxQueuePair> rx, const RdmaCnpInfo& info);
     /**
      * \brief Queue a control packet (ACK, NAK, CNP) for sending ahead of data.
-     * \param packet the transport payload (BTH and beyond)
+     * \param packet what follows the RoCE header (CNP fields, ICRC)
+     * \param roce its header, BTH (and AETH) filled in
      * \param dst destination host
      * \param sport UDP source port
      */
-    void SendControl(Ptr<Packet> packet, Ipv4Address dst, uint16_t sport);
+    void SendControl(Ptr<Packet> packet, RoceHeader& roce, Ipv4Address dst, uint16_t sport);
     /**
-     * \brief Put UDP and IPv4 headers on a transport packet.
-     * \param packet BTH and beyond
+     * \brief Fill in the IPv4 and UDP parts of a RoCE header and put it on a packet.
+     * \param packet what follows the header
+     * \param roce the header, BTH (and AETH) filled in
      * \param dst destination host
      * \param sport UDP source port
      * \param priority PFC priority (DSCP class selector)
      * \param ect whether the packet is ECN-capable
      */
-    void AddIpUdp(Ptr<Packet> packet, Ipv4Address dst, uint16_t sport, uint8_t priority, bool ect);
+    void AddRoceHeader(const Ptr<Packet>& packet,
+                       RoceHeader& roce,
+                       Ipv4Address dst,
+                       uint16_t sport,
+                       uint8_t priority,
+                       bool ect);
     /**
      * \brief Drop the recorded send times of packets from \p index on (they will be resent).
      * \param qp the QP

@@ -6,6 +6,7 @@
 
 #include "ns3/log.h"
 #include "ns3/packet.h"
+#include "roce-header.h"
 
 namespace ns3
 {
@@ -66,10 +67,22 @@ RdmaQueueDiscItem::AddHeader()
     {
         return;
     }
-    Ipv4Header ip;
-    GetPacket()->RemoveHeader(ip);
-    ip.SetTos(m_tos);
-    GetPacket()->AddHeader(ip);
+    if (m_tuple.protocol == UDP_PROTOCOL && m_tuple.dport == BthHeader::ROCEV2_UDP_PORT)
+    {
+        // RdmaNic puts the IPv4, UDP and BTH headers on as one RoceHeader: rewrite it as a
+        // whole so that the packet's metadata (when enabled) stays consistent.
+        RoceHeader roce;
+        GetPacket()->RemoveHeader(roce);
+        roce.Ip().SetTos(m_tos);
+        GetPacket()->AddHeader(roce);
+    }
+    else
+    {
+        Ipv4Header ip;
+        GetPacket()->RemoveHeader(ip);
+        ip.SetTos(m_tos);
+        GetPacket()->AddHeader(ip);
+    }
     m_remarked = false;
 }
 

@@ -11,6 +11,7 @@
 #include "ns3/simple-ref-count.h"
 #include "rdma-congestion-ops.h"
 #include "rdma-flow-state.h"
+#include "tx-time-cache.h"
 
 #include <deque>
 #include <utility>
@@ -62,6 +63,8 @@ public:
     Time nextAvail;            //!< rate limiter: earliest next send
     Time lastProgress;         //!< last time the ACKed offset advanced (for the RTO)
     EventId rtoEvent;          //!< retransmission timer
+    bool rtoArmed{false};      //!< rtoEvent is pending (cheaper to ask than the simulator)
+    TxTimeCache txTimes;       //!< pacing: serialization times at the flow's rate
     uint32_t timeouts{0};      //!< retransmission timeouts so far
     bool rttSamples{false};    //!< record send times for RTT samples (the CC wants them)
     std::deque<std::pair<uint64_t, Time>> sendTimes; //!< (packet index, first send time)

@@ -11,6 +11,7 @@
 #include "ns3/packet.h"
 #include "ns3/pfc-header.h"
 #include "ns3/rdma-flow-id.h"
+#include "ns3/roce-header.h"
 
 #include <gtest/gtest.h>
 
@@ -312,6 +313,120 @@ TEST(AethHeaderTest, ExactBytes)
     a.SetMsn(0xABCDEF);
     std::vector<uint8_t> expected2 = {0x1F, 0xAB, 0xCD, 0xEF};
     EXPECT_EQ(WireBytes(a), expected2);
+}
+
+// ---------------------------------------------------------------- RoCE (IPv4 + UDP + BTH [+ AETH])
+
+namespace
+{
+
+/// The same packet built the long way: BTH (and AETH) then UDP then IPv4, one AddHeader each.
+Ptr<Packet>
+SeparateHeaders(const RoceHeader& roce, uint32_t payloadBytes)
+{
+    Ptr<Packet> p = Create<Packet>(payloadBytes);
+    if (roce.HasAeth())
+    {
+        p->AddHeader(roce.Aeth());
+    }
+    p->AddHeader(roce.Bth());
+    UdpHeader udp; // its length comes from the buffer it is written into
+    udp.SetSourcePort(roce.Udp().GetSourcePort());
+    udp.SetDestinationPort(roce.Udp().GetDestinationPort());
+    p->AddHeader(udp);
+    Ipv4Header ip = roce.Ip();
+    ip.SetPayloadSize(p->GetSize());
+    p->AddHeader(ip);
+    return p;
+}
+
+/// A RoCE header 10.0.0.1:49152 -> 10.0.0.2:4791, ECT(0), DSCP 24, with the given BTH opcode.
+RoceHeader
+SampleRoce(uint8_t opcode)
+{
+    RoceHeader roce;
+    roce.Ip().SetSource(Ipv4Address("10.0.0.1"));
+    roce.Ip().SetDestination(Ipv4Address("10.0.0.2"));
+    roce.Ip().SetProtocol(17);
+    roce.Ip().SetTtl(64);
+    roce.Ip().SetDscp(Ipv4Header::DSCP_CS3);
+    roce.Ip().SetEcn(Ipv4Header::ECN_ECT0);
+    roce.Ip().SetDontFragment();
+    roce.Udp().SetSourcePort(49152);
+    roce.Udp().SetDestinationPort(BthHeader::ROCEV2_UDP_PORT);
+    roce.Bth().SetOpcode(opcode);
+    roce.Bth().SetDestQp(0x0A0B0C);
+    roce.Bth().SetPsn(0x123456);
+    roce.Aeth().SetNak();
+    roce.Aeth().SetMsn(7);
+    return roce;
+}
+
+std::vector<uint8_t>
+AllBytes(Ptr<const Packet> p)
+{
+    std::vector<uint8_t> v(p->GetSize());
+    p->CopyData(v.data(), v.size());
+    return v;
+}
+
+} // namespace
+
+TEST(RoceHeaderTest, SameBytesAsSeparateHeaders)
+{
+    // data (payload 1000 + ICRC), ACK/NAK (ICRC only), CNP (16 bytes + ICRC after the BTH)
+    const std::vector<std::pair<uint8_t, uint32_t>> cases = {
+        {BthHeader::OPCODE_RC_SEND_MIDDLE, 1004},
+        {BthHeader::OPCODE_RC_SEND_ONLY, 5},
+        {BthHeader::OPCODE_RC_ACK, 4},
+        {BthHeader::OPCODE_CNP, 20}};
+    for (const auto& [opcode, payload] : cases)
+    {
+        SCOPED_TRACE("opcode " + std::to_string(opcode));
+        RoceHeader roce = SampleRoce(opcode);
+        roce.SetPayloadBytes(payload);
+        uint32_t headerBytes = opcode == BthHeader::OPCODE_RC_ACK ? 44 : 40;
+        EXPECT_EQ(roce.GetSerializedSize(), headerBytes);
+        Ptr<Packet> p = Create<Packet>(payload);
+        p->AddHeader(roce);
+        std::vector<uint8_t> bytes = AllBytes(p);
+        EXPECT_EQ(bytes, AllBytes(SeparateHeaders(roce, payload)));
+        // by hand: IPv4 total length, UDP destination port and length, BTH opcode
+        ASSERT_EQ(bytes.size(), headerBytes + payload);
+        EXPECT_EQ((bytes[2] << 8) | bytes[3], headerBytes + payload);
+        EXPECT_EQ((bytes[22] << 8) | bytes[23], 4791);
+        EXPECT_EQ((bytes[24] << 8) | bytes[25], headerBytes - 20 + payload);
+        EXPECT_EQ(bytes[28], opcode);
+    }
+}
+
+TEST(RoceHeaderTest, RemovesWhatSeparateHeadersPutOn)
+{
+    RoceHeader ack = SampleRoce(BthHeader::OPCODE_RC_ACK);
+    ack.SetPayloadBytes(4);
+    Ptr<Packet> p = SeparateHeaders(ack, 4);
+    RoceHeader out;
+    EXPECT_EQ(p->RemoveHeader(out), 44u);
+    EXPECT_EQ(p->GetSize(), 4u);
+    EXPECT_EQ(out.Ip().GetSource(), Ipv4Address("10.0.0.1"));
+    EXPECT_EQ(out.Ip().GetEcn(), Ipv4Header::ECN_ECT0);
+    EXPECT_EQ(out.Ip().GetPayloadSize(), 28u);
+    EXPECT_EQ(out.Udp().GetSourcePort(), 49152);
+    EXPECT_EQ(out.Bth().GetDestQp(), 0x0A0B0Cu);
+    EXPECT_EQ(out.Bth().GetPsn(), 0x123456u);
+    EXPECT_TRUE(out.Aeth().IsNak());
+    EXPECT_EQ(out.Aeth().GetMsn(), 7u);
+
+    // A data packet has no AETH: its first payload bytes stay in the packet.
+    RoceHeader data = SampleRoce(BthHeader::OPCODE_RC_SEND_LAST);
+    data.SetPayloadBytes(100);
+    Ptr<Packet> d = SeparateHeaders(data, 100);
+    RoceHeader dout;
+    EXPECT_EQ(d->RemoveHeader(dout), 40u);
+    EXPECT_EQ(d->GetSize(), 100u);
+    EXPECT_FALSE(dout.HasAeth());
+    EXPECT_EQ(dout.Bth().GetOpcode(), BthHeader::OPCODE_RC_SEND_LAST);
+    EXPECT_NE(PrintToString(dout).find("4791"), std::string::npos);
 }
 
 // ---------------------------------------------------------------- CNP

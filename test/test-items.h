@@ -12,6 +12,7 @@
 #include "ns3/packet.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/rdma-queue-disc-item.h"
+#include "ns3/roce-header.h"
 
 #include <gtest/gtest.h>
 
@@ -26,7 +27,7 @@ namespace test
 /**
  * \brief A RoCEv2 packet as a switch queues it: 10.0.0.1 -> 10.0.0.2, UDP sport -> 4791.
  * \param sport UDP source port (tells flows apart)
- * \param ipBytes IP packet size, header included (>= 20)
+ * \param ipBytes IP packet size, headers included (>= 40: IPv4 + UDP + BTH)
  * \param ecn the ECN codepoint
  * \param inPort ingress port
  * \return the item (priority 3)
@@ -37,19 +38,28 @@ MakeRoceItem(uint16_t sport,
              Ipv4Header::EcnType ecn = Ipv4Header::ECN_ECT0,
              uint32_t inPort = 0)
 {
-    Ipv4Header ip;
+    if (ipBytes < RoceHeader::BASE_BYTES)
+    {
+        throw std::invalid_argument("MakeRoceItem: " + std::to_string(ipBytes) +
+                                    " bytes is less than an IPv4 + UDP + BTH header");
+    }
+    RoceHeader roce;
+    Ipv4Header& ip = roce.Ip();
     ip.SetSource(Ipv4Address("10.0.0.1"));
     ip.SetDestination(Ipv4Address("10.0.0.2"));
     ip.SetProtocol(17);
     ip.SetEcn(ecn);
-    ip.SetPayloadSize(ipBytes - 20);
+    roce.Udp().SetSourcePort(sport);
+    roce.Udp().SetDestinationPort(BthHeader::ROCEV2_UDP_PORT);
+    roce.Bth().SetOpcode(BthHeader::OPCODE_RC_SEND_MIDDLE);
+    roce.SetPayloadBytes(ipBytes - RoceHeader::BASE_BYTES);
     RdmaFiveTuple t;
     t.src = ip.GetSource();
     t.dst = ip.GetDestination();
     t.sport = sport;
-    t.dport = 4791;
-    Ptr<Packet> p = Create<Packet>(ipBytes - 20);
-    p->AddHeader(ip);
+    t.dport = BthHeader::ROCEV2_UDP_PORT;
+    Ptr<Packet> p = Create<Packet>(ipBytes - RoceHeader::BASE_BYTES);
+    p->AddHeader(roce);
     return Create<RdmaQueueDiscItem>(p, ip.GetTos(), t, inPort, 3);
 }
 
