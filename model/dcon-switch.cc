@@ -171,8 +171,7 @@ DconSwitch::AddPort(Ptr<PfcNetDevice> device, const ObjectFactory& queueFactory)
         port.queues[p] = q;
     }
     m_ports.push_back(port);
-    device->SetPullCallback(MakeCallback(&DconSwitch::Pull, this).Bind(index));
-    device->SetFrameReceiveCallback(MakeCallback(&DconSwitch::Receive, this).Bind(index));
+    device->SetOwner(this, index);
     device->TraceConnectWithoutContext(
         "PauseState", MakeCallback(&DconSwitch::PauseStateChanged, this).Bind(index));
     return index;
@@ -355,7 +354,7 @@ DconSwitch::CountDrop(const char* reason)
 }
 
 void
-DconSwitch::Receive(uint32_t port, Ptr<PfcNetDevice> device, Ptr<Packet> packet, uint16_t protocol)
+DconSwitch::ReceiveFrame(uint32_t port, const Ptr<Packet>& packet, uint16_t protocol)
 {
     if (protocol == 0x0800)
     {
@@ -383,7 +382,7 @@ DconSwitch::Receive(uint32_t port, Ptr<PfcNetDevice> device, Ptr<Packet> packet,
 }
 
 void
-DconSwitch::ForwardIpv4(uint32_t inPort, Ptr<Packet> packet)
+DconSwitch::ForwardIpv4(uint32_t inPort, const Ptr<Packet>& packet)
 {
     // Read the fields from the bytes; the header stays on the packet (RdmaQueueDiscItem).
     RdmaQueueDiscItem::Ipv4Fields f;
@@ -521,7 +520,7 @@ DconSwitch::SendControlFrame(uint32_t port, Ptr<Packet> frame, uint16_t protocol
 }
 
 bool
-DconSwitch::Pull(uint32_t portIndex, uint8_t pausedMask, PfcTxFrame& frame)
+DconSwitch::PullFrame(uint32_t portIndex, uint8_t pausedMask, PfcTxFrame& frame)
 {
     Port& port = m_ports[portIndex];
     if (!port.control.empty())

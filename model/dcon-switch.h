@@ -60,7 +60,7 @@ class Node;
  * for that flow was sent in the last CnmInterval. Each switch on the way forwards the CNM
  * toward the sender's address.
  */
-class DconSwitch : public Object
+class DconSwitch : public Object, public PfcDeviceOwner
 {
 public:
     /// Drop reason: no route to the destination.
@@ -247,18 +247,17 @@ private:
     /**
      * \brief A frame arrived on a port.
      * \param port the port index
-     * \param device the port's device
      * \param packet the frame without Ethernet header
      * \param protocol EtherType
      */
-    void Receive(uint32_t port, Ptr<PfcNetDevice> device, Ptr<Packet> packet, uint16_t protocol);
+    void ReceiveFrame(uint32_t port, const Ptr<Packet>& packet, uint16_t protocol) override;
 
     /**
      * \brief Forward an IPv4 packet.
      * \param inPort arrival port
      * \param packet the packet
      */
-    void ForwardIpv4(uint32_t inPort, Ptr<Packet> packet);
+    void ForwardIpv4(uint32_t inPort, const Ptr<Packet>& packet);
 
     /**
      * \brief A port's device asks for the next frame.
@@ -267,7 +266,7 @@ private:
      * \param frame what to send
      * \return true if a frame was supplied
      */
-    bool Pull(uint32_t port, uint8_t pausedMask, PfcTxFrame& frame);
+    bool PullFrame(uint32_t port, uint8_t pausedMask, PfcTxFrame& frame) override;
 
     /**
      * \brief Pause the upstream of an ingress port and keep refreshing it.

@@ -45,9 +45,12 @@ PfcChannel::Attach(Ptr<PfcNetDevice> device)
 }
 
 void
-PfcChannel::TransmitStart(Ptr<Packet> packet, uint16_t protocol, Ptr<PfcNetDevice> src, Time txTime)
+PfcChannel::TransmitStart(const Ptr<Packet>& packet,
+                          uint16_t protocol,
+                          const PfcNetDevice* src,
+                          Time txTime)
 {
-    Ptr<PfcNetDevice> dst = (m_devices[0] == src) ? m_devices[1] : m_devices[0];
+    const Ptr<PfcNetDevice>& dst = (PeekPointer(m_devices[0]) == src) ? m_devices[1] : m_devices[0];
     Simulator::ScheduleWithContext(
         dst->GetNode()->GetId(), txTime + m_delay, &PfcNetDevice::ReceiveL3, dst, packet, protocol);
 }

@@ -45,7 +45,10 @@ public:
      * \param src the sending device
      * \param txTime serialization time of the frame
      */
-    void TransmitStart(Ptr<Packet> packet, uint16_t protocol, Ptr<PfcNetDevice> src, Time txTime);
+    void TransmitStart(const Ptr<Packet>& packet,
+                       uint16_t protocol,
+                       const PfcNetDevice* src,
+                       Time txTime);
 
     /**
      * \brief The propagation delay.

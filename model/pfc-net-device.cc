@@ -95,6 +95,7 @@ PfcNetDevice::DoDispose()
     m_txCompleteEvent.Cancel();
     m_node = nullptr;
     m_channel = nullptr;
+    m_owner = nullptr;
     m_pull = MakeNullCallback<bool, uint8_t, PfcTxFrame&>();
     m_rxCallback
         = MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
@@ -113,13 +114,24 @@ PfcNetDevice::Attach(Ptr<PfcChannel> ch)
 void
 PfcNetDevice::SetPullCallback(PullCallback cb)
 {
+    m_owner = nullptr;
     m_pull = cb;
 }
 
 void
 PfcNetDevice::SetFrameReceiveCallback(FrameReceiveCallback cb)
 {
+    m_owner = nullptr;
     m_frameRxCallback = cb;
+}
+
+void
+PfcNetDevice::SetOwner(PfcDeviceOwner* owner, uint32_t port)
+{
+    m_owner = owner;
+    m_ownerPort = port;
+    m_pull = MakeNullCallback<bool, uint8_t, PfcTxFrame&>();
+    m_frameRxCallback = MakeNullCallback<void, Ptr<PfcNetDevice>, Ptr<Packet>, uint16_t>();
 }
 
 void
@@ -236,12 +248,10 @@ PfcNetDevice::TryTransmit()
         StartTransmission(f.packet, f.protocol, PeerAddress(), true);
         return;
     }
-    if (m_pull.IsNull())
-    {
-        return;
-    }
     PfcTxFrame frame;
-    if (m_pull(m_pausedMask, frame))
+    bool pulled = m_owner ? m_owner->PullFrame(m_ownerPort, m_pausedMask, frame)
+                          : !m_pull.IsNull() && m_pull(m_pausedMask, frame);
+    if (pulled)
     {
         NS_ASSERT_MSG(!IsPaused(frame.priority), "owner returned a frame of a paused priority");
         StartTransmission(frame.packet, frame.protocol, PeerAddress(), frame.more);
@@ -249,7 +259,10 @@ PfcNetDevice::TryTransmit()
 }
 
 void
-PfcNetDevice::StartTransmission(Ptr<Packet> packet, uint16_t protocol, Mac48Address dst, bool more)
+PfcNetDevice::StartTransmission(const Ptr<Packet>& packet,
+                                uint16_t protocol,
+                                Mac48Address dst,
+                                bool more)
 {
     uint32_t l3 = packet->GetSize();
     if (ETH_HEADER_BYTES + l3 < ETH_MIN_FRAME_BYTES)
@@ -320,7 +333,7 @@ PfcNetDevice::TransmitComplete()
 }
 
 void
-PfcNetDevice::ReceiveL3(Ptr<Packet> packet, uint16_t protocol)
+PfcNetDevice::ReceiveL3(const Ptr<Packet>& packet, uint16_t protocol)
 {
     m_stats.rxFrames++;
     if (!m_macRxTrace.IsEmpty() || !m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty())
@@ -334,14 +347,18 @@ PfcNetDevice::ReceiveL3(Ptr<Packet> packet, uint16_t protocol)
 }
 
 void
-PfcNetDevice::Deliver(Ptr<Packet> frame, uint16_t protocol, Mac48Address src)
+PfcNetDevice::Deliver(const Ptr<Packet>& frame, uint16_t protocol, Mac48Address src)
 {
     if (protocol == PfcHeader::ETHERTYPE)
     {
         ReceivePfc(frame);
         return;
     }
-    if (!m_frameRxCallback.IsNull())
+    if (m_owner)
+    {
+        m_owner->ReceiveFrame(m_ownerPort, frame, protocol);
+    }
+    else if (!m_frameRxCallback.IsNull())
     {
         m_frameRxCallback(this, frame, protocol);
     }

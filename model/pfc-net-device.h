@@ -38,6 +38,39 @@ struct PfcTxFrame
 
 /**
  * \ingroup dcon
+ * \brief The owner of PfcNetDevices (a switch or a NIC) as the devices call it directly.
+ *
+ * Same contract as PfcNetDevice::PullCallback and FrameReceiveCallback, through a virtual call
+ * instead of a bound ns-3 Callback: every frame is pulled once and received once, and the
+ * callback route costs three indirections and reference-count updates each time (several
+ * percent of a large run). DconSwitch and RdmaNic implement it; other owners (tests, user code)
+ * can keep using the callbacks. See PfcNetDevice::SetOwner.
+ */
+class PfcDeviceOwner
+{
+  public:
+    virtual ~PfcDeviceOwner() = default;
+
+    /**
+     * \brief A device asks for the next frame.
+     * \param port the number the owner gave the device in SetOwner
+     * \param pausedMask bit mask of the priorities paused by the peer
+     * \param frame what to send (fill in)
+     * \return true if a frame was supplied (of an unpaused priority)
+     */
+    virtual bool PullFrame(uint32_t port, uint8_t pausedMask, PfcTxFrame& frame) = 0;
+
+    /**
+     * \brief A device received a frame.
+     * \param port the number the owner gave the device in SetOwner
+     * \param packet the frame without Ethernet header (owned by the receiver, may be modified)
+     * \param protocol EtherType
+     */
+    virtual void ReceiveFrame(uint32_t port, const Ptr<Packet>& packet, uint16_t protocol) = 0;
+};
+
+/**
+ * \ingroup dcon
  * \brief Full-duplex point-to-point Ethernet device with IEEE 802.1Qbb priority flow control.
  *
  * Transmission is pull-based: when the wire is free the device asks its owner (a switch port
@@ -116,16 +149,28 @@ public:
     void Attach(Ptr<PfcChannel> ch);
 
     /**
-     * \brief Set where the device pulls frames from.
+     * \brief Set where the device pulls frames from (replaces an owner set with SetOwner).
      * \param cb the owner's pull callback
      */
     void SetPullCallback(PullCallback cb);
 
     /**
      * \brief Set where received frames go. Takes precedence over the NetDevice receive callback.
+     * Replaces an owner set with SetOwner.
      * \param cb the owner's receive callback
      */
     void SetFrameReceiveCallback(FrameReceiveCallback cb);
+
+    /**
+     * \brief Pull frames from, and deliver received frames to, \p owner by direct calls.
+     *
+     * Replaces the pull and frame-receive callbacks (and is replaced by them when they are set
+     * later). The owner must outlive the device's use of it, as with a callback bound to a raw
+     * pointer; Dispose forgets it.
+     * \param owner the owner (nullptr: none)
+     * \param port the number passed back to the owner in every call
+     */
+    void SetOwner(PfcDeviceOwner* owner, uint32_t port);
 
     /**
      * \brief The owner has something new to send: start transmitting if the wire is idle.
@@ -179,7 +224,7 @@ public:
      * \param packet the L3 packet (no Ethernet header)
      * \param protocol the EtherType
      */
-    void ReceiveL3(Ptr<Packet> packet, uint16_t protocol);
+    void ReceiveL3(const Ptr<Packet>& packet, uint16_t protocol);
 
     /// Counters of this device.
     struct Stats
@@ -252,7 +297,10 @@ private:
      * \param protocol EtherType
      * \param dst destination MAC
      */
-    void StartTransmission(Ptr<Packet> packet, uint16_t protocol, Mac48Address dst, bool more);
+    void StartTransmission(const Ptr<Packet>& packet,
+                           uint16_t protocol,
+                           Mac48Address dst,
+                           bool more);
     /**
      * \brief Apply a received PFC frame.
      * \param frame the frame, Ethernet header removed
@@ -269,7 +317,7 @@ private:
                           Mac48Address src,
                           Mac48Address dst) const;
     /// Dispatch a received L3 packet.
-    void Deliver(Ptr<Packet> packet, uint16_t protocol, Mac48Address src);
+    void Deliver(const Ptr<Packet>& packet, uint16_t protocol, Mac48Address src);
     /// The peer device's MAC address (looked up once).
     Mac48Address PeerAddress();
     /// Serialization time of \p wireBytes at the line rate (memoised per size).
@@ -285,6 +333,8 @@ private:
     bool m_busy{false};
     Time m_busyUntil;          //!< end of the frame on the wire
     EventId m_txCompleteEvent; //!< pending TransmitComplete, if any
+    PfcDeviceOwner* m_owner{nullptr}; //!< direct-call owner (instead of the callbacks)
+    uint32_t m_ownerPort{0};          //!< the owner's number for this device
     PullCallback m_pull;
     NetDevice::ReceiveCallback m_rxCallback;
     FrameReceiveCallback m_frameRxCallback;

@@ -122,8 +122,7 @@ RdmaNic::Setup(Ptr<PfcNetDevice> device, Ipv4Address address)
 {
     m_device = device;
     m_address = address;
-    device->SetPullCallback(MakeCallback(&RdmaNic::Pull, this));
-    device->SetFrameReceiveCallback(MakeCallback(&RdmaNic::Receive, this));
+    device->SetOwner(this, 0);
 }
 
 void
@@ -248,7 +247,7 @@ RdmaNic::StartFlow(const RdmaFlowRequest& request)
 }
 
 bool
-RdmaNic::Pull(uint8_t pausedMask, PfcTxFrame& frame)
+RdmaNic::PullFrame(uint32_t /* port */, uint8_t pausedMask, PfcTxFrame& frame)
 {
     if (!m_control.empty() && !((pausedMask >> m_controlPriority) & 1u))
     {
@@ -402,7 +401,7 @@ RdmaNic::SendControl(Ptr<Packet> packet, RoceHeader& roce, Ipv4Address dst, uint
 }
 
 void
-RdmaNic::Receive(Ptr<PfcNetDevice> device, Ptr<Packet> packet, uint16_t protocol)
+RdmaNic::ReceiveFrame(uint32_t /* port */, const Ptr<Packet>& packet, uint16_t protocol)
 {
     if (protocol == CnmHeader::ETHERTYPE)
     {

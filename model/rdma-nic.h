@@ -42,7 +42,7 @@ class RoceHeader;
  * Congestion-control feedback (ACK, NAK, CNP, CNM) is parsed and passed to the QP's
  * RdmaCongestionOps; the receiver role of the CC decides when to send CNPs.
  */
-class RdmaNic : public Object
+class RdmaNic : public Object, public PfcDeviceOwner
 {
 public:
     /// Bytes of the RoCEv2 invariant CRC that ends every packet.
@@ -159,11 +159,12 @@ protected:
 private:
     /**
      * \brief The device asks for the next frame.
+     * \param port unused (the NIC has one device)
      * \param pausedMask paused priorities
      * \param frame what to send
      * \return true if a frame was supplied
      */
-    bool Pull(uint8_t pausedMask, PfcTxFrame& frame);
+    bool PullFrame(uint32_t port, uint8_t pausedMask, PfcTxFrame& frame) override;
     /**
      * \brief Build the next data packet of a QP and account it.
      * \param qp the QP
@@ -179,11 +180,11 @@ private:
     void Wake();
     /**
      * \brief A frame arrived.
-     * \param device the device
+     * \param port unused (the NIC has one device)
      * \param packet the frame without Ethernet header
      * \param protocol EtherType
      */
-    void Receive(Ptr<PfcNetDevice> device, Ptr<Packet> packet, uint16_t protocol);
+    void ReceiveFrame(uint32_t port, const Ptr<Packet>& packet, uint16_t protocol) override;
     /**
      * \brief A data packet arrived (receiver role).
      * \param roce its IPv4, UDP and BTH headers

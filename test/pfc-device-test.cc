@@ -236,6 +236,73 @@ TEST_F(PfcDevice, FirstFrameArrivalAndBackToBack)
     Simulator::Destroy();
 }
 
+/// A PfcDeviceOwner on both ends: pulls from a Sender, records into a Receiver, and notes the
+/// port numbers the devices pass back.
+struct DirectOwner : public PfcDeviceOwner
+{
+    Sender* sender{nullptr};
+    Receiver* receiver{nullptr};
+    std::vector<uint32_t> ports;
+
+    bool
+    PullFrame(uint32_t port, uint8_t pausedMask, PfcTxFrame& frame) override
+    {
+        ports.push_back(port);
+        return sender && sender->Pull(pausedMask, frame);
+    }
+
+    void
+    ReceiveFrame(uint32_t port, const Ptr<Packet>& packet, uint16_t protocol) override
+    {
+        ports.push_back(port);
+        receiver->Rx(nullptr, packet, protocol);
+    }
+};
+
+TEST_F(PfcDevice, OwnerAndCallbacksReplaceEachOther)
+{
+    Sender s;
+    Receiver r;
+    Link link(s, r);
+    // The owner replaces the callbacks on both devices: same timing as through the callbacks.
+    Sender ownedSender;
+    Receiver ownedReceiver;
+    DirectOwner tx;
+    tx.sender = &ownedSender;
+    DirectOwner rx;
+    rx.receiver = &ownedReceiver;
+    link.a->SetOwner(&tx, 5);
+    link.b->SetOwner(&rx, 9);
+    ownedSender.Add(3, 1000, 2);
+    s.Add(3, 1000, 7); // never pulled while the owner is set
+    link.StartAtZero();
+    Simulator::Run();
+    EXPECT_TRUE(s.starts.empty());
+    EXPECT_TRUE(r.arrivals.empty());
+    ASSERT_EQ(ownedReceiver.arrivals.size(), 2u);
+    EXPECT_EQ(ownedReceiver.arrivals[0].ps, 1207600);
+    EXPECT_EQ(ownedReceiver.arrivals[1].ps, 1207600 + TX_1000_PS);
+    EXPECT_EQ(ownedReceiver.arrivals[0].bytes, 1000u);
+    for (uint32_t port : tx.ports)
+    {
+        EXPECT_EQ(port, 5u);
+    }
+    EXPECT_EQ(rx.ports, (std::vector<uint32_t>{9, 9}));
+
+    // Setting the callbacks again replaces the owner.
+    link.a->SetPullCallback(MakeCallback(&Sender::Pull, &s));
+    link.b->SetFrameReceiveCallback(MakeCallback(&Receiver::Rx, &r));
+    ownedSender.Add(3, 1000, 1);
+    Simulator::ScheduleWithContext(
+        link.a->GetNode()->GetId(), Time(0), &PfcNetDevice::NotifyTxReady, link.a);
+    Simulator::Run();
+    EXPECT_EQ(s.starts.size(), 7u);
+    EXPECT_EQ(r.arrivals.size(), 7u);
+    EXPECT_EQ(ownedReceiver.arrivals.size(), 2u);
+    EXPECT_EQ(ownedSender.queues[3].size(), 1u);
+    Simulator::Destroy();
+}
+
 TEST_F(PfcDevice, MinimumFramePadding)
 {
     Sender s;
