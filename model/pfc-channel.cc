@@ -9,6 +9,7 @@
 #include "ns3/simulator.h"
 #include "pfc-net-device.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ns3
@@ -32,7 +33,38 @@ PfcChannel::GetTypeId()
     return tid;
 }
 
-PfcChannel::PfcChannel() {}
+PfcChannel::PfcChannel()
+{
+    m_toward[0] = Create<Direction>();
+    m_toward[1] = Create<Direction>();
+}
+
+void
+PfcChannel::DoDispose()
+{
+    for (auto& dir : m_toward)
+    {
+        // Deliveries still scheduled keep the object alive until the simulator drops them;
+        // they then find nothing to deliver.
+        dir->wire.clear();
+        dir->dst = nullptr;
+    }
+    m_devices[0] = nullptr;
+    m_devices[1] = nullptr;
+    Channel::DoDispose();
+}
+
+void
+PfcChannel::Direction::Notify()
+{
+    if (wire.empty() || !dst)
+    {
+        return;
+    }
+    Frame f = std::move(wire.front());
+    wire.pop_front();
+    dst->ReceiveL3(f.packet, f.protocol);
+}
 
 void
 PfcChannel::Attach(Ptr<PfcNetDevice> device)
@@ -41,6 +73,7 @@ PfcChannel::Attach(Ptr<PfcNetDevice> device)
     {
         throw std::logic_error("PfcChannel: a point-to-point link joins exactly two devices");
     }
+    m_toward[m_nDevices]->dst = PeekPointer(device);
     m_devices[m_nDevices++] = device;
 }
 
@@ -50,9 +83,18 @@ PfcChannel::TransmitStart(const Ptr<Packet>& packet,
                           const PfcNetDevice* src,
                           Time txTime)
 {
-    const Ptr<PfcNetDevice>& dst = (PeekPointer(m_devices[0]) == src) ? m_devices[1] : m_devices[0];
-    Simulator::ScheduleWithContext(
-        dst->GetNode()->GetId(), txTime + m_delay, &PfcNetDevice::ReceiveL3, dst, packet, protocol);
+    Direction& dir = *m_toward[PeekPointer(m_devices[0]) == src ? 1 : 0];
+    if (!dir.contextKnown)
+    {
+        dir.context = dir.dst->GetNode()->GetId();
+        dir.contextKnown = true;
+    }
+    Time now = Simulator::Now();
+    Time arrival = std::max(now + txTime + m_delay, dir.lastArrival);
+    dir.lastArrival = arrival;
+    dir.wire.push_back({packet, protocol});
+    dir.Ref(); // the simulator releases one reference after each delivery
+    Simulator::ScheduleWithContext(dir.context, arrival - now, &dir);
 }
 
 Time

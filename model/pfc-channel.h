@@ -6,8 +6,11 @@
 #define PFC_CHANNEL_H
 
 #include "ns3/channel.h"
+#include "ns3/event-impl.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
+
+#include <deque>
 
 namespace ns3
 {
@@ -19,6 +22,12 @@ class PfcNetDevice;
  * \brief Full-duplex point-to-point link between two PfcNetDevices with a propagation delay.
  *
  * Lossless: a frame that starts serialization arrives at the peer txTime + Delay later.
+ * Frames never overtake each other: if Delay is lowered while frames are on the wire, a later
+ * frame arrives no earlier than the one before it.
+ *
+ * Each direction keeps its frames on the wire in a FIFO and one reusable event object delivers
+ * the oldest of them each time it fires (scheduled once per frame, at that frame's arrival), so
+ * carrying a frame allocates nothing.
  */
 class PfcChannel : public Channel
 {
@@ -66,9 +75,38 @@ public:
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
 
+protected:
+    void DoDispose() override;
+
 private:
+    /**
+     * \brief One direction of the link: the frames on the wire toward one device, and the
+     * event that delivers the oldest of them.
+     */
+    class Direction : public EventImpl
+    {
+      public:
+        /// A frame on the wire.
+        struct Frame
+        {
+            Ptr<Packet> packet; //!< the L3 packet
+            uint16_t protocol;  //!< its EtherType
+        };
+
+        std::deque<Frame> wire;       //!< frames on the wire, oldest first
+        PfcNetDevice* dst{nullptr};   //!< the receiving device (owned by the channel's list)
+        uint32_t context{0};          //!< the receiving node's id (event context)
+        bool contextKnown{false};     //!< context has been looked up
+        Time lastArrival{Time::Min()}; //!< arrival time of the newest frame on the wire
+
+      protected:
+        /// Deliver the oldest frame on the wire.
+        void Notify() override;
+    };
+
     Time m_delay;
     Ptr<PfcNetDevice> m_devices[2];
+    Ptr<Direction> m_toward[2]; //!< m_toward[i]: frames travelling to m_devices[i]
     std::size_t m_nDevices{0};
 };
 

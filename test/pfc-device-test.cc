@@ -303,6 +303,50 @@ TEST_F(PfcDevice, OwnerAndCallbacksReplaceEachOther)
     Simulator::Destroy();
 }
 
+// Lowering the channel delay while frames are on the wire: frames sent afterwards take the new
+// delay but never overtake the ones ahead of them (a link does not reorder).
+TEST_F(PfcDevice, DelayChangeDoesNotReorder)
+{
+    Sender s;
+    Receiver r;
+    Link link(s, r);
+    s.Add(3, 1000, 1); // 1038 B on the wire: 207.6 ns
+    s.Add(3, 500, 1);  // 538 B: 107.6 ns
+    s.Add(3, 200, 1);  // 238 B: 47.6 ns
+    link.StartAtZero();
+    Ptr<Channel> ch = link.a->GetChannel();
+    // after the first frame has started (1 us delay), the second and third see 0.1 us
+    Simulator::Schedule(NanoSeconds(100), [ch]() {
+        ch->SetAttribute("Delay", TimeValue(NanoSeconds(100)));
+    });
+    Simulator::Run();
+    ASSERT_EQ(r.arrivals.size(), 3u);
+    EXPECT_EQ(r.arrivals[0].ps, 1207600); // 207.6 ns + 1 us
+    EXPECT_EQ(r.arrivals[0].bytes, 1000u);
+    // second frame: sent 207.6..315.2 ns, would arrive at 415.2 ns; held behind the first
+    EXPECT_EQ(r.arrivals[1].ps, 1207600);
+    EXPECT_EQ(r.arrivals[1].bytes, 500u);
+    // third: 315.2..362.8 ns + 0.1 us = 462.8 ns, also behind the first
+    EXPECT_EQ(r.arrivals[2].ps, 1207600);
+    EXPECT_EQ(r.arrivals[2].bytes, 200u);
+    Simulator::Destroy();
+}
+
+// Frames still on the wire when the simulation ends are dropped with the simulator's events.
+TEST_F(PfcDevice, FramesOnTheWireAtTheEnd)
+{
+    Sender s;
+    Receiver r;
+    Link link(s, r);
+    s.Add(3, 1000, 5);
+    link.StartAtZero();
+    Simulator::Stop(NanoSeconds(1300)); // first frame in at 1207.6 ns, four still on the way
+    Simulator::Run();
+    EXPECT_EQ(r.arrivals.size(), 1u);
+    link.a->GetChannel()->Dispose();
+    Simulator::Destroy();
+}
+
 TEST_F(PfcDevice, MinimumFramePadding)
 {
     Sender s;
