@@ -93,6 +93,7 @@ PfcNetDevice::DoDispose()
         ev.Cancel();
     }
     m_txCompleteEvent.Cancel();
+    m_txCompletePending = false;
     m_node = nullptr;
     m_channel = nullptr;
     m_owner = nullptr;
@@ -140,15 +141,20 @@ PfcNetDevice::NotifyTxReady()
     if (m_busy && Simulator::Now() >= m_busyUntil)
     {
         // The last frame has ended: its completion (if one is scheduled for now) is moot.
-        m_txCompleteEvent.Cancel();
+        if (m_txCompletePending)
+        {
+            m_txCompleteEvent.Cancel();
+            m_txCompletePending = false;
+        }
         m_busy = false;
     }
     if (!m_busy)
     {
         TryTransmit();
     }
-    else if (!m_txCompleteEvent.IsRunning())
+    else if (!m_txCompletePending)
     {
+        m_txCompletePending = true;
         m_txCompleteEvent = Simulator::Schedule(
             m_busyUntil - Simulator::Now(), &PfcNetDevice::TransmitComplete, this);
     }
@@ -288,6 +294,7 @@ PfcNetDevice::StartTransmission(const Ptr<Packet>& packet,
     if (more || m_pendingPfcMask || !m_sendQueue.empty())
     {
         m_txCompleteEvent = Simulator::Schedule(txTime, &PfcNetDevice::TransmitComplete, this);
+        m_txCompletePending = true;
     }
     m_channel->TransmitStart(packet, protocol, this, txTime);
 }
@@ -328,6 +335,7 @@ void
 PfcNetDevice::TransmitComplete()
 {
     NS_ASSERT(Simulator::Now() >= m_busyUntil);
+    m_txCompletePending = false;
     m_busy = false;
     TryTransmit();
 }

@@ -332,7 +332,8 @@ private:
     bool m_includePreambleIfg{true};
     bool m_busy{false};
     Time m_busyUntil;          //!< end of the frame on the wire
-    EventId m_txCompleteEvent; //!< pending TransmitComplete, if any
+    EventId m_txCompleteEvent;       //!< pending TransmitComplete, if any
+    bool m_txCompletePending{false}; //!< m_txCompleteEvent is pending (cheaper than asking it)
     PfcDeviceOwner* m_owner{nullptr}; //!< direct-call owner (instead of the callbacks)
     uint32_t m_ownerPort{0};          //!< the owner's number for this device
     PullCallback m_pull;
