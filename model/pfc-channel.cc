@@ -81,6 +81,7 @@ void
 PfcChannel::TransmitStart(const Ptr<Packet>& packet,
                           uint16_t protocol,
                           const PfcNetDevice* src,
+                          Time now,
                           Time txTime)
 {
     Direction& dir = *m_toward[PeekPointer(m_devices[0]) == src ? 1 : 0];
@@ -89,7 +90,7 @@ PfcChannel::TransmitStart(const Ptr<Packet>& packet,
         dir.context = dir.dst->GetNode()->GetId();
         dir.contextKnown = true;
     }
-    Time now = Simulator::Now();
+    NS_ASSERT(now == Simulator::Now());
     Time arrival = std::max(now + txTime + m_delay, dir.lastArrival);
     dir.lastArrival = arrival;
     dir.wire.push_back({packet, protocol});

@@ -52,11 +52,13 @@ public:
      * \param packet the L3 packet
      * \param protocol the EtherType
      * \param src the sending device
+     * \param now the current time (the start of serialization)
      * \param txTime serialization time of the frame
      */
     void TransmitStart(const Ptr<Packet>& packet,
                        uint16_t protocol,
                        const PfcNetDevice* src,
+                       Time now,
                        Time txTime);
 
     /**

@@ -277,7 +277,8 @@ PfcNetDevice::StartTransmission(const Ptr<Packet>& packet,
         packet->AddPaddingAtEnd(ETH_MIN_FRAME_BYTES - ETH_HEADER_BYTES - l3);
     }
     uint32_t frameBytes = ETH_HEADER_BYTES + packet->GetSize();
-    NS_ASSERT_MSG(Simulator::Now() >= m_busyUntil, "overlapping transmissions");
+    Time now = Simulator::Now();
+    NS_ASSERT_MSG(now >= m_busyUntil, "overlapping transmissions");
     m_busy = true;
     Time txTime
         = TxTime(frameBytes + ETH_FCS_BYTES + (m_includePreambleIfg ? ETH_PREAMBLE_IFG_BYTES : 0));
@@ -290,13 +291,13 @@ PfcNetDevice::StartTransmission(const Ptr<Packet>& packet,
         m_snifferTrace(frame);
         m_promiscSnifferTrace(frame);
     }
-    m_busyUntil = Simulator::Now() + txTime;
+    m_busyUntil = now + txTime;
     if (more || m_pendingPfcMask || !m_sendQueue.empty())
     {
         m_txCompleteEvent = Simulator::Schedule(txTime, &PfcNetDevice::TransmitComplete, this);
         m_txCompletePending = true;
     }
-    m_channel->TransmitStart(packet, protocol, this, txTime);
+    m_channel->TransmitStart(packet, protocol, this, now, txTime);
 }
 
 Ptr<Packet>
