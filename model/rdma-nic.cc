@@ -377,17 +377,13 @@ RdmaNic::AddRoceHeader(const Ptr<Packet>& packet,
                        uint8_t priority,
                        bool ect)
 {
-    UdpHeader& udp = roce.Udp();
-    udp.SetSourcePort(sport);
-    udp.SetDestinationPort(BthHeader::ROCEV2_UDP_PORT);
-    Ipv4Header& ip = roce.Ip();
-    ip.SetSource(m_address);
-    ip.SetDestination(dst);
-    ip.SetProtocol(UDP_PROTOCOL);
-    ip.SetTtl(64);
-    ip.SetDscp(static_cast<Ipv4Header::DscpType>(priority << 3));
-    ip.SetEcn(ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
-    ip.SetDontFragment();
+    // RoceHeader's defaults: TTL 64, UDP, Don't Fragment, destination port 4791.
+    roce.SetSourcePort(sport);
+    roce.SetSource(m_address);
+    roce.SetDestination(dst);
+    // DSCP = class selector of the priority (priority << 3), then the ECN bits
+    uint8_t ecn = ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT;
+    roce.SetTos(static_cast<uint8_t>((priority << 5) | ecn));
     roce.SetPayloadBytes(packet->GetSize());
     packet->AddHeader(roce);
 }
@@ -429,10 +425,9 @@ RdmaNic::ReceiveFrame(uint32_t /* port */, const Ptr<Packet>& packet, uint16_t p
     }
     RoceHeader roce;
     packet->RemoveHeader(roce);
-    const Ipv4Header& ip = roce.Ip();
-    if (ip.GetDestination() != m_address || ip.GetProtocol() != UDP_PROTOCOL)
+    if (roce.GetDestination() != m_address || roce.GetProtocol() != UDP_PROTOCOL)
     {
-        NS_LOG_WARN("NIC " << m_address << " got a packet for " << ip.GetDestination());
+        NS_LOG_WARN("NIC " << m_address << " got a packet for " << roce.GetDestination());
         return;
     }
     const BthHeader& bth = roce.Bth();
@@ -470,10 +465,10 @@ RdmaNic::ReceiveFrame(uint32_t /* port */, const Ptr<Packet>& packet, uint16_t p
 void
 RdmaNic::ReceiveData(const RoceHeader& roce)
 {
-    const Ipv4Header& ip = roce.Ip();
     const BthHeader& bth = roce.Bth();
-    uint16_t sport = roce.Udp().GetSourcePort();
-    uint64_t key = (static_cast<uint64_t>(ip.GetSource().Get()) << 32) | bth.GetDestQp();
+    Ipv4Address src = roce.GetSource();
+    uint16_t sport = roce.GetSourcePort();
+    uint64_t key = (static_cast<uint64_t>(src.Get()) << 32) | bth.GetDestQp();
     auto it = m_rxQps.find(key);
     Ptr<RdmaRxQueuePair> rx;
     if (it == m_rxQps.end())
@@ -483,11 +478,11 @@ RdmaNic::ReceiveData(const RoceHeader& roce)
         {
             // A late retransmission of a message received in full (the sender missed the last
             // ACK): acknowledge the last packet again.
-            SendAckTo(ip.GetSource(), bth.GetDestQp(), sport, done->second, false);
+            SendAckTo(src, bth.GetDestQp(), sport, done->second, false);
             return;
         }
         rx = Create<RdmaRxQueuePair>();
-        rx->src = ip.GetSource();
+        rx->src = src;
         rx->qpn = bth.GetDestQp();
         rx->sport = sport;
         rx->state = CreateObject<RdmaRxFlowState>();
@@ -501,8 +496,8 @@ RdmaNic::ReceiveData(const RoceHeader& roce)
     }
     RdmaRxPacketInfo info;
     // From the IPv4 length, not the packet size: a tiny message is padded to the minimum frame.
-    info.payloadBytes = ip.GetPayloadSize() - (ROCE_HEADER_BYTES - 20) - ICRC_BYTES;
-    info.ce = ip.GetEcn() == Ipv4Header::ECN_CE;
+    info.payloadBytes = roce.GetIpPayloadSize() - (ROCE_HEADER_BYTES - 20) - ICRC_BYTES;
+    info.ce = roce.GetEcn() == Ipv4Header::ECN_CE;
     uint32_t psn = bth.GetPsn();
     uint32_t diff = (psn - rx->expectedPsn) & PSN_MASK;
     info.inOrder = diff == 0;

@@ -73,7 +73,7 @@ RdmaQueueDiscItem::AddHeader()
         // whole so that the packet's metadata (when enabled) stays consistent.
         RoceHeader roce;
         GetPacket()->RemoveHeader(roce);
-        roce.Ip().SetTos(m_tos);
+        roce.SetTos(m_tos);
         GetPacket()->AddHeader(roce);
     }
     else

@@ -9,6 +9,12 @@ namespace ns3
 
 NS_OBJECT_ENSURE_REGISTERED(RoceHeader);
 
+namespace
+{
+constexpr uint8_t IPV4_VERSION_IHL = 0x45; //!< version 4, 5 words of header
+constexpr uint16_t DONT_FRAGMENT = 0x4000; //!< flag bit in the flags/fragment field
+} // namespace
+
 TypeId
 RoceHeader::GetTypeId()
 {
@@ -25,6 +31,122 @@ RoceHeader::GetInstanceTypeId() const
     return GetTypeId();
 }
 
+RoceHeader::RoceHeader() = default;
+
+void
+RoceHeader::SetSource(Ipv4Address src)
+{
+    m_source = src.Get();
+}
+
+Ipv4Address
+RoceHeader::GetSource() const
+{
+    return Ipv4Address(m_source);
+}
+
+void
+RoceHeader::SetDestination(Ipv4Address dst)
+{
+    m_destination = dst.Get();
+}
+
+Ipv4Address
+RoceHeader::GetDestination() const
+{
+    return Ipv4Address(m_destination);
+}
+
+void
+RoceHeader::SetTos(uint8_t tos)
+{
+    m_tos = tos;
+}
+
+uint8_t
+RoceHeader::GetTos() const
+{
+    return m_tos;
+}
+
+Ipv4Header::EcnType
+RoceHeader::GetEcn() const
+{
+    return static_cast<Ipv4Header::EcnType>(m_tos & 0x03);
+}
+
+void
+RoceHeader::SetTtl(uint8_t ttl)
+{
+    m_ttl = ttl;
+}
+
+uint8_t
+RoceHeader::GetTtl() const
+{
+    return m_ttl;
+}
+
+uint8_t
+RoceHeader::GetProtocol() const
+{
+    return m_protocol;
+}
+
+uint16_t
+RoceHeader::GetIpPayloadSize() const
+{
+    return m_ipPayload;
+}
+
+void
+RoceHeader::SetSourcePort(uint16_t port)
+{
+    m_sourcePort = port;
+}
+
+uint16_t
+RoceHeader::GetSourcePort() const
+{
+    return m_sourcePort;
+}
+
+void
+RoceHeader::SetDestinationPort(uint16_t port)
+{
+    m_destinationPort = port;
+}
+
+uint16_t
+RoceHeader::GetDestinationPort() const
+{
+    return m_destinationPort;
+}
+
+uint16_t
+RoceHeader::GetUdpLength() const
+{
+    return m_udpLength;
+}
+
+Ipv4Header
+RoceHeader::GetIpv4Header() const
+{
+    Ipv4Header ip;
+    ip.SetTos(m_tos);
+    ip.SetPayloadSize(m_ipPayload);
+    ip.SetIdentification(m_identification);
+    if (m_flagsFragment & DONT_FRAGMENT)
+    {
+        ip.SetDontFragment();
+    }
+    ip.SetTtl(m_ttl);
+    ip.SetProtocol(m_protocol);
+    ip.SetSource(GetSource());
+    ip.SetDestination(GetDestination());
+    return ip;
+}
+
 bool
 RoceHeader::HasAeth() const
 {
@@ -35,17 +157,16 @@ void
 RoceHeader::SetPayloadBytes(uint32_t payloadBytes)
 {
     uint32_t udpBytes = GetSerializedSize() - IPV4_BYTES + payloadBytes;
-    m_ip.SetPayloadSize(static_cast<uint16_t>(udpBytes));
-    m_udp.ForcePayloadSize(static_cast<uint16_t>(udpBytes));
+    m_ipPayload = static_cast<uint16_t>(udpBytes);
+    m_udpLength = static_cast<uint16_t>(udpBytes);
 }
 
 void
 RoceHeader::Print(std::ostream& os) const
 {
-    m_ip.Print(os);
-    os << " ";
-    m_udp.Print(os);
-    os << " ";
+    os << "IPv4 " << GetSource() << " > " << GetDestination() << " tos 0x" << std::hex << +m_tos
+       << std::dec << " ttl " << +m_ttl << " length " << m_ipPayload + IPV4_BYTES << " UDP "
+       << m_sourcePort << " > " << m_destinationPort << " length " << m_udpLength << " ";
     m_bth.Print(os);
     if (HasAeth())
     {
@@ -64,10 +185,20 @@ void
 RoceHeader::Serialize(Buffer::Iterator start) const
 {
     Buffer::Iterator i = start;
-    m_ip.Serialize(i);
-    i.Next(IPV4_BYTES);
-    m_udp.Serialize(i);
-    i.Next(UDP_BYTES);
+    i.WriteU8(IPV4_VERSION_IHL);
+    i.WriteU8(m_tos);
+    i.WriteHtonU16(static_cast<uint16_t>(m_ipPayload + IPV4_BYTES));
+    i.WriteHtonU16(m_identification);
+    i.WriteHtonU16(m_flagsFragment);
+    i.WriteU8(m_ttl);
+    i.WriteU8(m_protocol);
+    i.WriteHtonU16(0); // header checksum: not computed, as ns-3's Ipv4Header by default
+    i.WriteHtonU32(m_source);
+    i.WriteHtonU32(m_destination);
+    i.WriteHtonU16(m_sourcePort);
+    i.WriteHtonU16(m_destinationPort);
+    i.WriteHtonU16(m_udpLength);
+    i.WriteHtonU16(m_udpChecksum);
     m_bth.Serialize(i);
     if (HasAeth())
     {
@@ -80,8 +211,24 @@ uint32_t
 RoceHeader::Deserialize(Buffer::Iterator start)
 {
     Buffer::Iterator i = start;
-    i.Next(m_ip.Deserialize(i));
-    i.Next(m_udp.Deserialize(i));
+    if (i.ReadU8() != IPV4_VERSION_IHL)
+    {
+        m_protocol = 0;
+        return 0;
+    }
+    m_tos = i.ReadU8();
+    m_ipPayload = static_cast<uint16_t>(i.ReadNtohU16() - IPV4_BYTES);
+    m_identification = i.ReadNtohU16();
+    m_flagsFragment = i.ReadNtohU16();
+    m_ttl = i.ReadU8();
+    m_protocol = i.ReadU8();
+    i.Next(2); // header checksum
+    m_source = i.ReadNtohU32();
+    m_destination = i.ReadNtohU32();
+    m_sourcePort = i.ReadNtohU16();
+    m_destinationPort = i.ReadNtohU16();
+    m_udpLength = i.ReadNtohU16();
+    m_udpChecksum = i.ReadNtohU16();
     i.Next(m_bth.Deserialize(i));
     if (HasAeth())
     {

@@ -9,8 +9,8 @@
 #include "bth-header.h"
 
 #include "ns3/header.h"
+#include "ns3/ipv4-address.h"
 #include "ns3/ipv4-header.h"
-#include "ns3/udp-header.h"
 
 #include <cstdint>
 
@@ -19,22 +19,25 @@ namespace ns3
 
 /**
  * \ingroup dcon
- * \brief The RoCEv2 encapsulation of one packet as a single ns-3 header: IPv4 + UDP + BTH, and
- * the AETH when the BTH opcode is an RC acknowledgement (ACK or NAK).
+ * \brief The RoCEv2 encapsulation of one packet as a single ns-3 header: IPv4 (20 bytes, no
+ * options) + UDP (destination port 4791) + InfiniBand BTH, and the AETH when the BTH opcode is
+ * an RC acknowledgement (ACK or NAK).
  *
- * On the wire these are exactly the bytes of an Ipv4Header, a UdpHeader, a BthHeader and (for
- * OPCODE_RC_ACK) an AethHeader added one after the other: each part serializes itself, in that
- * order, and a packet built either way gives the same pcap. Carrying them as one header costs
- * one Packet::AddHeader/RemoveHeader per packet instead of three or four, which was the largest
- * part of the NIC's per-packet work. RdmaNic builds and parses every RoCE packet this way;
- * anything after the BTH other than the AETH (the CNP's 16 bytes) stays in the payload.
+ * The bytes are exactly those of an ns3::Ipv4Header, ns3::UdpHeader, BthHeader and (for
+ * OPCODE_RC_ACK) AethHeader added one after the other, with the checksums ns-3 writes by
+ * default: IPv4 header checksum 0 (ns-3 computes it only after Ipv4Header::EnableChecksum) and
+ * UDP checksum 0 (RoCEv2 does not use it). Carrying them as one header costs one
+ * Packet::AddHeader/RemoveHeader per packet instead of three or four, and reading or writing
+ * the IPv4 and UDP fields here avoids the library's per-call overhead: this was the largest part
+ * of the NIC's per-packet work. RdmaNic builds and parses every RoCE packet this way; anything
+ * after the BTH other than the AETH (the CNP's 16 bytes) stays in the payload.
  *
- * Lengths: SetPayloadBytes sets the IPv4 payload size and the UDP length from the bytes that
- * follow the header. (A lone UdpHeader takes its length from the buffer it is written into,
- * which inside this header would count the IPv4 bytes too.)
+ * Removing and adding the header again gives the same bytes (unlike ns3::UdpHeader, whose
+ * length field loses 8 on such a round trip). Lengths: SetPayloadBytes sets the IPv4 total
+ * length and the UDP length from the bytes that follow the header.
  *
  * A packet's metadata (Packet::EnablePrinting) lists one ns3::RoceHeader for these bytes;
- * remove it as a whole, or peek at the parts with PeekHeader (Ipv4Header, or RoceHeader).
+ * remove it as a whole, or peek at the IPv4 part with PeekHeader(Ipv4Header).
  */
 class RoceHeader : public Header
 {
@@ -53,19 +56,57 @@ class RoceHeader : public Header
     void Print(std::ostream& os) const override;
     uint32_t GetSerializedSize() const override;
     void Serialize(Buffer::Iterator start) const override;
+    /**
+     * \brief Read the header.
+     * \param start where it begins
+     * \return bytes read; 0 (nothing read, protocol left 0) if the first byte is not
+     * IPv4 with a 20-byte header
+     */
     uint32_t Deserialize(Buffer::Iterator start) override;
 
-    /// \return the IPv4 part
-    Ipv4Header& Ip() { return m_ip; }
+    /**
+     * \brief A RoCEv2 header with TTL 64, protocol UDP, Don't Fragment set, UDP destination
+     * port 4791, addresses 0.0.0.0, TOS 0, no payload.
+     */
+    RoceHeader();
 
-    /// \return the IPv4 part
-    const Ipv4Header& Ip() const { return m_ip; }
+    /// \param src IPv4 source address
+    void SetSource(Ipv4Address src);
+    /// \return IPv4 source address
+    Ipv4Address GetSource() const;
+    /// \param dst IPv4 destination address
+    void SetDestination(Ipv4Address dst);
+    /// \return IPv4 destination address
+    Ipv4Address GetDestination() const;
+    /// \param tos the IPv4 TOS byte (DSCP << 2 | ECN)
+    void SetTos(uint8_t tos);
+    /// \return the IPv4 TOS byte
+    uint8_t GetTos() const;
+    /// \return the ECN codepoint (the low two bits of the TOS byte)
+    Ipv4Header::EcnType GetEcn() const;
+    /// \param ttl IPv4 time to live
+    void SetTtl(uint8_t ttl);
+    /// \return IPv4 time to live
+    uint8_t GetTtl() const;
+    /// \return IPv4 protocol (17 for RoCEv2; 0 after reading something that is not IPv4)
+    uint8_t GetProtocol() const;
+    /// \return IPv4 payload bytes (UDP header and everything after it)
+    uint16_t GetIpPayloadSize() const;
+    /// \param port UDP source port
+    void SetSourcePort(uint16_t port);
+    /// \return UDP source port
+    uint16_t GetSourcePort() const;
+    /// \param port UDP destination port
+    void SetDestinationPort(uint16_t port);
+    /// \return UDP destination port
+    uint16_t GetDestinationPort() const;
+    /// \return the UDP length field (UDP header included)
+    uint16_t GetUdpLength() const;
 
-    /// \return the UDP part
-    UdpHeader& Udp() { return m_udp; }
-
-    /// \return the UDP part
-    const UdpHeader& Udp() const { return m_udp; }
+    /**
+     * \return the IPv4 part as an ns-3 header (same field values)
+     */
+    Ipv4Header GetIpv4Header() const;
 
     /// \return the BTH part
     BthHeader& Bth() { return m_bth; }
@@ -86,16 +127,26 @@ class RoceHeader : public Header
 
     /**
      * \brief Fill in the lengths for a packet whose payload (what follows this header) has the
-     * given size: the IPv4 payload size and the UDP length.
+     * given size: the IPv4 total length and the UDP length.
      * \param payloadBytes bytes after the BTH (or AETH), ICRC included
      */
     void SetPayloadBytes(uint32_t payloadBytes);
 
   private:
-    Ipv4Header m_ip;    //!< IPv4
-    UdpHeader m_udp;    //!< UDP (destination port 4791)
-    BthHeader m_bth;    //!< InfiniBand base transport header
-    AethHeader m_aeth;  //!< ACK extended transport header (ACK/NAK only)
+    uint8_t m_tos{0};                //!< IPv4 TOS (DSCP and ECN)
+    uint16_t m_ipPayload{0};         //!< IPv4 total length - 20
+    uint16_t m_identification{0};    //!< IPv4 identification
+    uint16_t m_flagsFragment{0x4000}; //!< IPv4 flags and fragment offset (DF)
+    uint8_t m_ttl{64};               //!< IPv4 TTL
+    uint8_t m_protocol{17};          //!< IPv4 protocol (UDP)
+    uint32_t m_source{0};            //!< IPv4 source address
+    uint32_t m_destination{0};       //!< IPv4 destination address
+    uint16_t m_sourcePort{0};        //!< UDP source port
+    uint16_t m_destinationPort{BthHeader::ROCEV2_UDP_PORT}; //!< UDP destination port
+    uint16_t m_udpLength{UDP_BYTES}; //!< UDP length field
+    uint16_t m_udpChecksum{0};       //!< UDP checksum field (0: not used)
+    BthHeader m_bth;                 //!< InfiniBand base transport header
+    AethHeader m_aeth;               //!< ACK extended transport header (ACK/NAK only)
 };
 
 } // namespace ns3

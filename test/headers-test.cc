@@ -8,10 +8,12 @@
 #include "ns3/cnm-header.h"
 #include "ns3/cnp-header.h"
 #include "ns3/hash.h"
+#include "ns3/ipv4-header.h"
 #include "ns3/packet.h"
 #include "ns3/pfc-header.h"
 #include "ns3/rdma-flow-id.h"
 #include "ns3/roce-header.h"
+#include "ns3/udp-header.h"
 
 #include <gtest/gtest.h>
 
@@ -320,7 +322,8 @@ TEST(AethHeaderTest, ExactBytes)
 namespace
 {
 
-/// The same packet built the long way: BTH (and AETH) then UDP then IPv4, one AddHeader each.
+/// The same packet built the long way with ns-3's own headers: BTH (and AETH) then UDP then
+/// IPv4, one AddHeader each.
 Ptr<Packet>
 SeparateHeaders(const RoceHeader& roce, uint32_t payloadBytes)
 {
@@ -331,29 +334,30 @@ SeparateHeaders(const RoceHeader& roce, uint32_t payloadBytes)
     }
     p->AddHeader(roce.Bth());
     UdpHeader udp; // its length comes from the buffer it is written into
-    udp.SetSourcePort(roce.Udp().GetSourcePort());
-    udp.SetDestinationPort(roce.Udp().GetDestinationPort());
+    udp.SetSourcePort(roce.GetSourcePort());
+    udp.SetDestinationPort(roce.GetDestinationPort());
     p->AddHeader(udp);
-    Ipv4Header ip = roce.Ip();
+    Ipv4Header ip;
+    ip.SetSource(roce.GetSource());
+    ip.SetDestination(roce.GetDestination());
+    ip.SetProtocol(17);
+    ip.SetTtl(64);
+    ip.SetTos(roce.GetTos());
+    ip.SetDontFragment();
     ip.SetPayloadSize(p->GetSize());
     p->AddHeader(ip);
     return p;
 }
 
-/// A RoCE header 10.0.0.1:49152 -> 10.0.0.2:4791, ECT(0), DSCP 24, with the given BTH opcode.
+/// A RoCE header 10.0.0.1:49152 -> 10.0.0.2:4791, DSCP 24 (CS3), ECT(0), with the given opcode.
 RoceHeader
 SampleRoce(uint8_t opcode)
 {
     RoceHeader roce;
-    roce.Ip().SetSource(Ipv4Address("10.0.0.1"));
-    roce.Ip().SetDestination(Ipv4Address("10.0.0.2"));
-    roce.Ip().SetProtocol(17);
-    roce.Ip().SetTtl(64);
-    roce.Ip().SetDscp(Ipv4Header::DSCP_CS3);
-    roce.Ip().SetEcn(Ipv4Header::ECN_ECT0);
-    roce.Ip().SetDontFragment();
-    roce.Udp().SetSourcePort(49152);
-    roce.Udp().SetDestinationPort(BthHeader::ROCEV2_UDP_PORT);
+    roce.SetSource(Ipv4Address("10.0.0.1"));
+    roce.SetDestination(Ipv4Address("10.0.0.2"));
+    roce.SetTos((24 << 2) | Ipv4Header::ECN_ECT0);
+    roce.SetSourcePort(49152);
     roce.Bth().SetOpcode(opcode);
     roce.Bth().SetDestQp(0x0A0B0C);
     roce.Bth().SetPsn(0x123456);
@@ -372,7 +376,7 @@ AllBytes(Ptr<const Packet> p)
 
 } // namespace
 
-TEST(RoceHeaderTest, SameBytesAsSeparateHeaders)
+TEST(RoceHeaderTest, SameBytesAsNs3Headers)
 {
     // data (payload 1000 + ICRC), ACK/NAK (ICRC only), CNP (16 bytes + ICRC after the BTH)
     const std::vector<std::pair<uint8_t, uint32_t>> cases = {
@@ -391,16 +395,26 @@ TEST(RoceHeaderTest, SameBytesAsSeparateHeaders)
         p->AddHeader(roce);
         std::vector<uint8_t> bytes = AllBytes(p);
         EXPECT_EQ(bytes, AllBytes(SeparateHeaders(roce, payload)));
-        // by hand: IPv4 total length, UDP destination port and length, BTH opcode
+        // by hand: version/IHL, TOS, total length, DF, TTL, protocol, ports, UDP length, opcode
         ASSERT_EQ(bytes.size(), headerBytes + payload);
+        EXPECT_EQ(bytes[0], 0x45);
+        EXPECT_EQ(bytes[1], 0x62); // DSCP 24 << 2 | ECT(0) = 0x60 | 0x02
         EXPECT_EQ((bytes[2] << 8) | bytes[3], headerBytes + payload);
+        EXPECT_EQ(bytes[6], 0x40);
+        EXPECT_EQ(bytes[8], 64);
+        EXPECT_EQ(bytes[9], 17);
+        EXPECT_EQ((bytes[20] << 8) | bytes[21], 49152);
         EXPECT_EQ((bytes[22] << 8) | bytes[23], 4791);
         EXPECT_EQ((bytes[24] << 8) | bytes[25], headerBytes - 20 + payload);
         EXPECT_EQ(bytes[28], opcode);
+        // The IPv4 part reads back as ns-3's Ipv4Header, and GetIpv4Header agrees with it.
+        Ipv4Header ip;
+        p->PeekHeader(ip);
+        EXPECT_EQ(WireBytes(ip), WireBytes(roce.GetIpv4Header()));
     }
 }
 
-TEST(RoceHeaderTest, RemovesWhatSeparateHeadersPutOn)
+TEST(RoceHeaderTest, RemovesWhatNs3HeadersPutOn)
 {
     RoceHeader ack = SampleRoce(BthHeader::OPCODE_RC_ACK);
     ack.SetPayloadBytes(4);
@@ -408,10 +422,16 @@ TEST(RoceHeaderTest, RemovesWhatSeparateHeadersPutOn)
     RoceHeader out;
     EXPECT_EQ(p->RemoveHeader(out), 44u);
     EXPECT_EQ(p->GetSize(), 4u);
-    EXPECT_EQ(out.Ip().GetSource(), Ipv4Address("10.0.0.1"));
-    EXPECT_EQ(out.Ip().GetEcn(), Ipv4Header::ECN_ECT0);
-    EXPECT_EQ(out.Ip().GetPayloadSize(), 28u);
-    EXPECT_EQ(out.Udp().GetSourcePort(), 49152);
+    EXPECT_EQ(out.GetSource(), Ipv4Address("10.0.0.1"));
+    EXPECT_EQ(out.GetDestination(), Ipv4Address("10.0.0.2"));
+    EXPECT_EQ(out.GetEcn(), Ipv4Header::ECN_ECT0);
+    EXPECT_EQ(out.GetTos(), 0x62);
+    EXPECT_EQ(out.GetTtl(), 64);
+    EXPECT_EQ(out.GetProtocol(), 17);
+    EXPECT_EQ(out.GetIpPayloadSize(), 28u);
+    EXPECT_EQ(out.GetUdpLength(), 28u);
+    EXPECT_EQ(out.GetSourcePort(), 49152);
+    EXPECT_EQ(out.GetDestinationPort(), 4791);
     EXPECT_EQ(out.Bth().GetDestQp(), 0x0A0B0Cu);
     EXPECT_EQ(out.Bth().GetPsn(), 0x123456u);
     EXPECT_TRUE(out.Aeth().IsNak());
@@ -426,7 +446,39 @@ TEST(RoceHeaderTest, RemovesWhatSeparateHeadersPutOn)
     EXPECT_EQ(d->GetSize(), 100u);
     EXPECT_FALSE(dout.HasAeth());
     EXPECT_EQ(dout.Bth().GetOpcode(), BthHeader::OPCODE_RC_SEND_LAST);
-    EXPECT_NE(PrintToString(dout).find("4791"), std::string::npos);
+    std::string printed = PrintToString(dout);
+    EXPECT_NE(printed.find("10.0.0.1 > 10.0.0.2"), std::string::npos) << printed;
+    EXPECT_NE(printed.find("49152 > 4791"), std::string::npos) << printed;
+}
+
+// A switch re-marking ECN removes the header and puts it back: every other byte must survive
+// (ns-3's UdpHeader would write its length back 8 bytes short).
+TEST(RoceHeaderTest, RemoveAndAddKeepsTheBytes)
+{
+    RoceHeader roce = SampleRoce(BthHeader::OPCODE_RC_SEND_FIRST);
+    roce.SetPayloadBytes(1004);
+    Ptr<Packet> p = SeparateHeaders(roce, 1004);
+    std::vector<uint8_t> before = AllBytes(p);
+    RoceHeader h;
+    p->RemoveHeader(h);
+    h.SetTos(h.GetTos() | Ipv4Header::ECN_CE);
+    p->AddHeader(h);
+    std::vector<uint8_t> after = AllBytes(p);
+    ASSERT_EQ(after.size(), before.size());
+    EXPECT_EQ(after[1], 0x63);
+    after[1] = before[1];
+    EXPECT_EQ(after, before);
+}
+
+TEST(RoceHeaderTest, NotIpv4ReadsNothing)
+{
+    std::vector<uint8_t> bytes(48, 0);
+    bytes[0] = 0x46; // IPv4 with options: not what a RoCE NIC sends
+    Ptr<Packet> p = PacketOf(bytes);
+    RoceHeader h;
+    EXPECT_EQ(p->RemoveHeader(h), 0u);
+    EXPECT_EQ(p->GetSize(), 48u);
+    EXPECT_EQ(h.GetProtocol(), 0);
 }
 
 // ---------------------------------------------------------------- CNP

@@ -44,23 +44,20 @@ MakeRoceItem(uint16_t sport,
                                     " bytes is less than an IPv4 + UDP + BTH header");
     }
     RoceHeader roce;
-    Ipv4Header& ip = roce.Ip();
-    ip.SetSource(Ipv4Address("10.0.0.1"));
-    ip.SetDestination(Ipv4Address("10.0.0.2"));
-    ip.SetProtocol(17);
-    ip.SetEcn(ecn);
-    roce.Udp().SetSourcePort(sport);
-    roce.Udp().SetDestinationPort(BthHeader::ROCEV2_UDP_PORT);
+    roce.SetSource(Ipv4Address("10.0.0.1"));
+    roce.SetDestination(Ipv4Address("10.0.0.2"));
+    roce.SetTos(static_cast<uint8_t>(ecn));
+    roce.SetSourcePort(sport);
     roce.Bth().SetOpcode(BthHeader::OPCODE_RC_SEND_MIDDLE);
     roce.SetPayloadBytes(ipBytes - RoceHeader::BASE_BYTES);
     RdmaFiveTuple t;
-    t.src = ip.GetSource();
-    t.dst = ip.GetDestination();
+    t.src = roce.GetSource();
+    t.dst = roce.GetDestination();
     t.sport = sport;
     t.dport = BthHeader::ROCEV2_UDP_PORT;
     Ptr<Packet> p = Create<Packet>(ipBytes - RoceHeader::BASE_BYTES);
     p->AddHeader(roce);
-    return Create<RdmaQueueDiscItem>(p, ip.GetTos(), t, inPort, 3);
+    return Create<RdmaQueueDiscItem>(p, roce.GetTos(), t, inPort, 3);
 }
 
 /**
