@@ -6,10 +6,12 @@
 # Speed benchmark on the HPCC simulator's inputs (see data/bench/README.md and
 # examples/dcon-bench.cc): builds an optimised (Release) dcon-bench and runs it on the
 # 320-host fat-tree with the WebSearch 30%-load flows of 10 ms (--quick: of 2 ms), under
-# /usr/bin/time -v to confirm the peak memory the program reports.
+# /usr/bin/time -v to confirm the peak memory the program reports. --floor instead runs
+# dcon-floor-bench: ns-3's own per-frame machinery (events, packets, a QueueDisc) with no model
+# logic, the most frames per wall-second any ns-3 packet-level fabric simulator reaches here.
 #
 # Usage, from the repository root (or anywhere: the script finds the root itself):
-#   scripts/bench.sh [--quick] [--no-build] [-- extra dcon-bench arguments]
+#   scripts/bench.sh [--quick | --floor] [--no-build] [-- extra program arguments]
 # Environment:
 #   BENCH_DIR  folder of the input files (default: <repo>/data/bench)
 #   BUILD_DIR  CMake build folder (default: <repo>/build)
@@ -25,10 +27,12 @@ JOBS="${JOBS:-$(nproc)}"
 
 flows_name="websearch-30pct-10ms.flows"
 build=1
+floor=0
 extra=()
 while [[ $# -gt 0 ]]; do
     case "$1" in
     --quick) flows_name="websearch-30pct-2ms.flows" ;;
+    --floor) floor=1 ;;
     --no-build) build=0 ;;
     --) shift; extra=("$@"); break ;;
     -h | --help)
@@ -36,12 +40,21 @@ while [[ $# -gt 0 ]]; do
         exit 0
         ;;
     *)
-        echo "bench.sh: unknown option '$1' (expected --quick, --no-build, -- args)" >&2
+        echo "bench.sh: unknown option '$1' (expected --quick, --floor, --no-build, -- args)" >&2
         exit 2
         ;;
     esac
     shift
 done
+
+if [[ $floor -eq 1 ]]; then
+    cd "$ROOT"
+    if [[ $build -eq 1 ]]; then
+        cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
+        cmake --build "$BUILD_DIR" -j"$JOBS" --target dcon-floor-bench
+    fi
+    exec "${BUILD_DIR}/examples/dcon-floor-bench" "${extra[@]+"${extra[@]}"}"
+fi
 
 topo="${BENCH_DIR}/fat-tree-320.topo"
 flows="${BENCH_DIR}/${flows_name}"
