@@ -244,14 +244,14 @@ PfcNetDevice::TryTransmit()
         m_pendingPfcMask = 0;
         Ptr<Packet> p = Create<Packet>();
         p->AddHeader(pfc);
-        StartTransmission(p, PfcHeader::ETHERTYPE, PfcHeader::GetMulticastDestination(), true);
+        StartTransmission(p, PfcHeader::ETHERTYPE, true);
         return;
     }
     if (!m_sendQueue.empty())
     {
         PfcTxFrame f = m_sendQueue.front();
         m_sendQueue.pop_front();
-        StartTransmission(f.packet, f.protocol, PeerAddress(), true);
+        StartTransmission(f.packet, f.protocol, true);
         return;
     }
     PfcTxFrame frame;
@@ -260,15 +260,12 @@ PfcNetDevice::TryTransmit()
     if (pulled)
     {
         NS_ASSERT_MSG(!IsPaused(frame.priority), "owner returned a frame of a paused priority");
-        StartTransmission(frame.packet, frame.protocol, PeerAddress(), frame.more);
+        StartTransmission(frame.packet, frame.protocol, frame.more);
     }
 }
 
 void
-PfcNetDevice::StartTransmission(const Ptr<Packet>& packet,
-                                uint16_t protocol,
-                                Mac48Address dst,
-                                bool more)
+PfcNetDevice::StartTransmission(const Ptr<Packet>& packet, uint16_t protocol, bool more)
 {
     uint32_t l3 = packet->GetSize();
     if (ETH_HEADER_BYTES + l3 < ETH_MIN_FRAME_BYTES)
@@ -286,6 +283,9 @@ PfcNetDevice::StartTransmission(const Ptr<Packet>& packet,
     m_stats.txBytes += frameBytes;
     if (!m_macTxTrace.IsEmpty() || !m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty())
     {
+        Mac48Address dst = protocol == PfcHeader::ETHERTYPE
+                               ? PfcHeader::GetMulticastDestination()
+                               : PeerAddress();
         Ptr<Packet> frame = MakeFrame(packet, protocol, m_address, dst);
         m_macTxTrace(frame);
         m_snifferTrace(frame);
@@ -347,16 +347,19 @@ PfcNetDevice::ReceiveL3(const Ptr<Packet>& packet, uint16_t protocol)
     m_stats.rxFrames++;
     if (!m_macRxTrace.IsEmpty() || !m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty())
     {
-        Ptr<Packet> frame = MakeFrame(packet, protocol, PeerAddress(), m_address);
+        // A PFC frame was sent to the PFC multicast address, anything else to this device.
+        Mac48Address dst = protocol == PfcHeader::ETHERTYPE ? PfcHeader::GetMulticastDestination()
+                                                            : m_address;
+        Ptr<Packet> frame = MakeFrame(packet, protocol, PeerAddress(), dst);
         m_snifferTrace(frame);
         m_promiscSnifferTrace(frame);
         m_macRxTrace(frame);
     }
-    Deliver(packet, protocol, PeerAddress());
+    Deliver(packet, protocol);
 }
 
 void
-PfcNetDevice::Deliver(const Ptr<Packet>& frame, uint16_t protocol, Mac48Address src)
+PfcNetDevice::Deliver(const Ptr<Packet>& frame, uint16_t protocol)
 {
     if (protocol == PfcHeader::ETHERTYPE)
     {
@@ -373,7 +376,7 @@ PfcNetDevice::Deliver(const Ptr<Packet>& frame, uint16_t protocol, Mac48Address 
     }
     else if (!m_rxCallback.IsNull())
     {
-        m_rxCallback(this, frame, protocol, src);
+        m_rxCallback(this, frame, protocol, PeerAddress());
     }
 }
 

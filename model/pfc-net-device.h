@@ -292,15 +292,12 @@ private:
     /// The current frame has left the device.
     void TransmitComplete();
     /**
-     * \brief Put an Ethernet header on \p packet and start serializing it.
+     * \brief Start serializing a frame (to the peer, or for PFC to the PFC multicast address).
      * \param packet the L3 packet
      * \param protocol EtherType
-     * \param dst destination MAC
+     * \param more the owner may have another frame ready when this one ends
      */
-    void StartTransmission(const Ptr<Packet>& packet,
-                           uint16_t protocol,
-                           Mac48Address dst,
-                           bool more);
+    void StartTransmission(const Ptr<Packet>& packet, uint16_t protocol, bool more);
     /**
      * \brief Apply a received PFC frame.
      * \param frame the frame, Ethernet header removed
@@ -316,8 +313,8 @@ private:
                           uint16_t protocol,
                           Mac48Address src,
                           Mac48Address dst) const;
-    /// Dispatch a received L3 packet.
-    void Deliver(const Ptr<Packet>& packet, uint16_t protocol, Mac48Address src);
+    /// Dispatch a received L3 packet. \param packet the packet \param protocol its EtherType
+    void Deliver(const Ptr<Packet>& packet, uint16_t protocol);
     /// The peer device's MAC address (looked up once).
     Mac48Address PeerAddress();
     /// Serialization time of \p wireBytes at the line rate (memoised per size).

@@ -203,8 +203,8 @@ SwitchMmu::Configure(uint32_t nPorts, uint32_t nPriorities)
                           << headroom << " B, reserved/(port,prio) " << reserved << " B");
 }
 
-std::size_t
-SwitchMmu::Index(uint32_t inPort, uint8_t priority, const char* what) const
+void
+SwitchMmu::ThrowBadIndex(uint32_t inPort, uint8_t priority, const char* what) const
 {
     if (m_counters.empty())
     {
@@ -224,7 +224,7 @@ SwitchMmu::Index(uint32_t inPort, uint8_t priority, const char* what) const
                                     + " out of range (" + std::to_string(m_nPriorities)
                                     + " priorities)");
     }
-    return static_cast<std::size_t>(inPort) * m_nPriorities + priority;
+    throw std::logic_error("SwitchMmu::ThrowBadIndex called with a valid index");
 }
 
 uint64_t

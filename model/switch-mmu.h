@@ -288,13 +288,28 @@ private:
     };
 
     /**
-     * \brief Index into m_counters, after range checks.
+     * \brief Index into m_counters, after range checks (inline: called twice per packet).
      * \param inPort ingress port
      * \param priority priority
      * \param what name of the calling method, for the error message
      * \return index
      */
-    std::size_t Index(uint32_t inPort, uint8_t priority, const char* what) const;
+    std::size_t Index(uint32_t inPort, uint8_t priority, const char* what) const
+    {
+        if (__builtin_expect(inPort >= m_nPorts || priority >= m_nPriorities, 0))
+        {
+            ThrowBadIndex(inPort, priority, what);
+        }
+        return static_cast<std::size_t>(inPort) * m_nPriorities + priority;
+    }
+
+    /**
+     * \brief Throw the error for a bad Index() call.
+     * \param inPort ingress port
+     * \param priority priority
+     * \param what name of the calling method
+     */
+    [[noreturn]] void ThrowBadIndex(uint32_t inPort, uint8_t priority, const char* what) const;
 
     /**
      * \brief Count a drop, fire the trace, build the result.

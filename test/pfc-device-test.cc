@@ -15,6 +15,8 @@
 
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/mac48-address.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/pfc-channel.h"
@@ -344,6 +346,66 @@ TEST_F(PfcDevice, FramesOnTheWireAtTheEnd)
     Simulator::Run();
     EXPECT_EQ(r.arrivals.size(), 1u);
     link.a->GetChannel()->Dispose();
+    Simulator::Destroy();
+}
+
+/// Ethernet headers of the frames a MacTx/MacRx trace sees.
+struct FrameLog
+{
+    struct Seen
+    {
+        Mac48Address src;
+        Mac48Address dst;
+        uint16_t type;
+        uint32_t bytes; // frame bytes (header, payload, padding; no FCS)
+    };
+    std::vector<Seen> frames;
+
+    void
+    Frame(Ptr<const Packet> p)
+    {
+        EthernetHeader eth(false);
+        p->PeekHeader(eth);
+        frames.push_back({eth.GetSource(), eth.GetDestination(), eth.GetLengthType(), p->GetSize()});
+    }
+};
+
+// What a capture shows: data frames from one device to the other, PFC frames to the PFC
+// multicast address, padded to the 60-byte minimum, on the sending and the receiving side.
+TEST_F(PfcDevice, TracedFramesHaveTheirEthernetHeaders)
+{
+    Sender s;
+    Receiver r;
+    Link link(s, r);
+    FrameLog aTx, aRx, bTx, bRx;
+    link.a->TraceConnectWithoutContext("MacTx", MakeCallback(&FrameLog::Frame, &aTx));
+    link.a->TraceConnectWithoutContext("MacRx", MakeCallback(&FrameLog::Frame, &aRx));
+    link.b->TraceConnectWithoutContext("MacTx", MakeCallback(&FrameLog::Frame, &bTx));
+    link.b->TraceConnectWithoutContext("MacRx", MakeCallback(&FrameLog::Frame, &bRx));
+    s.Add(3, 1000, 1);
+    link.StartAtZero();
+    SendPfcAt(link.b, 0, 3, 100);
+    Simulator::Run();
+    Mac48Address a = Mac48Address::ConvertFrom(link.a->GetAddress());
+    Mac48Address b = Mac48Address::ConvertFrom(link.b->GetAddress());
+    ASSERT_EQ(aTx.frames.size(), 1u);
+    ASSERT_EQ(bRx.frames.size(), 1u);
+    for (const auto& f : {aTx.frames[0], bRx.frames[0]})
+    {
+        EXPECT_EQ(f.src, a);
+        EXPECT_EQ(f.dst, b);
+        EXPECT_EQ(f.type, 0x0800);
+        EXPECT_EQ(f.bytes, 1014u);
+    }
+    ASSERT_EQ(bTx.frames.size(), 1u);
+    ASSERT_EQ(aRx.frames.size(), 1u);
+    for (const auto& f : {bTx.frames[0], aRx.frames[0]})
+    {
+        EXPECT_EQ(f.src, b);
+        EXPECT_EQ(f.dst, Mac48Address("01:80:c2:00:00:01"));
+        EXPECT_EQ(f.type, 0x8808);
+        EXPECT_EQ(f.bytes, 60u);
+    }
     Simulator::Destroy();
 }
 
