@@ -6,10 +6,10 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
-#include "ns3/drop-tail-queue.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/random-variable-stream.h"
+#include "rdma-fifo-queue.h"
 
 #include <sstream>
 #include <stdexcept>
@@ -101,8 +101,7 @@ RdmaEgressQueueDisc::CheckConfig()
     if (GetNInternalQueues() == 0)
     {
         // The MMU limits what the switch holds; the FIFO itself is unbounded.
-        AddInternalQueue(CreateObjectWithAttributes<DropTailQueue<QueueDiscItem>>(
-            "MaxSize", QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, UINT32_MAX))));
+        AddInternalQueue(CreateObject<RdmaFifoQueue>());
     }
     m_fifo = PeekPointer(GetInternalQueue(0)); // owned by the queue disc; saves a Ptr per packet
     return true;
