@@ -13,9 +13,9 @@
 //     ends, timers);
 //   - 24 header bytes copied out of the packet at every hop (to read the addresses);
 //   - for half the frames (data; the other half are ACKs) an enqueue and dequeue through an
-//     ns-3 QueueDisc (FifoQueueDisc, the simplest) with a queue-disc item allocated per hop (an
-//     item that keeps its size, as dcon's RdmaQueueDiscItem does, so that the many size queries
-//     inside QueueDisc cost nothing);
+//     ns-3 QueueDisc (FifoQueueDisc, the simplest, over dcon's lean RdmaFifoQueue) with a
+//     queue-disc item allocated per hop (an item that keeps its size, as dcon's
+//     RdmaQueueDiscItem does, so that the many size queries inside QueueDisc cost nothing);
 //   - every 5 hops (a packet's path) the packet is freed and a new one is created with its
 //     40-byte RoCE header.
 // It reports frame-hops per wall-second: an upper bound for any such simulator here. Compare
@@ -32,6 +32,7 @@
 #include "ns3/packet.h"
 #include "ns3/queue-disc.h"
 #include "ns3/rdma-fabric-helper.h"
+#include "ns3/rdma-fifo-queue.h"
 #include "ns3/roce-header.h"
 #include "ns3/simulator.h"
 
@@ -178,6 +179,7 @@ main(int argc, char* argv[])
         for (uint32_t i = 0; i < nodes; ++i)
         {
             Ptr<QueueDisc> qd = qdFactory.Create<QueueDisc>();
+            qd->AddInternalQueue(CreateObject<RdmaFifoQueue>());
             qd->Initialize();
             hops.emplace_back(i, qd);
         }

@@ -87,6 +87,11 @@ PfcChannel::TransmitStart(const Ptr<Packet>& packet,
     Direction& dir = *m_toward[PeekPointer(m_devices[0]) == src ? 1 : 0];
     if (!dir.contextKnown)
     {
+        if (!dir.dst || !dir.dst->GetNode())
+        {
+            throw std::logic_error("PfcChannel: a frame was sent on a link whose other end has "
+                                   "no device or no node");
+        }
         dir.context = dir.dst->GetNode()->GetId();
         dir.contextKnown = true;
     }

@@ -28,6 +28,7 @@
 
 #include <deque>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 using namespace ns3;
@@ -405,6 +406,31 @@ TEST_F(PfcDevice, TracedFramesHaveTheirEthernetHeaders)
         EXPECT_EQ(f.dst, Mac48Address("01:80:c2:00:00:01"));
         EXPECT_EQ(f.type, 0x8808);
         EXPECT_EQ(f.bytes, 60u);
+    }
+    Simulator::Destroy();
+}
+
+// A link with one device: sending on it is an error that names the problem.
+TEST_F(PfcDevice, SendingOnAHalfLinkThrows)
+{
+    Sender s;
+    Ptr<Node> n = CreateObject<Node>();
+    Ptr<PfcChannel> ch = CreateObject<PfcChannel>();
+    Ptr<PfcNetDevice> a = CreateObject<PfcNetDevice>();
+    n->AddDevice(a);
+    a->Attach(ch);
+    a->SetPullCallback(MakeCallback(&Sender::Pull, &s));
+    s.Add(3, 1000, 1);
+    Simulator::ScheduleWithContext(n->GetId(), Time(0), &PfcNetDevice::NotifyTxReady, a);
+    try
+    {
+        Simulator::Run();
+        ADD_FAILURE() << "no exception";
+    }
+    catch (const std::logic_error& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("other end has no device"), std::string::npos)
+            << e.what();
     }
     Simulator::Destroy();
 }
