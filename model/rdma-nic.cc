@@ -496,7 +496,8 @@ RdmaNic::ReceiveData(const RoceHeader& roce)
     }
     RdmaRxPacketInfo info;
     // From the IPv4 length, not the packet size: a tiny message is padded to the minimum frame.
-    info.payloadBytes = roce.GetIpPayloadSize() - (ROCE_HEADER_BYTES - 20) - ICRC_BYTES;
+    info.payloadBytes
+        = roce.GetIpPayloadSize() - (ROCE_HEADER_BYTES - RoceHeader::IPV4_BYTES) - ICRC_BYTES;
     info.ce = roce.GetEcn() == Ipv4Header::ECN_CE;
     uint32_t psn = bth.GetPsn();
     uint32_t diff = (psn - rx->expectedPsn) & PSN_MASK;

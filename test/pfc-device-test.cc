@@ -367,7 +367,8 @@ struct FrameLog
     {
         EthernetHeader eth(false);
         p->PeekHeader(eth);
-        frames.push_back({eth.GetSource(), eth.GetDestination(), eth.GetLengthType(), p->GetSize()});
+        frames.push_back(
+            {eth.GetSource(), eth.GetDestination(), eth.GetLengthType(), p->GetSize()});
     }
 };
 
