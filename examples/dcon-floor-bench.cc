@@ -26,11 +26,11 @@
 // (scripts/bench.sh --floor builds and runs it).
 
 #include "ns3/command-line.h"
-#include "ns3/queue-item.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/packet.h"
 #include "ns3/queue-disc.h"
+#include "ns3/queue-item.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/rdma-fifo-queue.h"
 #include "ns3/roce-header.h"
@@ -50,54 +50,58 @@ namespace
 /// The leanest queue-disc item: the packet and its size.
 class FloorItem : public QueueDiscItem
 {
-  public:
+public:
     /// \param p the packet
     explicit FloorItem(Ptr<Packet> p)
-        : QueueDiscItem(p, Address(), 0x0800),
-          m_size(p->GetSize())
+        : QueueDiscItem(p, Address(), 0x0800)
+        , m_size(p->GetSize())
     {
     }
 
-    uint32_t GetSize() const override
+    uint32_t
+    GetSize() const override
     {
         return m_size;
     }
 
-    void AddHeader() override
+    void
+    AddHeader() override
     {
     }
 
-    bool Mark() override
+    bool
+    Mark() override
     {
         return false;
     }
 
-  private:
+private:
     uint32_t m_size; //!< packet bytes
 };
 
 /// One hop: receives a frame, reads its header bytes, queues it (data only), sends it on.
 class Hop
 {
-  public:
+public:
     Hop(uint32_t id, Ptr<QueueDisc> qd)
-        : m_id(id),
-          m_qd(qd)
+        : m_id(id)
+        , m_qd(qd)
     {
     }
 
     /// The shared state of the run.
     struct Run
     {
-        std::vector<Hop*> hops;  //!< every hop
-        uint64_t frameHops{0};   //!< frames received so far
-        uint64_t limit{0};       //!< stop after this many
+        std::vector<Hop*> hops; //!< every hop
+        uint64_t frameHops{0};  //!< frames received so far
+        uint64_t limit{0};      //!< stop after this many
     };
 
     static Run s_run; //!< the run
 
     /// A frame arrives. \param p the packet \param isData whether it goes through the queue disc
-    void Receive(Ptr<Packet> p, bool isData)
+    void
+    Receive(Ptr<Packet> p, bool isData)
     {
         uint8_t b[24];
         p->CopyData(b, sizeof(b));
@@ -115,12 +119,8 @@ class Hop
             p = m_qd->Dequeue()->GetPacket();
         }
         Hop* next = s_run.hops[(m_id * 7 + 3) % s_run.hops.size()];
-        Simulator::ScheduleWithContext(next->m_id,
-                                       NanoSeconds(1000 + m_id % 13),
-                                       &Hop::Receive,
-                                       next,
-                                       p,
-                                       isData);
+        Simulator::ScheduleWithContext(
+            next->m_id, NanoSeconds(1000 + m_id % 13), &Hop::Receive, next, p, isData);
         if (m_received % 4 == 0)
         {
             Simulator::Schedule(NanoSeconds(200), &Hop::TxDone, this);
@@ -128,7 +128,8 @@ class Hop
     }
 
     /// A packet with a RoCE header. \param isData data (1000-byte payload) or ACK
-    static Ptr<Packet> NewPacket(bool isData)
+    static Ptr<Packet>
+    NewPacket(bool isData)
     {
         Ptr<Packet> p = Create<Packet>(isData ? 1004 : 8);
         RoceHeader h;
@@ -137,9 +138,10 @@ class Hop
         return p;
     }
 
-  private:
+private:
     /// The transmission-complete event: nothing to do.
-    void TxDone()
+    void
+    TxDone()
     {
     }
 

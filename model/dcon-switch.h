@@ -60,7 +60,9 @@ class Node;
  * for that flow was sent in the last CnmInterval. Each switch on the way forwards the CNM
  * toward the sender's address.
  */
-class DconSwitch : public Object, public PfcDeviceOwner
+class DconSwitch
+    : public Object
+    , public PfcDeviceOwner
 {
 public:
     /// Drop reason: no route to the destination.

@@ -78,11 +78,8 @@ PfcChannel::Attach(Ptr<PfcNetDevice> device)
 }
 
 void
-PfcChannel::TransmitStart(const Ptr<Packet>& packet,
-                          uint16_t protocol,
-                          const PfcNetDevice* src,
-                          Time now,
-                          Time txTime)
+PfcChannel::TransmitStart(
+    const Ptr<Packet>& packet, uint16_t protocol, const PfcNetDevice* src, Time now, Time txTime)
 {
     Direction& dir = *m_toward[PeekPointer(m_devices[0]) == src ? 1 : 0];
     if (!dir.contextKnown)

@@ -87,7 +87,7 @@ private:
      */
     class Direction : public EventImpl
     {
-      public:
+    public:
         /// A frame on the wire.
         struct Frame
         {
@@ -95,13 +95,13 @@ private:
             uint16_t protocol;  //!< its EtherType
         };
 
-        std::deque<Frame> wire;       //!< frames on the wire, oldest first
-        PfcNetDevice* dst{nullptr};   //!< the receiving device (owned by the channel's list)
-        uint32_t context{0};          //!< the receiving node's id (event context)
-        bool contextKnown{false};     //!< context has been looked up
+        std::deque<Frame> wire;        //!< frames on the wire, oldest first
+        PfcNetDevice* dst{nullptr};    //!< the receiving device (owned by the channel's list)
+        uint32_t context{0};           //!< the receiving node's id (event context)
+        bool contextKnown{false};      //!< context has been looked up
         Time lastArrival{Time::Min()}; //!< arrival time of the newest frame on the wire
 
-      protected:
+    protected:
         /// Deliver the oldest frame on the wire.
         void Notify() override;
     };

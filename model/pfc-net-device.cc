@@ -283,9 +283,8 @@ PfcNetDevice::StartTransmission(const Ptr<Packet>& packet, uint16_t protocol, bo
     m_stats.txBytes += frameBytes;
     if (!m_macTxTrace.IsEmpty() || !m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty())
     {
-        Mac48Address dst = protocol == PfcHeader::ETHERTYPE
-                               ? PfcHeader::GetMulticastDestination()
-                               : PeerAddress();
+        Mac48Address dst = protocol == PfcHeader::ETHERTYPE ? PfcHeader::GetMulticastDestination()
+                                                            : PeerAddress();
         Ptr<Packet> frame = MakeFrame(packet, protocol, m_address, dst);
         m_macTxTrace(frame);
         m_snifferTrace(frame);
@@ -348,8 +347,8 @@ PfcNetDevice::ReceiveL3(const Ptr<Packet>& packet, uint16_t protocol)
     if (!m_macRxTrace.IsEmpty() || !m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty())
     {
         // A PFC frame was sent to the PFC multicast address, anything else to this device.
-        Mac48Address dst = protocol == PfcHeader::ETHERTYPE ? PfcHeader::GetMulticastDestination()
-                                                            : m_address;
+        Mac48Address dst
+            = protocol == PfcHeader::ETHERTYPE ? PfcHeader::GetMulticastDestination() : m_address;
         Ptr<Packet> frame = MakeFrame(packet, protocol, PeerAddress(), dst);
         m_snifferTrace(frame);
         m_promiscSnifferTrace(frame);

@@ -48,7 +48,7 @@ struct PfcTxFrame
  */
 class PfcDeviceOwner
 {
-  public:
+public:
     virtual ~PfcDeviceOwner() = default;
 
     /**
@@ -328,9 +328,9 @@ private:
     DataRate m_rate;
     bool m_includePreambleIfg{true};
     bool m_busy{false};
-    Time m_busyUntil;          //!< end of the frame on the wire
-    EventId m_txCompleteEvent;       //!< pending TransmitComplete, if any
-    bool m_txCompletePending{false}; //!< m_txCompleteEvent is pending (cheaper than asking it)
+    Time m_busyUntil;                 //!< end of the frame on the wire
+    EventId m_txCompleteEvent;        //!< pending TransmitComplete, if any
+    bool m_txCompletePending{false};  //!< m_txCompleteEvent is pending (cheaper than asking it)
     PfcDeviceOwner* m_owner{nullptr}; //!< direct-call owner (instead of the callbacks)
     uint32_t m_ownerPort{0};          //!< the owner's number for this device
     PullCallback m_pull;
@@ -345,7 +345,7 @@ private:
     std::array<EventId, NUM_PRIORITIES> m_pauseEvents;
     uint8_t m_pausedMask{0};
     Stats m_stats;
-    TxTimeCache m_txTimes; //!< serialization times of recent frame sizes
+    TxTimeCache m_txTimes;          //!< serialization times of recent frame sizes
     Mac48Address m_peerAddress;     //!< the other end's address (cached at first use)
     bool m_peerAddressValid{false}; //!< m_peerAddress is set
 

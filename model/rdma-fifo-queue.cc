@@ -17,37 +17,37 @@ TypeId
 RdmaFifoQueue::GetTypeId()
 {
     // Parent QueueBase, not Queue<QueueDiscItem>: see the class documentation.
-    static TypeId tid =
-        TypeId("ns3::RdmaFifoQueue")
-            .SetParent<QueueBase>()
-            .SetGroupName("Dcon")
-            .AddConstructor<RdmaFifoQueue>()
-            .AddAttribute("MaxSize",
-                          "The max queue size (drop-tail beyond it); unbounded by default, "
-                          "since a switch's MMU limits what it holds",
-                          QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, UINT32_MAX)),
-                          MakeQueueSizeAccessor(&QueueBase::SetMaxSize, &QueueBase::GetMaxSize),
-                          MakeQueueSizeChecker())
-            .AddTraceSource("Enqueue",
-                            "Enqueue a packet in the queue.",
-                            MakeTraceSourceAccessor(&RdmaFifoQueue::m_traceEnqueue),
-                            "ns3::QueueDiscItem::TracedCallback")
-            .AddTraceSource("Dequeue",
-                            "Dequeue a packet from the queue.",
-                            MakeTraceSourceAccessor(&RdmaFifoQueue::m_traceDequeue),
-                            "ns3::QueueDiscItem::TracedCallback")
-            .AddTraceSource("Drop",
-                            "Drop a packet (for whatever reason).",
-                            MakeTraceSourceAccessor(&RdmaFifoQueue::m_traceDrop),
-                            "ns3::QueueDiscItem::TracedCallback")
-            .AddTraceSource("DropBeforeEnqueue",
-                            "Drop a packet before enqueue.",
-                            MakeTraceSourceAccessor(&RdmaFifoQueue::m_traceDropBeforeEnqueue),
-                            "ns3::QueueDiscItem::TracedCallback")
-            .AddTraceSource("DropAfterDequeue",
-                            "Drop a packet after dequeue.",
-                            MakeTraceSourceAccessor(&RdmaFifoQueue::m_traceDropAfterDequeue),
-                            "ns3::QueueDiscItem::TracedCallback");
+    static TypeId tid
+        = TypeId("ns3::RdmaFifoQueue")
+              .SetParent<QueueBase>()
+              .SetGroupName("Dcon")
+              .AddConstructor<RdmaFifoQueue>()
+              .AddAttribute("MaxSize",
+                            "The max queue size (drop-tail beyond it); unbounded by default, "
+                            "since a switch's MMU limits what it holds",
+                            QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, UINT32_MAX)),
+                            MakeQueueSizeAccessor(&QueueBase::SetMaxSize, &QueueBase::GetMaxSize),
+                            MakeQueueSizeChecker())
+              .AddTraceSource("Enqueue",
+                              "Enqueue a packet in the queue.",
+                              MakeTraceSourceAccessor(&RdmaFifoQueue::m_traceEnqueue),
+                              "ns3::QueueDiscItem::TracedCallback")
+              .AddTraceSource("Dequeue",
+                              "Dequeue a packet from the queue.",
+                              MakeTraceSourceAccessor(&RdmaFifoQueue::m_traceDequeue),
+                              "ns3::QueueDiscItem::TracedCallback")
+              .AddTraceSource("Drop",
+                              "Drop a packet (for whatever reason).",
+                              MakeTraceSourceAccessor(&RdmaFifoQueue::m_traceDrop),
+                              "ns3::QueueDiscItem::TracedCallback")
+              .AddTraceSource("DropBeforeEnqueue",
+                              "Drop a packet before enqueue.",
+                              MakeTraceSourceAccessor(&RdmaFifoQueue::m_traceDropBeforeEnqueue),
+                              "ns3::QueueDiscItem::TracedCallback")
+              .AddTraceSource("DropAfterDequeue",
+                              "Drop a packet after dequeue.",
+                              MakeTraceSourceAccessor(&RdmaFifoQueue::m_traceDropAfterDequeue),
+                              "ns3::QueueDiscItem::TracedCallback");
     return tid;
 }
 

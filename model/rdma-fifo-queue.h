@@ -36,7 +36,7 @@ namespace ns3
  */
 class RdmaFifoQueue : public Queue<QueueDiscItem>
 {
-  public:
+public:
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -51,10 +51,10 @@ class RdmaFifoQueue : public Queue<QueueDiscItem>
     Ptr<QueueDiscItem> Remove() override;
     Ptr<const QueueDiscItem> Peek() const override;
 
-  protected:
+protected:
     void DoDispose() override;
 
-  private:
+private:
     /**
      * \brief Take the oldest item off the queue and update the counters.
      * \return the item (null if the queue is empty)
@@ -63,9 +63,9 @@ class RdmaFifoQueue : public Queue<QueueDiscItem>
 
     std::deque<Ptr<QueueDiscItem>> m_items; //!< the items, oldest first
 
-    TracedCallback<Ptr<const QueueDiscItem>> m_traceEnqueue; //!< an item was enqueued
-    TracedCallback<Ptr<const QueueDiscItem>> m_traceDequeue; //!< an item was dequeued
-    TracedCallback<Ptr<const QueueDiscItem>> m_traceDrop;    //!< an item was dropped
+    TracedCallback<Ptr<const QueueDiscItem>> m_traceEnqueue;           //!< an item was enqueued
+    TracedCallback<Ptr<const QueueDiscItem>> m_traceDequeue;           //!< an item was dequeued
+    TracedCallback<Ptr<const QueueDiscItem>> m_traceDrop;              //!< an item was dropped
     TracedCallback<Ptr<const QueueDiscItem>> m_traceDropBeforeEnqueue; //!< dropped: queue full
     TracedCallback<Ptr<const QueueDiscItem>> m_traceDropAfterDequeue;  //!< dropped: Remove()
 };

@@ -42,7 +42,9 @@ class RoceHeader;
  * Congestion-control feedback (ACK, NAK, CNP, CNM) is parsed and passed to the QP's
  * RdmaCongestionOps; the receiver role of the CC decides when to send CNPs.
  */
-class RdmaNic : public Object, public PfcDeviceOwner
+class RdmaNic
+    : public Object
+    , public PfcDeviceOwner
 {
 public:
     /// Bytes of the RoCEv2 invariant CRC that ends every packet.

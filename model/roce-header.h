@@ -7,7 +7,6 @@
 
 #include "aeth-header.h"
 #include "bth-header.h"
-
 #include "ns3/header.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/ipv4-header.h"
@@ -41,7 +40,7 @@ namespace ns3
  */
 class RoceHeader : public Header
 {
-  public:
+public:
     static constexpr uint32_t IPV4_BYTES = 20; //!< IPv4 header without options
     static constexpr uint32_t UDP_BYTES = 8;   //!< UDP header
     /// IPv4 + UDP + BTH: the bytes of every RoCEv2 packet before its payload
@@ -109,16 +108,32 @@ class RoceHeader : public Header
     Ipv4Header GetIpv4Header() const;
 
     /// \return the BTH part
-    BthHeader& Bth() { return m_bth; }
+    BthHeader&
+    Bth()
+    {
+        return m_bth;
+    }
 
     /// \return the BTH part
-    const BthHeader& Bth() const { return m_bth; }
+    const BthHeader&
+    Bth() const
+    {
+        return m_bth;
+    }
 
     /// \return the AETH part (on the wire only when HasAeth())
-    AethHeader& Aeth() { return m_aeth; }
+    AethHeader&
+    Aeth()
+    {
+        return m_aeth;
+    }
 
     /// \return the AETH part (on the wire only when HasAeth())
-    const AethHeader& Aeth() const { return m_aeth; }
+    const AethHeader&
+    Aeth() const
+    {
+        return m_aeth;
+    }
 
     /**
      * \return whether an AETH follows the BTH (BTH opcode OPCODE_RC_ACK)
@@ -132,21 +147,21 @@ class RoceHeader : public Header
      */
     void SetPayloadBytes(uint32_t payloadBytes);
 
-  private:
-    uint8_t m_tos{0};                //!< IPv4 TOS (DSCP and ECN)
-    uint16_t m_ipPayload{0};         //!< IPv4 total length - 20
-    uint16_t m_identification{0};    //!< IPv4 identification
-    uint16_t m_flagsFragment{0x4000}; //!< IPv4 flags and fragment offset (DF)
-    uint8_t m_ttl{64};               //!< IPv4 TTL
-    uint8_t m_protocol{17};          //!< IPv4 protocol (UDP)
-    uint32_t m_source{0};            //!< IPv4 source address
-    uint32_t m_destination{0};       //!< IPv4 destination address
-    uint16_t m_sourcePort{0};        //!< UDP source port
+private:
+    uint8_t m_tos{0};                                       //!< IPv4 TOS (DSCP and ECN)
+    uint16_t m_ipPayload{0};                                //!< IPv4 total length - 20
+    uint16_t m_identification{0};                           //!< IPv4 identification
+    uint16_t m_flagsFragment{0x4000};                       //!< IPv4 flags and fragment offset (DF)
+    uint8_t m_ttl{64};                                      //!< IPv4 TTL
+    uint8_t m_protocol{17};                                 //!< IPv4 protocol (UDP)
+    uint32_t m_source{0};                                   //!< IPv4 source address
+    uint32_t m_destination{0};                              //!< IPv4 destination address
+    uint16_t m_sourcePort{0};                               //!< UDP source port
     uint16_t m_destinationPort{BthHeader::ROCEV2_UDP_PORT}; //!< UDP destination port
-    uint16_t m_udpLength{UDP_BYTES}; //!< UDP length field
-    uint16_t m_udpChecksum{0};       //!< UDP checksum field (0: not used)
-    BthHeader m_bth;                 //!< InfiniBand base transport header
-    AethHeader m_aeth;               //!< ACK extended transport header (ACK/NAK only)
+    uint16_t m_udpLength{UDP_BYTES};                        //!< UDP length field
+    uint16_t m_udpChecksum{0};                              //!< UDP checksum field (0: not used)
+    BthHeader m_bth;                                        //!< InfiniBand base transport header
+    AethHeader m_aeth; //!< ACK extended transport header (ACK/NAK only)
 };
 
 } // namespace ns3

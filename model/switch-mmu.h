@@ -294,7 +294,8 @@ private:
      * \param what name of the calling method, for the error message
      * \return index
      */
-    std::size_t Index(uint32_t inPort, uint8_t priority, const char* what) const
+    std::size_t
+    Index(uint32_t inPort, uint8_t priority, const char* what) const
     {
         if (__builtin_expect(inPort >= m_nPorts || priority >= m_nPriorities, 0))
         {

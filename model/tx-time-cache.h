@@ -27,13 +27,14 @@ namespace ns3
  */
 class TxTimeCache
 {
-  public:
+public:
     /**
      * \param rate the rate
      * \param bytes bytes to serialize
      * \return rate.CalculateBytesTxTime(bytes)
      */
-    Time Get(const DataRate& rate, uint32_t bytes)
+    Time
+    Get(const DataRate& rate, uint32_t bytes)
     {
         if (rate.GetBitRate() != m_bps)
         {
@@ -53,7 +54,7 @@ class TxTimeCache
         return t;
     }
 
-  private:
+private:
     std::array<std::pair<uint32_t, Time>, 4> m_entries{}; //!< (bytes, time); 0 bytes take 0 s
     uint32_t m_next{0};                                   //!< next entry to replace
     uint64_t m_bps{0};                                    //!< rate the entries are for

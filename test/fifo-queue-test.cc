@@ -36,12 +36,11 @@ struct TraceLog
     void
     Connect(Ptr<Object> q)
     {
-        for (const char* name : {"Enqueue", "Dequeue", "Drop", "DropBeforeEnqueue",
-                                 "DropAfterDequeue"})
+        for (const char* name :
+             {"Enqueue", "Dequeue", "Drop", "DropBeforeEnqueue", "DropAfterDequeue"})
         {
             EXPECT_TRUE(q->TraceConnectWithoutContext(
-                name,
-                MakeCallback(&TraceLog::Record, this).Bind(std::string(name))))
+                name, MakeCallback(&TraceLog::Record, this).Bind(std::string(name))))
                 << name;
         }
     }

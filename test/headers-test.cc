@@ -379,11 +379,11 @@ AllBytes(Ptr<const Packet> p)
 TEST(RoceHeaderTest, SameBytesAsNs3Headers)
 {
     // data (payload 1000 + ICRC), ACK/NAK (ICRC only), CNP (16 bytes + ICRC after the BTH)
-    const std::vector<std::pair<uint8_t, uint32_t>> cases = {
-        {BthHeader::OPCODE_RC_SEND_MIDDLE, 1004},
-        {BthHeader::OPCODE_RC_SEND_ONLY, 5},
-        {BthHeader::OPCODE_RC_ACK, 4},
-        {BthHeader::OPCODE_CNP, 20}};
+    const std::vector<std::pair<uint8_t, uint32_t>> cases
+        = {{BthHeader::OPCODE_RC_SEND_MIDDLE, 1004},
+           {BthHeader::OPCODE_RC_SEND_ONLY, 5},
+           {BthHeader::OPCODE_RC_ACK, 4},
+           {BthHeader::OPCODE_CNP, 20}};
     for (const auto& [opcode, payload] : cases)
     {
         SCOPED_TRACE("opcode " + std::to_string(opcode));

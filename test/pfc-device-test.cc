@@ -319,9 +319,11 @@ TEST_F(PfcDevice, DelayChangeDoesNotReorder)
     link.StartAtZero();
     Ptr<Channel> ch = link.a->GetChannel();
     // after the first frame has started (1 us delay), the second and third see 0.1 us
-    Simulator::Schedule(NanoSeconds(100), [ch]() {
-        ch->SetAttribute("Delay", TimeValue(NanoSeconds(100)));
-    });
+    Simulator::Schedule(NanoSeconds(100),
+                        [ch]()
+                        {
+                            ch->SetAttribute("Delay", TimeValue(NanoSeconds(100)));
+                        });
     Simulator::Run();
     ASSERT_EQ(r.arrivals.size(), 3u);
     EXPECT_EQ(r.arrivals[0].ps, 1207600); // 207.6 ns + 1 us

@@ -40,8 +40,8 @@ MakeRoceItem(uint16_t sport,
 {
     if (ipBytes < RoceHeader::BASE_BYTES)
     {
-        throw std::invalid_argument("MakeRoceItem: " + std::to_string(ipBytes) +
-                                    " bytes is less than an IPv4 + UDP + BTH header");
+        throw std::invalid_argument("MakeRoceItem: " + std::to_string(ipBytes)
+                                    + " bytes is less than an IPv4 + UDP + BTH header");
     }
     RoceHeader roce;
     roce.SetSource(Ipv4Address("10.0.0.1"));
