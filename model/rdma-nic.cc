@@ -27,8 +27,6 @@ namespace
 {
 /// PSNs are 24 bits.
 constexpr uint32_t PSN_MASK = 0xFFFFFF;
-/// IPv4 (20) + UDP (8) + BTH (12) bytes in front of every RoCEv2 payload.
-constexpr uint32_t ROCE_HEADER_BYTES = RoceHeader::BASE_BYTES;
 } // namespace
 
 TypeId
@@ -163,13 +161,14 @@ RdmaNic::GetMtu() const
 uint32_t
 RdmaNic::GetDataWireBytes(uint32_t payload) const
 {
-    return m_device->GetWireBytes(ROCE_HEADER_BYTES + payload + ICRC_BYTES);
+    return m_device->GetWireBytes(RoceHeader::BASE_BYTES + payload + ICRC_BYTES);
 }
 
 uint32_t
 RdmaNic::GetAckWireBytes() const
 {
-    return m_device->GetWireBytes(ROCE_HEADER_BYTES + 4 + ICRC_BYTES);
+    return m_device->GetWireBytes(RoceHeader::BASE_BYTES + AethHeader::SERIALIZED_SIZE
+                                  + ICRC_BYTES);
 }
 
 uint32_t
@@ -381,9 +380,8 @@ RdmaNic::AddRoceHeader(const Ptr<Packet>& packet,
     roce.SetSourcePort(sport);
     roce.SetSource(m_address);
     roce.SetDestination(dst);
-    // DSCP = class selector of the priority (priority << 3), then the ECN bits
-    uint8_t ecn = ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT;
-    roce.SetTos(static_cast<uint8_t>((priority << 5) | ecn));
+    roce.SetDscp(static_cast<Ipv4Header::DscpType>(priority << 3)); // class selector
+    roce.SetEcn(ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
     roce.SetPayloadBytes(packet->GetSize());
     packet->AddHeader(roce);
 }
@@ -496,8 +494,7 @@ RdmaNic::ReceiveData(const RoceHeader& roce)
     }
     RdmaRxPacketInfo info;
     // From the IPv4 length, not the packet size: a tiny message is padded to the minimum frame.
-    info.payloadBytes
-        = roce.GetIpPayloadSize() - (ROCE_HEADER_BYTES - RoceHeader::IPV4_BYTES) - ICRC_BYTES;
+    info.payloadBytes = roce.GetPayloadBytes() - ICRC_BYTES;
     info.ce = roce.GetEcn() == Ipv4Header::ECN_CE;
     uint32_t psn = bth.GetPsn();
     uint32_t diff = (psn - rx->expectedPsn) & PSN_MASK;

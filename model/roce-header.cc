@@ -12,7 +12,6 @@ NS_OBJECT_ENSURE_REGISTERED(RoceHeader);
 namespace
 {
 constexpr uint8_t IPV4_VERSION_IHL = 0x45; //!< version 4, 5 words of header
-constexpr uint16_t DONT_FRAGMENT = 0x4000; //!< flag bit in the flags/fragment field
 } // namespace
 
 TypeId
@@ -67,6 +66,18 @@ uint8_t
 RoceHeader::GetTos() const
 {
     return m_tos;
+}
+
+void
+RoceHeader::SetDscp(Ipv4Header::DscpType dscp)
+{
+    m_tos = static_cast<uint8_t>((dscp << 2) | (m_tos & 0x03));
+}
+
+void
+RoceHeader::SetEcn(Ipv4Header::EcnType ecn)
+{
+    m_tos = static_cast<uint8_t>((m_tos & 0xFC) | (ecn & 0x03));
 }
 
 Ipv4Header::EcnType
@@ -129,24 +140,6 @@ RoceHeader::GetUdpLength() const
     return m_udpLength;
 }
 
-Ipv4Header
-RoceHeader::GetIpv4Header() const
-{
-    Ipv4Header ip;
-    ip.SetTos(m_tos);
-    ip.SetPayloadSize(m_ipPayload);
-    ip.SetIdentification(m_identification);
-    if (m_flagsFragment & DONT_FRAGMENT)
-    {
-        ip.SetDontFragment();
-    }
-    ip.SetTtl(m_ttl);
-    ip.SetProtocol(m_protocol);
-    ip.SetSource(GetSource());
-    ip.SetDestination(GetDestination());
-    return ip;
-}
-
 bool
 RoceHeader::HasAeth() const
 {
@@ -159,6 +152,14 @@ RoceHeader::SetPayloadBytes(uint32_t payloadBytes)
     uint32_t udpBytes = GetSerializedSize() - IPV4_BYTES + payloadBytes;
     m_ipPayload = static_cast<uint16_t>(udpBytes);
     m_udpLength = static_cast<uint16_t>(udpBytes);
+}
+
+uint32_t
+RoceHeader::GetPayloadBytes() const
+{
+    uint32_t total = m_ipPayload + IPV4_BYTES;
+    uint32_t header = GetSerializedSize();
+    return total > header ? total - header : 0;
 }
 
 void

@@ -81,6 +81,10 @@ public:
     void SetTos(uint8_t tos);
     /// \return the IPv4 TOS byte
     uint8_t GetTos() const;
+    /// \param dscp the DSCP (upper six bits of the TOS byte), as Ipv4Header::SetDscp
+    void SetDscp(Ipv4Header::DscpType dscp);
+    /// \param ecn the ECN codepoint (lower two bits of the TOS byte), as Ipv4Header::SetEcn
+    void SetEcn(Ipv4Header::EcnType ecn);
     /// \return the ECN codepoint (the low two bits of the TOS byte)
     Ipv4Header::EcnType GetEcn() const;
     /// \param ttl IPv4 time to live
@@ -101,11 +105,6 @@ public:
     uint16_t GetDestinationPort() const;
     /// \return the UDP length field (UDP header included)
     uint16_t GetUdpLength() const;
-
-    /**
-     * \return the IPv4 part as an ns-3 header (same field values)
-     */
-    Ipv4Header GetIpv4Header() const;
 
     /// \return the BTH part
     BthHeader&
@@ -146,6 +145,13 @@ public:
      * \param payloadBytes bytes after the BTH (or AETH), ICRC included
      */
     void SetPayloadBytes(uint32_t payloadBytes);
+
+    /**
+     * \brief The inverse of SetPayloadBytes, from the IPv4 total length (not the packet's size:
+     * a short packet is padded to the minimum Ethernet frame).
+     * \return bytes after the BTH (or AETH), ICRC included; 0 if the length is too short
+     */
+    uint32_t GetPayloadBytes() const;
 
 private:
     uint8_t m_tos{0};                                       //!< IPv4 TOS (DSCP and ECN)

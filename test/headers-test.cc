@@ -356,7 +356,8 @@ SampleRoce(uint8_t opcode)
     RoceHeader roce;
     roce.SetSource(Ipv4Address("10.0.0.1"));
     roce.SetDestination(Ipv4Address("10.0.0.2"));
-    roce.SetTos((24 << 2) | Ipv4Header::ECN_ECT0);
+    roce.SetEcn(Ipv4Header::ECN_ECT0);
+    roce.SetDscp(Ipv4Header::DSCP_CS3); // 24: the TOS byte is 24 << 2 | 2 = 0x62
     roce.SetSourcePort(49152);
     roce.Bth().SetOpcode(opcode);
     roce.Bth().SetDestQp(0x0A0B0C);
@@ -407,10 +408,12 @@ TEST(RoceHeaderTest, SameBytesAsNs3Headers)
         EXPECT_EQ((bytes[22] << 8) | bytes[23], 4791);
         EXPECT_EQ((bytes[24] << 8) | bytes[25], headerBytes - 20 + payload);
         EXPECT_EQ(bytes[28], opcode);
-        // The IPv4 part reads back as ns-3's Ipv4Header, and GetIpv4Header agrees with it.
+        // ns-3's Ipv4Header reads the IPv4 part back; the payload length is what was set.
         Ipv4Header ip;
         p->PeekHeader(ip);
-        EXPECT_EQ(WireBytes(ip), WireBytes(roce.GetIpv4Header()));
+        EXPECT_EQ(ip.GetDscp(), Ipv4Header::DSCP_CS3);
+        EXPECT_EQ(ip.GetEcn(), Ipv4Header::ECN_ECT0);
+        EXPECT_EQ(roce.GetPayloadBytes(), payload);
     }
 }
 
@@ -430,6 +433,7 @@ TEST(RoceHeaderTest, RemovesWhatNs3HeadersPutOn)
     EXPECT_EQ(out.GetProtocol(), 17);
     EXPECT_EQ(out.GetIpPayloadSize(), 28u);
     EXPECT_EQ(out.GetUdpLength(), 28u);
+    EXPECT_EQ(out.GetPayloadBytes(), 4u); // the ICRC
     EXPECT_EQ(out.GetSourcePort(), 49152);
     EXPECT_EQ(out.GetDestinationPort(), 4791);
     EXPECT_EQ(out.Bth().GetDestQp(), 0x0A0B0Cu);
@@ -461,7 +465,7 @@ TEST(RoceHeaderTest, RemoveAndAddKeepsTheBytes)
     std::vector<uint8_t> before = AllBytes(p);
     RoceHeader h;
     p->RemoveHeader(h);
-    h.SetTos(h.GetTos() | Ipv4Header::ECN_CE);
+    h.SetEcn(Ipv4Header::ECN_CE);
     p->AddHeader(h);
     std::vector<uint8_t> after = AllBytes(p);
     ASSERT_EQ(after.size(), before.size());

@@ -46,7 +46,7 @@ MakeRoceItem(uint16_t sport,
     RoceHeader roce;
     roce.SetSource(Ipv4Address("10.0.0.1"));
     roce.SetDestination(Ipv4Address("10.0.0.2"));
-    roce.SetTos(static_cast<uint8_t>(ecn));
+    roce.SetEcn(ecn);
     roce.SetSourcePort(sport);
     roce.Bth().SetOpcode(BthHeader::OPCODE_RC_SEND_MIDDLE);
     roce.SetPayloadBytes(ipBytes - RoceHeader::BASE_BYTES);
