@@ -89,7 +89,7 @@ RdmaFifoQueue::Enqueue(Ptr<QueueDiscItem> item)
 }
 
 Ptr<QueueDiscItem>
-RdmaFifoQueue::PopFront()
+RdmaFifoQueue::Dequeue()
 {
     if (m_items.empty())
     {
@@ -99,28 +99,17 @@ RdmaFifoQueue::PopFront()
     m_items.pop_front();
     m_nBytes -= item->GetSize();
     m_nPackets--;
-    return item;
-}
-
-Ptr<QueueDiscItem>
-RdmaFifoQueue::Dequeue()
-{
-    Ptr<QueueDiscItem> item = PopFront();
-    if (item)
-    {
-        m_traceDequeue(item);
-    }
+    m_traceDequeue(item);
     return item;
 }
 
 Ptr<QueueDiscItem>
 RdmaFifoQueue::Remove()
 {
-    Ptr<QueueDiscItem> item = PopFront();
+    // as Queue<Item>: dequeued first (counted and traced), then dropped
+    Ptr<QueueDiscItem> item = Dequeue();
     if (item)
     {
-        // as Queue<Item>: dequeued first, then dropped
-        m_traceDequeue(item);
         uint32_t size = item->GetSize();
         m_nTotalDroppedPackets++;
         m_nTotalDroppedPacketsAfterDequeue++;

@@ -55,12 +55,6 @@ protected:
     void DoDispose() override;
 
 private:
-    /**
-     * \brief Take the oldest item off the queue and update the counters.
-     * \return the item (null if the queue is empty)
-     */
-    Ptr<QueueDiscItem> PopFront();
-
     std::deque<Ptr<QueueDiscItem>> m_items; //!< the items, oldest first
 
     TracedCallback<Ptr<const QueueDiscItem>> m_traceEnqueue;           //!< an item was enqueued
