@@ -217,14 +217,11 @@ SwitchMmu::ThrowBadIndex(uint32_t inPort, uint8_t priority, const char* what) co
                                     + std::to_string(inPort) + " out of range ("
                                     + std::to_string(m_nPorts) + " ports)");
     }
-    if (priority >= m_nPriorities)
-    {
-        throw std::invalid_argument(std::string("SwitchMmu::") + what + ": priority "
-                                    + std::to_string(static_cast<unsigned>(priority))
-                                    + " out of range (" + std::to_string(m_nPriorities)
-                                    + " priorities)");
-    }
-    throw std::logic_error("SwitchMmu::ThrowBadIndex called with a valid index");
+    // Index() calls this only when the port or the priority is out of range.
+    throw std::invalid_argument(std::string("SwitchMmu::") + what + ": priority "
+                                + std::to_string(static_cast<unsigned>(priority))
+                                + " out of range (" + std::to_string(m_nPriorities)
+                                + " priorities)");
 }
 
 uint64_t

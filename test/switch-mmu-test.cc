@@ -581,6 +581,37 @@ TEST(SwitchMmu, OutOfRangeArgumentsThrow)
     EXPECT_THROW(mmu->GetIngressBytes(0, 8), std::invalid_argument);
     EXPECT_THROW(mmu->GetPortHeadroomBytes(4), std::invalid_argument);
     EXPECT_NO_THROW(mmu->Admit(3, 7, PKT));
+    // The messages name the call and the bad value.
+    auto message = [](auto&& call)
+    {
+        try
+        {
+            call();
+        }
+        catch (const std::invalid_argument& e)
+        {
+            return std::string(e.what());
+        }
+        return std::string("no exception");
+    };
+    EXPECT_EQ(message(
+                  [&]
+                  {
+                      notConfigured->Admit(0, 0, PKT);
+                  }),
+              "SwitchMmu::Admit: Configure() has not been called");
+    EXPECT_EQ(message(
+                  [&]
+                  {
+                      mmu->Admit(4, 0, PKT);
+                  }),
+              "SwitchMmu::Admit: port 4 out of range (4 ports)");
+    EXPECT_EQ(message(
+                  [&]
+                  {
+                      mmu->Release(0, 8, PKT);
+                  }),
+              "SwitchMmu::Release: priority 8 out of range (8 priorities)");
 
     // Releasing more than held is an accounting bug; the state is left unchanged.
     EXPECT_THROW(mmu->Release(3, 7, PKT + 1), std::logic_error);
