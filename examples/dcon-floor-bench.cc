@@ -118,6 +118,9 @@ public:
             m_qd->Enqueue(Create<FloorItem>(p));
             p = m_qd->Dequeue()->GetPacket();
         }
+        // A fixed pseudo-random next hop and a 1.000-1.012 us hop time: frames spread over all
+        // nodes and arrive at varied times, so the event queue holds every frame in flight in
+        // mixed order, as in a fabric run.
         Hop* next = s_run.hops[(m_id * 7 + 3) % s_run.hops.size()];
         Simulator::ScheduleWithContext(
             next->m_id, NanoSeconds(1000 + m_id % 13), &Hop::Receive, next, p, isData);
