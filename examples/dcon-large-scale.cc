@@ -30,6 +30,7 @@
 #include "ns3/command-line.h"
 #include "ns3/core-module.h"
 #include "ns3/rdma-fabric-helper.h"
+#include "ns3/scenario-attributes.h"
 
 #include <sys/resource.h>
 
@@ -57,7 +58,11 @@ main(int argc, char* argv[])
     cmd.AddValue("flowFile", "Replay an HPCC-format flow file instead of generating", cfg.flowFile);
     cmd.AddValue("load", "Offered load (see --loadType)", cfg.load);
     cmd.AddValue("loadType", "core (leaf uplinks, the paper's) or host (host links)", cfg.loadType);
-    cmd.AddValue("duration", "Arrival window", cfg.duration);
+    cmd.AddValue("duration", "Arrival window (warm-up included)", cfg.duration);
+    cmd.AddValue("warmup",
+                 "Leading part of the arrival window left out of the statistics (run.json)",
+                 cfg.warmup);
+    cmd.AddValue("sampleInterval", "Sampling interval of buffer.csv", cfg.sampleInterval);
     cmd.AddValue("maxTime", "Safety stop", cfg.maxTime);
     cmd.AddValue("seed", "Run number (RngSeedManager::SetRun), >= 1", cfg.seed);
     cmd.AddValue("scale", "Fabric: full (8x10x24), small (4x4x12), tiny (2x4x4)", scale);
@@ -74,6 +79,7 @@ main(int argc, char* argv[])
     cmd.AddValue("incastBytes", "Bytes per incast sender", cfg.incastBytes);
     cmd.AddValue("outdir", "Output directory", outdir);
     cmd.Parse(argc, argv);
+    cfg.attributeArgs = GetAttributeArguments(argc, argv);
     try
     {
         cfg.SetScale(scale);

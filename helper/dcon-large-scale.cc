@@ -9,6 +9,7 @@
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "poisson-flow-generator.h"
+#include "scenario-attributes.h"
 
 #include <chrono>
 #include <filesystem>
@@ -89,6 +90,16 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
         throw std::invalid_argument("arrival window (duration) must be > 0, got "
                                     + std::to_string(config.duration.GetSeconds()) + " s");
     }
+    if (config.warmup.IsStrictlyNegative() || config.warmup >= config.duration)
+    {
+        throw std::invalid_argument("warm-up must be >= 0 and shorter than the arrival window ("
+                                    + std::to_string(config.duration.GetSeconds()) + " s), got "
+                                    + std::to_string(config.warmup.GetSeconds()) + " s");
+    }
+    if (!config.sampleInterval.IsStrictlyPositive())
+    {
+        throw std::invalid_argument("sample interval must be > 0");
+    }
     if (config.seed == 0)
     {
         throw std::invalid_argument("seed (run number) must be >= 1, got 0");
@@ -124,10 +135,10 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
     }
 
     RngSeedManager::SetRun(config.seed);
-    RdmaDcqcn::SetPreset(config.dcqcnPreset, config.linkRate);
+    ApplyCcPreset(config.cc, config.dcqcnPreset, config.linkRate, config.attributeArgs);
     RdmaFabricHelper fh;
     fh.SetCongestionControl(config.cc);
-    m_qcnm = config.sw.Apply(fh, config.cc, config.linkDelay, config.linkRate);
+    m_qcnm = config.sw.Apply(fh, config.cc, config.linkDelay);
     m_fabric = fh.Build(m_topo.GetTopology());
     m_fabric->SetCnmWindowInRtts(config.cnmWindowRtts);
 
@@ -170,7 +181,8 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
     {
         m_monitor->SetNodeName(m_topo.GetSpine(s), "spine" + std::to_string(s));
     }
-    m_monitor->Start(MilliSeconds(1), config.maxTime);
+    m_monitor->AddBufferSample();
+    m_monitor->Start(config.sampleInterval, config.maxTime);
 }
 
 double
@@ -207,20 +219,28 @@ DconLargeScale::Write(const std::string& dir, double wallSeconds) const
             << ",\n  \"host_load\": " << m_hostLoad
             << ",\n  \"arrival_start_s\": " << c.arrivalStart.GetSeconds()
             << ",\n  \"arrival_duration_s\": " << c.duration.GetSeconds()
-            << ",\n  \"seed\": " << c.seed << ",\n  \"spines\": " << c.spines
-            << ",\n  \"leaves\": " << c.leaves << ",\n  \"hosts_per_leaf\": " << c.hostsPerLeaf
+            << ",\n  \"warmup_s\": " << c.warmup.GetSeconds() << ",\n  \"seed\": " << c.seed
+            << ",\n  \"spines\": " << c.spines << ",\n  \"leaves\": " << c.leaves
+            << ",\n  \"hosts_per_leaf\": " << c.hostsPerLeaf
             << ",\n  \"link_rate_bps\": " << c.linkRate.GetBitRate()
             << ",\n  \"link_delay_s\": " << c.linkDelay.GetSeconds()
             << ",\n  \"buffer_bytes\": " << c.sw.bufferSize.GetValue()
             << ",\n  \"xoff_bytes\": " << c.sw.xoff.GetValue()
             << ",\n  \"xon_bytes\": " << c.sw.xon.GetValue()
             << ",\n  \"kmin_bytes\": " << c.sw.kmin.GetValue()
-            << ",\n  \"kmax_bytes\": " << c.sw.kmax.GetValue()
+            << ",\n  \"kmax_bytes\": " << c.sw.kmax.GetValue() << ",\n  \"pmax\": " << c.sw.pmax
+            << ",\n  \"qecn_bytes\": " << c.sw.qecn.GetValue()
+            << ",\n  \"qcnm_fanout\": " << c.sw.qcnmFanOut
             << ",\n  \"qcnm_fraction\": " << c.sw.qcnmFraction
             << ",\n  \"qcnm_bytes\": " << m_qcnm.GetValue()
             << ",\n  \"cnm_window_rtts\": " << c.cnmWindowRtts
             << ",\n  \"incast_share\": " << c.incastShare
-            << ",\n  \"flows_generated\": " << m_specs.size() << "\n}\n";
+            << ",\n  \"dcqcn_preset\": " << JsonString(c.dcqcnPreset) << ",\n  \"attributes\": [";
+        for (std::size_t i = 0; i < c.attributeArgs.size(); ++i)
+        {
+            out << (i ? ", " : "") << JsonString(c.attributeArgs[i]);
+        }
+        out << "],\n  \"flows_generated\": " << m_specs.size() << "\n}\n";
         if (!out)
         {
             throw std::runtime_error("cannot write " + (fs::path(dir) / "run.json").string());

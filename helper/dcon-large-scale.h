@@ -31,27 +31,35 @@ namespace ns3
  */
 struct DconLargeScaleConfig
 {
-    std::string cc{"dcon"};              //!< congestion control (short or TypeId name)
-    std::string dcqcnPreset{"paper"};    //!< DCQCN parameter set ("paper" or "cx4")
+    std::string cc{"dcon"};           //!< congestion control (short or TypeId name)
+    std::string dcqcnPreset{"paper"}; //!< DCQCN parameter set ("paper" or "cx4")
+    /// Attribute defaults given by the user ("ns3::Type::Attr=value", GetAttributeArguments):
+    /// applied after the preset, so they win over it.
+    std::vector<std::string> attributeArgs;
     std::string workload{"websearch"};   //!< built-in CDF name or a CDF file path
     std::string dataDir;                 //!< where built-in CDFs live (empty: the module's data/)
     double load{0.8};                    //!< offered load, see loadType
     std::string loadType{"core"};        //!< "core" (leaf uplinks, the paper's) or "host"
     Time arrivalStart{MicroSeconds(10)}; //!< first possible flow arrival
-    Time duration{MilliSeconds(5)};      //!< arrival window
-    Time maxTime{Seconds(2)};            //!< safety stop (flows unfinished by then are reported)
-    uint32_t seed{1};                    //!< run number (ns-3 RngSeedManager::SetRun)
-    uint32_t spines{8};                  //!< spines
-    uint32_t leaves{10};                 //!< leaves
-    uint32_t hostsPerLeaf{24};           //!< hosts per leaf
-    DataRate linkRate{"40Gbps"};         //!< every link's rate
-    Time linkDelay{MicroSeconds(5)};     //!< every link's delay
-    SwitchQueueSettings sw;              //!< buffer, PFC, ECN and queue settings
-    double cnmWindowRtts{3};             //!< DCON T in RTTs
-    double incastShare{0};               //!< share of the load sent as Poisson incast events
-    uint32_t incastSenders{16};          //!< senders per incast event
-    uint64_t incastBytes{64000};         //!< bytes per incast sender
-    std::string flowFile;                //!< replay this HPCC flow file instead of generating
+    Time duration{MilliSeconds(5)};      //!< arrival window (warm-up included)
+    /// Start of the arrival window that the statistics leave out (flows arriving in
+    /// [arrivalStart, arrivalStart + warmup) run but are not measured; pause rates count from
+    /// arrivalStart + warmup); recorded in run.json for scripts/fct_stats.py
+    Time warmup{Seconds(0)};
+    Time sampleInterval{MicroSeconds(100)}; //!< buffer.csv sampling
+    Time maxTime{Seconds(2)};               //!< safety stop (flows unfinished by then are reported)
+    uint32_t seed{1};                       //!< run number (ns-3 RngSeedManager::SetRun)
+    uint32_t spines{8};                     //!< spines
+    uint32_t leaves{10};                    //!< leaves
+    uint32_t hostsPerLeaf{24};              //!< hosts per leaf
+    DataRate linkRate{"40Gbps"};            //!< every link's rate
+    Time linkDelay{MicroSeconds(5)};        //!< every link's delay
+    SwitchQueueSettings sw;                 //!< buffer, PFC, ECN and queue settings
+    double cnmWindowRtts{3};                //!< DCON T in RTTs
+    double incastShare{0};                  //!< share of the load sent as Poisson incast events
+    uint32_t incastSenders{16};             //!< senders per incast event
+    uint64_t incastBytes{64000};            //!< bytes per incast sender
+    std::string flowFile;                   //!< replay this HPCC flow file instead of generating
 
     /**
      * \brief Set the fabric size from a scale name: "full" (8 x 10 x 24, the paper's), "small"

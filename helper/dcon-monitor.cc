@@ -90,6 +90,12 @@ DconMonitor::AddQueueSample(uint32_t node, uint32_t port, bool ingress)
 }
 
 void
+DconMonitor::AddBufferSample()
+{
+    m_bufferProbe = true;
+}
+
+void
 DconMonitor::AddThroughputFlow(uint32_t flowId)
 {
     if (flowId >= m_flows->GetFlows().size())
@@ -119,7 +125,7 @@ DconMonitor::Start(Time interval, Time stop)
         links[l].devB->TraceConnectWithoutContext(
             "PfcTx", MakeCallback(&DconMonitor::PfcSent, this).Bind(l, false));
     }
-    if (!m_queues.empty() || !m_flowProbes.empty())
+    if (!m_queues.empty() || !m_flowProbes.empty() || m_bufferProbe)
     {
         Simulator::Schedule(Time(0), &DconMonitor::Sample, this);
     }
@@ -145,6 +151,18 @@ DconMonitor::Sample()
             bytes = sw->GetEgressBytes(q.port);
         }
         q.samples.emplace_back(now, bytes);
+    }
+    if (m_bufferProbe)
+    {
+        uint64_t total = 0;
+        uint64_t most = 0;
+        for (uint32_t s : m_fabric->GetSwitches())
+        {
+            uint64_t used = m_fabric->GetSwitch(s)->GetMmu()->GetTotalUsed();
+            total += used;
+            most = std::max(most, used);
+        }
+        m_bufferSamples.emplace_back(now, total, most);
     }
     for (auto& [id, f] : m_flowProbes)
     {
@@ -330,6 +348,15 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
                 out << Seconds(t) << "," << GetNodeName(q.node) << "," << q.port << ","
                     << (q.ingress ? "ingress" : "egress") << "," << b << "\n";
             }
+        }
+    }
+    if (m_bufferProbe)
+    {
+        std::ofstream out = OpenOut(d / "buffer.csv");
+        out << "time_s,total_bytes,max_switch_bytes\n";
+        for (const auto& [t, total, most] : m_bufferSamples)
+        {
+            out << Seconds(t) << "," << total << "," << most << "\n";
         }
     }
     {

@@ -13,6 +13,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace ns3
@@ -68,6 +69,13 @@ public:
      * \param ingress true for the ingress (MMU) bytes, false for egress queue bytes
      */
     void AddQueueSample(uint32_t node, uint32_t port, bool ingress);
+
+    /**
+     * \brief Sample the bytes buffered in the whole fabric (the sum and the largest of the
+     * switches' SwitchMmu::GetTotalUsed) every sample interval, written as buffer.csv: a
+     * stationarity check for long runs.
+     */
+    void AddBufferSample();
 
     /**
      * \brief Sample a flow's throughput every sample interval.
@@ -207,6 +215,9 @@ private:
     std::map<uint32_t, std::string> m_names;
     std::vector<QueueProbe> m_queues;
     std::map<uint32_t, FlowProbe> m_flowProbes;
+    bool m_bufferProbe{false}; //!< AddBufferSample was called
+    /// (time, bytes buffered in all switches, bytes in the fullest switch)
+    std::vector<std::tuple<Time, uint64_t, uint64_t>> m_bufferSamples;
     std::vector<PfcEvent> m_pfc;
     std::vector<RdmaFlowRecord> m_records;
     Time m_interval;

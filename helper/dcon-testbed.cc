@@ -9,9 +9,12 @@
 #include "ns3/dcon-queue-disc.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/rdma-dcon.h"
 #include "ns3/rdma-dcqcn.h"
 #include "ns3/simulator.h"
+#include "scenario-attributes.h"
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
@@ -31,11 +34,14 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
     {
         throw std::invalid_argument("testbed: stop time must be after the burst start");
     }
-    RdmaDcqcn::SetPreset(config.dcqcnPreset, m_topo.GetFabricLinkRate());
+    if (config.burstInterval.IsStrictlyNegative())
+    {
+        throw std::invalid_argument("testbed: burstInterval must be >= 0");
+    }
+    ApplyCcPreset(config.cc, config.dcqcnPreset, m_topo.GetFabricLinkRate(), config.attributeArgs);
     RdmaFabricHelper fh;
     fh.SetCongestionControl(config.cc);
-    m_qcnm
-        = config.sw.Apply(fh, config.cc, m_topo.GetFabricLinkDelay(), m_topo.GetFabricLinkRate());
+    m_qcnm = config.sw.Apply(fh, config.cc, m_topo.GetFabricLinkDelay());
     m_fabric = fh.Build(m_topo.GetTopology());
     m_fabric->SetCnmWindowInRtts(config.cnmWindowRtts);
     m_flows = Create<RdmaFlowHelper>(m_fabric);
@@ -50,6 +56,11 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
         = m_flows->AddFlow(H(1), R(1), config.longFlowSize, config.longFlowStart, 3, f1Port);
     m_fabric->PinPath(m_flows->GetFiveTuple(f0), {H(0), L(0), S(1), L(2), R(0)});
     m_fabric->PinPath(m_flows->GetFiveTuple(f1), {H(1), L(1), S(1), L(2), R(1)});
+    if (config.longFlowStartRate.GetBitRate() != 0)
+    {
+        m_flows->SetStartRate(f0, config.longFlowStartRate);
+        m_flows->SetStartRate(f1, config.longFlowStartRate);
+    }
     for (uint32_t k = 0; k < config.burstFlowsPerHost; ++k)
     {
         for (uint32_t h = 2; h < 2 + config.burstSenders; ++h)
@@ -122,17 +133,51 @@ DconTestbed::AverageThroughput(uint32_t flowId, Time from, Time to) const
     return m_monitor->GetAverageThroughput(flowId, from, to);
 }
 
-bool
-DconTestbedFacts::ShowsCongestionSpreading() const
+std::vector<DconTestbedFact>
+DconTestbedFacts::CongestionSpreadingFacts() const
 {
-    return pausesL2S1 > 0 && pausesS1L0 > 0 && pausesS1L1 > 0 && f0During < 0.5 * f0Before
-           && f0After > 0.5 * f0Before;
+    return {{"L2 pauses S1", pausesL2S1 > 0},
+            {"S1 pauses L0", pausesS1L0 > 0},
+            {"S1 pauses L1", pausesS1L1 > 0},
+            {"f0 collapses during the burst", f0During < 0.5 * f0Before},
+            {"f1 collapses during the burst", f1During < 0.5 * f1Before},
+            {"f0 recovers after the burst", f0After > 0.5 * f0Before}};
+}
+
+std::vector<DconTestbedFact>
+DconTestbedFacts::DirectNotificationFacts() const
+{
+    return {{"L2 never pauses S1", pausesL2S1 == 0},
+            {"f1 is throttled during the burst", f1During < 0.5 * f1Before},
+            {"f0 keeps half its rate during the burst", f0During >= 0.5 * f0Before}};
+}
+
+std::vector<DconTestbedFact>
+DconTestbedFacts::ExpectedFacts(const std::string& cc) const
+{
+    TypeId tid = RdmaCongestionOps::LookupTypeId(cc);
+    if (tid == RdmaDcqcn::GetTypeId())
+    {
+        return CongestionSpreadingFacts();
+    }
+    if (tid == RdmaDcon::GetTypeId())
+    {
+        return DirectNotificationFacts();
+    }
+    return {};
 }
 
 bool
-DconTestbedFacts::ShowsNoPauseAtL2() const
+DconTestbedFacts::ShowsPaperFacts(const std::string& cc) const
 {
-    return pausesL2S1 == 0;
+    for (const auto& f : ExpectedFacts(cc))
+    {
+        if (!f.holds)
+        {
+            return false;
+        }
+    }
+    return true;
 }
 
 DconTestbedFacts
@@ -143,7 +188,27 @@ DconTestbed::GetFacts() const
     f.pausesS1L0 = m_monitor->GetPauseFrames(S(1), L(0));
     f.pausesS1L1 = m_monitor->GetPauseFrames(S(1), L(1));
     Time start = m_config.burstStart;
-    Time end = start + m_config.burstInterval * m_config.burstFlowsPerHost;
+    // The burst lasts until its last flow completes (at most the stop time).
+    Time end = start;
+    bool allDone = true;
+    std::vector<bool> done(m_flows->GetFlows().size(), false);
+    for (const auto& rec : m_monitor->GetRecords())
+    {
+        done[rec.flowId] = true;
+        if (rec.flowId >= 2)
+        {
+            end = std::max(end, rec.end);
+        }
+    }
+    for (std::size_t id = 2; id < done.size(); ++id)
+    {
+        allDone = allDone && done[id];
+    }
+    if (!allDone || end > m_config.stopTime)
+    {
+        end = m_config.stopTime;
+    }
+    f.burstEnd = end;
     Time before = start - MilliSeconds(2);
     Time lastWindow = m_config.stopTime - MilliSeconds(3);
     f.f0Before = AverageThroughput(0, before, start);

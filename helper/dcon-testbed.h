@@ -15,6 +15,7 @@
 #include "switch-queue-settings.h"
 
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -25,15 +26,22 @@ namespace ns3
  */
 struct DconTestbedConfig
 {
-    std::string cc{"dcqcn"};               //!< congestion control (short or TypeId name)
-    std::string dcqcnPreset{"paper"};      //!< DCQCN parameter set ("paper" or "cx4")
-    Time longFlowStart{Seconds(0)};        //!< when f0 and f1 start
-    uint64_t longFlowSize{1000000000};     //!< f0/f1 bytes (long enough to outlast the run)
-    Time burstStart{MilliSeconds(30)};     //!< first burst flow (f0/f1 converge by ~28 ms)
+    std::string cc{"dcqcn"};          //!< congestion control (short or TypeId name)
+    std::string dcqcnPreset{"paper"}; //!< DCQCN parameter set ("paper" or "cx4")
+    /// Attribute defaults given by the user ("ns3::Type::Attr=value", GetAttributeArguments):
+    /// applied after the preset, so they win over it.
+    std::vector<std::string> attributeArgs;
+    Time longFlowStart{Seconds(0)};    //!< when f0 and f1 start
+    uint64_t longFlowSize{1000000000}; //!< f0/f1 bytes (long enough to outlast the run)
+    /// f0 and f1 start at this rate (0 = line rate): the fair share, 20 Gb/s, so that both are
+    /// at it before the burst whatever the scheme (the paper: "f0 and f1 have converged to the
+    /// fair rate of 20 Gbps before the burst")
+    DataRate longFlowStartRate{"20Gbps"};
+    Time burstStart{MilliSeconds(30)};     //!< first burst flow
     uint32_t burstSenders{14};             //!< H2 .. H(1+burstSenders)
     uint32_t burstFlowsPerHost{35};        //!< burst flows per sender
     uint64_t burstFlowSize{64000};         //!< bytes per burst flow
-    Time burstInterval{MicroSeconds(230)}; //!< spacing of one sender's flows (35 x 230 us = 8 ms)
+    Time burstInterval{MicroSeconds(15)};  //!< spacing of one sender's flows (Fig. 7's default)
     Time stopTime{MilliSeconds(60)};       //!< end of the run (a limit if runToCompletion)
     bool runToCompletion{false};           //!< stop when every flow has completed
     Time sampleInterval{MicroSeconds(20)}; //!< queue/throughput sampling
@@ -47,6 +55,16 @@ struct DconTestbedConfig
 
 /**
  * \ingroup dcon
+ * \brief One expected fact of the paper's Fig. 2 or 6 and whether a run shows it.
+ */
+struct DconTestbedFact
+{
+    std::string name; //!< what the paper shows, e.g. "L2 pauses S1"
+    bool holds;       //!< whether the run shows it
+};
+
+/**
+ * \ingroup dcon
  * \brief What a testbed run shows, in the terms of the paper's Fig. 2 and 6.
  */
 struct DconTestbedFacts
@@ -55,23 +73,42 @@ struct DconTestbedFacts
     uint64_t pausesS1L0{0}; //!< PAUSE frames S1 sent to L0
     uint64_t pausesS1L1{0}; //!< PAUSE frames S1 sent to L1
     double f0Before{0};     //!< f0 Gb/s in the 2 ms before the burst
-    double f0During{0};     //!< f0 Gb/s while the burst is sent
+    double f0During{0};     //!< f0 Gb/s during the burst (its start to its last flow's end)
     double f0After{0};      //!< f0 Gb/s in the last 3 ms of the run
     double f1Before{0};     //!< f1 Gb/s in the 2 ms before the burst
-    double f1During{0};     //!< f1 Gb/s while the burst is sent
+    double f1During{0};     //!< f1 Gb/s during the burst
+    Time burstEnd;          //!< when the last burst flow completed (the stop time if one did not)
 
     /**
-     * \brief The paper's Fig. 2 (DCQCN): L2 pauses S1, S1 pauses L0 and L1, f0 falls below
-     * half of its pre-burst throughput during the burst and gets back above half after it.
-     * \return true if all hold
+     * \brief The paper's Fig. 2 (DCQCN): L2 pauses S1, S1 pauses L0 and L1, f0 and f1 fall
+     * below half of their pre-burst throughput during the burst, f0 gets back above half of it
+     * at the end of the run.
+     * \return the facts, in this order
      */
-    bool ShowsCongestionSpreading() const;
+    std::vector<DconTestbedFact> CongestionSpreadingFacts() const;
 
     /**
-     * \brief The paper's Fig. 6 (DCON): L2 never pauses S1.
-     * \return true if it holds
+     * \brief The paper's Fig. 6 (DCON): L2 never pauses S1; f1 is throttled (below half of its
+     * pre-burst throughput during the burst); f0 is less hurt (keeps at least half of it: "f0
+     * sees no head-of-line blocking").
+     * \return the facts, in this order
      */
-    bool ShowsNoPauseAtL2() const;
+    std::vector<DconTestbedFact> DirectNotificationFacts() const;
+
+    /**
+     * \brief The facts the paper shows for a congestion control: Fig. 2's for DCQCN, Fig. 6's
+     * for DCON, none for the others (the paper shows no testbed run of them).
+     * \param cc the congestion control (short or TypeId name)
+     * \return the facts
+     */
+    std::vector<DconTestbedFact> ExpectedFacts(const std::string& cc) const;
+
+    /**
+     * \brief Whether every fact of ExpectedFacts(cc) holds.
+     * \param cc the congestion control
+     * \return true if all hold (or there are none)
+     */
+    bool ShowsPaperFacts(const std::string& cc) const;
 };
 
 /**

@@ -5,6 +5,7 @@
 #include "rdma-fabric-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/dcon-queue-disc.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
 #include "ns3/pfc-channel.h"
@@ -245,7 +246,20 @@ RdmaFabric::SetCnmWindowInRtts(double rtts)
     Time w = GetMaxBaseRtt() * rtts;
     for (uint32_t s : m_switchIds)
     {
-        m_switches[s]->GetIngressTracker()->SetAttribute("Window", TimeValue(w));
+        Ptr<DconSwitch> sw = m_switches[s];
+        sw->GetIngressTracker()->SetAttribute("Window", TimeValue(w));
+        // T is also the window in which DCON's queues count the flows passing through (N).
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            for (uint8_t c = 0; c < PfcNetDevice::NUM_PRIORITIES; ++c)
+            {
+                Ptr<DconQueueDisc> q = DynamicCast<DconQueueDisc>(sw->GetQueueDisc(p, c));
+                if (q)
+                {
+                    q->SetAttribute("FlowWindow", TimeValue(w));
+                }
+            }
+        }
     }
 }
 

@@ -139,8 +139,9 @@ public:
      */
     Time GetMaxBaseRtt() const;
     /**
-     * \brief Set DCON's T_last window of every switch to a multiple of the largest base RTT
-     * (the paper's default is 3 RTT).
+     * \brief Set DCON's window T of every switch to a multiple of the largest base RTT (the
+     * paper's default is 3 RTT): the T_last window of the ingress tracker and the FlowWindow
+     * in which the DconQueueDiscs count N.
      * \param rtts the multiple (> 0)
      */
     void SetCnmWindowInRtts(double rtts);

@@ -88,6 +88,30 @@ RdmaFlowHelper::AddFlows(const std::vector<FlowSpec>& flows)
     }
 }
 
+void
+RdmaFlowHelper::SetStartRate(uint32_t flowId, DataRate rate)
+{
+    if (flowId >= m_flows.size())
+    {
+        throw std::invalid_argument("SetStartRate: no flow " + std::to_string(flowId));
+    }
+    Flow& f = m_flows[flowId];
+    DataRate line = m_fabric->GetNic(f.src)->GetDevice()->GetDataRate();
+    if (rate.GetBitRate() == 0 || rate > line)
+    {
+        throw std::invalid_argument("SetStartRate: flow " + std::to_string(flowId) + " start rate "
+                                    + std::to_string(rate.GetBitRate())
+                                    + " b/s must be > 0 and <= its line rate "
+                                    + std::to_string(line.GetBitRate()) + " b/s");
+    }
+    if (f.start < Simulator::Now())
+    {
+        throw std::invalid_argument("SetStartRate: flow " + std::to_string(flowId)
+                                    + " has started already");
+    }
+    f.startRate = rate;
+}
+
 RdmaFiveTuple
 RdmaFlowHelper::GetFiveTuple(uint32_t flowId) const
 {
@@ -136,6 +160,7 @@ RdmaFlowHelper::Start(uint32_t id)
     req.baseRtt = m_fabric->GetBaseRtt(f.src, f.dst);
     req.hops = m_fabric->GetSwitchHops(f.src, f.dst);
     req.sport = f.sport;
+    req.startRate = f.startRate;
     m_fabric->GetNic(f.src)->StartFlow(req);
 }
 

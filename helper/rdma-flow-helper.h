@@ -28,12 +28,13 @@ public:
     /// One scheduled flow.
     struct Flow
     {
-        uint32_t src;     //!< source host (node index)
-        uint32_t dst;     //!< destination host
-        uint64_t size;    //!< bytes
-        Time start;       //!< start time
-        uint8_t priority; //!< PFC priority
-        uint16_t sport;   //!< UDP source port (0 = chosen by the NIC)
+        uint32_t src;          //!< source host (node index)
+        uint32_t dst;          //!< destination host
+        uint64_t size;         //!< bytes
+        Time start;            //!< start time
+        uint8_t priority;      //!< PFC priority
+        uint16_t sport;        //!< UDP source port (0 = chosen by the NIC)
+        DataRate startRate{0}; //!< rate the flow starts at (0 = line rate)
     };
 
     /**
@@ -65,6 +66,16 @@ public:
      * \param flows the flows
      */
     void AddFlows(const std::vector<FlowSpec>& flows);
+
+    /**
+     * \brief Start a flow at a rate below the line rate instead of at line rate (its
+     * congestion control's rate and target rate, or Swift's first window = rate x base RTT).
+     * \throws std::invalid_argument naming the flow and the rate if the flow does not exist,
+     * has started already, or the rate is 0 or above its source's line rate.
+     * \param flowId the flow
+     * \param rate the start rate
+     */
+    void SetStartRate(uint32_t flowId, DataRate rate);
 
     /**
      * \brief The 5-tuple a flow will use (needs an explicit sport).

@@ -11,6 +11,7 @@
 #include "ns3/enum.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/switch-mmu.h"
+#include "ns3/uinteger.h"
 #include "rdma-fabric-helper.h"
 
 #include <stdexcept>
@@ -39,51 +40,100 @@ SwitchQueueSettings::AddCommandLineOptions(CommandLine& cmd)
     cmd.AddValue("bufferSize", "Switch buffer", bufferSize);
     cmd.AddValue("xoff", "PFC pause threshold (per ingress port and priority)", xoff);
     cmd.AddValue("xon", "PFC resume threshold", xon);
-    cmd.AddValue("kmin", "ECN Kmin (DCON's Q_ECN)", kmin);
-    cmd.AddValue("kmax", "ECN Kmax", kmax);
-    cmd.AddValue("pmax", "ECN Pmax", pmax);
+    cmd.AddValue("kmin", "RED ECN Kmin (DCQCN, Swift, TIMELY; DCQCN paper: 5KB)", kmin);
+    cmd.AddValue("kmax", "RED ECN Kmax (DCQCN paper: 200KB; kmin = kmax: step marking)", kmax);
+    cmd.AddValue("pmax", "RED ECN Pmax (DCQCN paper: 0.01)", pmax);
+    cmd.AddValue("qecn", "DCON Q_ECN (default 5KB)", qecn);
     cmd.AddValue("queue", "Switch egress queue: auto (from --cc), red, dcon, npecn", queue);
-    cmd.AddValue("qcnm", "DCON Q_CNM (0B = dynamic, paper Section 4.4)", qcnm);
+    cmd.AddValue("qcnm", "DCON fixed Q_CNM (0B = dynamic, paper Section 4.4)", qcnm);
     cmd.AddValue("qcnmFraction",
                  "DCON fixed Q_CNM as a fraction of the PFC threshold (0 = not used)",
                  qcnmFraction);
-    cmd.AddValue("qcnmFanOut", "M of the dynamic Q_CNM", qcnmFanOut);
+    cmd.AddValue("qcnmFanOut",
+                 "M of the dynamic Q_CNM (0 = the live fan-out of the ingress port)",
+                 qcnmFanOut);
     cmd.AddValue("dconMarkInBurst",
                  "DCON: keep ECN marking in burst congestion (no latch; paper: false)",
                  markInBurst);
 }
 
 QueueSize
-SwitchQueueSettings::GetQcnm(Time linkDelay, DataRate linkRate) const
+SwitchQueueSettings::GetFixedQcnm() const
 {
-    if (qcnmFraction < 0 || qcnmFraction > 1)
-    {
-        throw std::invalid_argument("qcnmFraction must be in [0, 1] (0 = not used), got "
-                                    + std::to_string(qcnmFraction));
-    }
     if (qcnmFraction > 0)
     {
         return QueueSize(QueueSizeUnit::BYTES,
                          static_cast<uint32_t>(qcnmFraction * xoff.GetValue()));
     }
-    if (qcnm.GetValue() > 0)
-    {
-        return qcnm;
-    }
-    return DconQueueDisc::ComputeDynamicQcnm(kmin, xoff, qcnmFanOut, linkDelay, linkRate);
+    return qcnm;
 }
 
 QueueSize
-SwitchQueueSettings::Apply(RdmaFabricHelper& fh,
-                           const std::string& cc,
-                           Time linkDelay,
-                           DataRate linkRate) const
+SwitchQueueSettings::GetDynamicQcnm(uint32_t m, Time linkDelay, DataRate linkRate) const
 {
+    return DconQueueDisc::ComputeDynamicQcnm(qecn, xoff, m, linkDelay, linkRate);
+}
+
+void
+SwitchQueueSettings::Check() const
+{
+    auto bytes = [](const QueueSize& q)
+    {
+        return std::to_string(q.GetValue()) + " B";
+    };
+    for (const auto& [name, q] :
+         {std::pair<const char*, const QueueSize&>{"bufferSize", bufferSize},
+          {"xoff", xoff},
+          {"xon", xon},
+          {"kmin", kmin},
+          {"kmax", kmax},
+          {"qecn", qecn},
+          {"qcnm", qcnm}})
+    {
+        if (q.GetUnit() != QueueSizeUnit::BYTES)
+        {
+            throw std::invalid_argument(std::string("--") + name + " must be in bytes, got "
+                                        + std::to_string(q.GetValue()) + " packets");
+        }
+    }
     if (xon.GetValue() > xoff.GetValue())
     {
-        throw std::invalid_argument("PFC xon " + std::to_string(xon.GetValue())
-                                    + " B is above xoff " + std::to_string(xoff.GetValue()) + " B");
+        throw std::invalid_argument("PFC xon " + bytes(xon) + " is above xoff " + bytes(xoff));
     }
+    if (xoff.GetValue() > bufferSize.GetValue())
+    {
+        throw std::invalid_argument("PFC xoff " + bytes(xoff) + " is above the buffer size "
+                                    + bytes(bufferSize) + ": no ingress could ever pause");
+    }
+    if (!(qcnmFraction >= 0 && qcnmFraction <= 1))
+    {
+        throw std::invalid_argument("qcnmFraction must be in [0, 1] (0 = not used), got "
+                                    + std::to_string(qcnmFraction));
+    }
+    if (qecn.GetValue() == 0 || qecn.GetValue() > xoff.GetValue())
+    {
+        throw std::invalid_argument("DCON qecn " + bytes(qecn)
+                                    + " must be > 0 and <= the PFC "
+                                      "threshold xoff "
+                                    + bytes(xoff) + " (Q_ECN <= Q_CNM <= Q_PFC)");
+    }
+    QueueSize fixed = GetFixedQcnm();
+    if (fixed.GetValue() > 0
+        && (fixed.GetValue() < qecn.GetValue() || fixed.GetValue() > xoff.GetValue()))
+    {
+        throw std::invalid_argument(
+            "DCON Q_CNM " + bytes(fixed)
+            + (qcnmFraction > 0 ? " (qcnmFraction " + std::to_string(qcnmFraction) + " x xoff)"
+                                : std::string(" (qcnm)"))
+            + " is outside [qecn " + bytes(qecn) + ", xoff " + bytes(xoff)
+            + "]: need Q_ECN <= Q_CNM <= Q_PFC");
+    }
+}
+
+QueueSize
+SwitchQueueSettings::Apply(RdmaFabricHelper& fh, const std::string& cc, Time linkDelay) const
+{
+    Check();
     fh.SetMmuAttribute("BufferSize", QueueSizeValue(bufferSize));
     fh.SetMmuAttribute("ThresholdMode", EnumValue(SwitchMmu::STATIC));
     fh.SetMmuAttribute("XOff", QueueSizeValue(xoff));
@@ -102,15 +152,22 @@ SwitchQueueSettings::Apply(RdmaFabricHelper& fh,
     }
     if (q == "dcon")
     {
-        QueueSize qcnmInUse = GetQcnm(linkDelay, linkRate);
+        QueueSize fixed = GetFixedQcnm();
+        bool dynamic = fixed.GetValue() == 0;
         fh.SetQueueDisc("ns3::DconQueueDisc",
                         "QEcn",
-                        QueueSizeValue(kmin),
+                        QueueSizeValue(qecn),
+                        "QcnmMode",
+                        EnumValue(dynamic ? DconQueueDisc::DYNAMIC : DconQueueDisc::FIXED),
                         "QCnm",
-                        QueueSizeValue(qcnmInUse),
+                        QueueSizeValue(dynamic ? qecn : fixed),
+                        "FanOut",
+                        UintegerValue(qcnmFanOut),
+                        "HopDelay",
+                        TimeValue(linkDelay),
                         "MarkInBurst",
                         BooleanValue(markInBurst));
-        return qcnmInUse;
+        return fixed;
     }
     if (q == "npecn")
     {

@@ -22,23 +22,31 @@ class CommandLine;
  * \brief Switch buffer, PFC and egress-queue settings shared by the paper's scenarios, and the
  * rule that picks the egress queue discipline from the congestion control.
  *
- * With queue "auto", DCON runs get DconQueueDisc (Q_ECN = kmin, Q_CNM from qcnm,
- * qcnmFraction or the dynamic formula), PCN runs NpEcnQueueDisc, every other scheme
- * RedEcnQueueDisc (kmin, kmax, pmax). The PFC thresholds are static (XOff/XOn per ingress
- * port and priority).
+ * With queue "auto", DCON runs get DconQueueDisc (Q_ECN = qecn; Q_CNM fixed from qcnm or
+ * qcnmFraction, else dynamic: Section 4.4's bound per packet with M = qcnmFanOut, 0 = the live
+ * fan-out), PCN runs NpEcnQueueDisc, every other scheme RedEcnQueueDisc (kmin, kmax, pmax).
+ * The PFC thresholds are static (XOff/XOn per ingress port and priority).
+ *
+ * Defaults, the paper's testbed (dcon.md 3.1) and the DCQCN paper's ECN settings: 22 MB
+ * buffer, PFC at 320 KB (resume 300 KB); RED Kmin 5 KB, Kmax 200 KB, Pmax 1% (DCQCN's
+ * defaults, with the DCON paper's "ECN threshold 200 KB" as Kmax; kmin = kmax = 200KB, pmax 1
+ * is the step reading); DCON Q_ECN = 5 KB (DCQCN's Kmin, where marking starts), so that
+ * Q_ECN < Q_CNM < Q_PFC for the dynamic Q_CNM with M = 2 (85 KB) and for Fig. 11's fixed
+ * 40% and 60% of the PFC threshold (128 and 192 KB).
  */
 struct SwitchQueueSettings
 {
     QueueSize bufferSize{"22MB"}; //!< switch buffer
     QueueSize xoff{"320KB"};      //!< PFC pause threshold (per ingress port, priority)
     QueueSize xon{"300KB"};       //!< PFC resume threshold
-    QueueSize kmin{"200KB"};      //!< ECN Kmin (= Q_ECN of DCON)
-    QueueSize kmax{"200KB"};      //!< ECN Kmax (= Kmin: step marking)
-    double pmax{1.0};             //!< ECN Pmax
+    QueueSize kmin{"5KB"};        //!< RED ECN Kmin
+    QueueSize kmax{"200KB"};      //!< RED ECN Kmax (= Kmin: step marking)
+    double pmax{0.01};            //!< RED ECN Pmax
+    QueueSize qecn{"5KB"};        //!< DCON Q_ECN
     std::string queue{"auto"};    //!< egress queue: auto (by cc), red, dcon, npecn
-    QueueSize qcnm{"0B"};         //!< DCON Q_CNM; 0 = dynamic (paper Section 4.4)
+    QueueSize qcnm{"0B"};         //!< DCON fixed Q_CNM; 0 = dynamic (paper Section 4.4)
     double qcnmFraction{0};       //!< if > 0: Q_CNM = this x xoff (fixed, paper Fig. 11)
-    uint32_t qcnmFanOut{1};       //!< M of the dynamic Q_CNM
+    uint32_t qcnmFanOut{0};       //!< M of the dynamic Q_CNM; 0 = live fan-out
     bool markInBurst{false};      //!< DCON: keep ECN marking in burst congestion (no latch)
 
     /**
@@ -50,34 +58,45 @@ struct SwitchQueueSettings
 
     /**
      * \brief Add every field as a command-line option (--bufferSize, --xoff, --xon, --kmin,
-     * --kmax, --pmax, --queue, --qcnm, --qcnmFraction, --qcnmFanOut, --dconMarkInBurst). The
-     * settings must outlive the parse.
+     * --kmax, --pmax, --qecn, --queue, --qcnm, --qcnmFraction, --qcnmFanOut,
+     * --dconMarkInBurst). The settings must outlive the parse.
      * \param cmd the command line
      */
     void AddCommandLineOptions(CommandLine& cmd);
 
     /**
-     * \brief The Q_CNM these settings give (fraction of xoff, explicit, or dynamic).
-     * \param linkDelay per-hop delay d of the dynamic formula
-     * \param linkRate link capacity C of the dynamic formula
-     * \return Q_CNM
+     * \brief The fixed Q_CNM these settings give (fraction of xoff, or explicit), or 0 bytes
+     * for the dynamic one.
+     * \return Q_CNM, 0 = dynamic
      */
-    QueueSize GetQcnm(Time linkDelay, DataRate linkRate) const;
+    QueueSize GetFixedQcnm() const;
 
     /**
-     * \brief Configure the MMU and the egress queue discipline of a fabric helper. Throws
-     * std::invalid_argument naming the bad value (unknown queue, qcnmFraction outside [0, 1],
-     * xon > xoff).
+     * \brief The dynamic Q_CNM for a given M with these settings' thresholds (static PFC):
+     * max(qecn, xoff / M - 3 d C (M - 1)).
+     * \param m M (>= 1)
+     * \param linkDelay per-hop delay d
+     * \param linkRate link capacity C
+     * \return Q_CNM
+     */
+    QueueSize GetDynamicQcnm(uint32_t m, Time linkDelay, DataRate linkRate) const;
+
+    /**
+     * \brief Check the settings: xon <= xoff <= buffer, qecn <= xoff, a fixed Q_CNM in
+     * [qecn, xoff], qcnmFraction in [0, 1]. Throws std::invalid_argument naming the option and
+     * the values.
+     */
+    void Check() const;
+
+    /**
+     * \brief Configure the MMU and the egress queue discipline of a fabric helper (after
+     * Check()). Throws std::invalid_argument naming the bad value (unknown queue, see Check).
      * \param fh the fabric helper
      * \param cc the congestion control the hosts run
-     * \param linkDelay per-hop delay (dynamic Q_CNM)
-     * \param linkRate link capacity (dynamic Q_CNM)
-     * \return the Q_CNM in use (0 bytes unless the queue is DCON's)
+     * \param linkDelay per-hop delay (d of the dynamic Q_CNM)
+     * \return the fixed Q_CNM in use (0 bytes if dynamic or if the queue is not DCON's)
      */
-    QueueSize Apply(RdmaFabricHelper& fh,
-                    const std::string& cc,
-                    Time linkDelay,
-                    DataRate linkRate) const;
+    QueueSize Apply(RdmaFabricHelper& fh, const std::string& cc, Time linkDelay) const;
 };
 
 } // namespace ns3

@@ -5,18 +5,22 @@
 #ifndef DCON_QUEUE_DISC_H
 #define DCON_QUEUE_DISC_H
 
+#include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 #include "ns3/traced-value.h"
 #include "rdma-egress-queue-disc.h"
 
+#include <deque>
 #include <unordered_map>
+#include <utility>
 
 namespace ns3
 {
 
 /**
  * \ingroup dcon
- * \brief DCON's three-state egress queue (Hu et al. 2023, Section 3.2; dcon.md 2.1).
+ * \brief DCON's three-state egress queue (Hu et al. 2023, Sections 4.1, 4.2 and 4.4;
+ * dcon.md 2.1, 2.2, 2.6).
  *
  * With q the instantaneous queue length in bytes:
  * - q < Q_ECN: not congested; ECN marking is (re-)enabled;
@@ -31,8 +35,23 @@ namespace ns3
  *
  * Marking uses q excluding the arriving packet (the bytes ahead of it, as RedEcnQueueDisc on
  * enqueue); the burst test uses q including it (the queue has reached Q_CNM once the packet is
- * in). N is the number of distinct flows (5-tuples) with at least one packet in this queue,
- * the arriving packet included.
+ * in).
+ *
+ * \par Q_CNM (QcnmMode)
+ * Fixed: the QCnm attribute. Dynamic (default, the paper's "dynamic" threshold of Fig. 11):
+ * for each arriving packet, the upper end of the paper's conservative range (Section 4.4),
+ * Q_CNM = max(Q_ECN, Q_PFC / M - 3 d C (M - 1)), with Q_PFC the current PFC pause threshold of
+ * the packet's ingress port, M the number of egress ports that hold packets of that ingress
+ * port and priority now, this one included (the live fan-out; FanOut > 0 fixes M instead),
+ * d = HopDelay and C the capacity of this queue's link. The switch supplies Q_PFC and M
+ * (RdmaIngressInfo). The state between arrivals uses the Q_CNM of the last arrival.
+ *
+ * \par N (FlowCount)
+ * Window (default): the flows "passing through the egress port" (the paper's words): every
+ * flow with a packet in the queue now or with a packet that arrived less than FlowWindow ago.
+ * Queued: only the flows with a packet in the queue now (paused or idle flows are missed, so
+ * the C/N rates of the notified flows can add up to more than C). Both count the arriving
+ * packet's flow.
  */
 class DconQueueDisc : public RdmaEgressQueueDisc
 {
@@ -43,6 +62,20 @@ public:
         NOT_CONGESTED = 0, //!< q < Q_ECN
         PERSISTENT = 1,    //!< Q_ECN <= q < Q_CNM (marking on, or latched off after a burst)
         BURST = 2          //!< q >= Q_CNM
+    };
+
+    /// Where Q_CNM comes from.
+    enum QcnmMode
+    {
+        FIXED = 0,  //!< the QCnm attribute
+        DYNAMIC = 1 //!< Section 4.4's bound per arriving packet
+    };
+
+    /// What N counts.
+    enum FlowCountMode
+    {
+        QUEUED = 0, //!< flows with a packet in the queue
+        WINDOW = 1  //!< flows queued or seen within FlowWindow
     };
 
     /// Mark reason: persistent congestion.
@@ -60,6 +93,12 @@ public:
     bool IsBurstCongested() const override;
 
     /**
+     * \brief Reject Q_ECN or a fixed Q_CNM above the switch's PFC pause threshold.
+     * \param pfcThreshold the pause threshold with an empty buffer (0 = PFC off: no check)
+     */
+    void CheckPfcThreshold(uint64_t pfcThreshold) const override;
+
+    /**
      * \brief The current state.
      * \return the state
      */
@@ -72,10 +111,17 @@ public:
     bool IsMarkingDisabled() const;
 
     /**
-     * \brief N: distinct flows with packets in the queue.
+     * \brief The flows N counts now (FlowCount): with a packet queued, or (Window) seen less
+     * than FlowWindow ago.
      * \return the count
      */
     uint32_t GetNumFlows() const;
+
+    /**
+     * \brief The Q_CNM of the last arrival (the fixed one before any arrival).
+     * \return bytes
+     */
+    uint32_t GetQcnmInUse() const;
 
     /**
      * \brief Number of times the queue entered burst congestion.
@@ -103,24 +149,66 @@ public:
     static QueueSize ComputeDynamicQcnm(
         QueueSize qEcn, QueueSize qPfc, uint32_t m, Time d, DataRate c);
 
+    /**
+     * \brief ComputeDynamicQcnm in bytes, without unit checks (the per-packet path).
+     * \param qEcn Q_ECN in bytes
+     * \param qPfc Q_PFC in bytes
+     * \param m M (>= 1)
+     * \param d per-hop delay
+     * \param c link capacity
+     * \return Q_CNM in bytes
+     */
+    static uint32_t DynamicQcnmBytes(uint64_t qEcn, uint64_t qPfc, uint32_t m, Time d, DataRate c);
+
+    /// Signature of the CongestedFlow trace: the packet, N.
+    typedef void (*CongestedFlowTracedCallback)(Ptr<const QueueDiscItem> item, uint32_t n);
+
 protected:
     void OnEnqueue(Ptr<RdmaQueueDiscItem> item, uint32_t queueBytes) override;
     void OnDequeue(Ptr<RdmaQueueDiscItem> item, uint32_t queueBytes) override;
     bool CheckConfig() override;
 
 private:
+    /// Per-flow bookkeeping for N.
+    struct FlowEntry
+    {
+        uint32_t queued{0}; //!< packets of the flow in the queue
+        Time lastSeen;      //!< arrival of its last packet (Window mode)
+    };
+
     /**
      * \brief Recompute the state after a change of the queue length.
      * \param queueBytes the queue length
      */
     void UpdateState(uint32_t queueBytes);
 
+    /**
+     * \brief The Q_CNM for an arriving packet.
+     * \param item the packet
+     * \return bytes
+     */
+    uint32_t QcnmFor(const RdmaQueueDiscItem& item) const;
+
+    /**
+     * \brief Window mode: forget the flows last seen FlowWindow or more before \p now that
+     * have nothing queued.
+     * \param now the current time
+     */
+    void ExpireFlows(Time now);
+
     QueueSize m_qEcn;
     QueueSize m_qCnm;
+    QcnmMode m_qcnmMode{DYNAMIC};
+    uint32_t m_fanOut{0}; //!< fixed M of the dynamic Q_CNM (0 = live fan-out)
+    Time m_hopDelay;      //!< d of the dynamic Q_CNM
     bool m_markingDisabled{false};
     bool m_markInBurst{false}; //!< keep marking in burst congestion (no latch)
+    FlowCountMode m_flowCount{WINDOW};
+    Time m_flowWindow;
     TracedValue<State> m_state{NOT_CONGESTED};
-    std::unordered_map<RdmaFiveTuple, uint32_t, RdmaFiveTupleHash> m_flows; //!< packets per flow
+    TracedValue<uint32_t> m_qcnmInUse{0}; //!< Q_CNM of the last arrival
+    std::unordered_map<RdmaFiveTuple, FlowEntry, RdmaFiveTupleHash> m_flows;
+    std::deque<std::pair<Time, RdmaFiveTuple>> m_arrivals; //!< Window mode, oldest first
     uint64_t m_burstOnsets{0};
     uint64_t m_cnmTriggers{0};
     TracedCallback<uint32_t> m_burstOnsetTrace;                              //!< queue bytes

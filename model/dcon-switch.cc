@@ -59,11 +59,11 @@ DconSwitch::GetTypeId()
                             MakeUintegerChecker<uint8_t>(0, 7))
               .AddAttribute("ControlStampsTlast",
                             "Whether ACK, NAK and CNP packets (ControlPriority) stamp T_last of "
-                            "their ingress port like packets of non-congested data flows. The "
-                            "paper says 'a packet of a non-congested flow' without saying "
-                            "whether acknowledgements count; true treats them as any packet "
-                            "whose egress queue is not in burst congestion",
-                            BooleanValue(true),
+                            "their ingress port like data packets of non-congested flows. false "
+                            "(default): the paper's T_last is the arrival of 'the last data "
+                            "packet of a non-congested flow'; true treats control packets as "
+                            "any packet whose egress queue is not in burst congestion",
+                            BooleanValue(false),
                             MakeBooleanAccessor(&DconSwitch::m_controlStampsTlast),
                             MakeBooleanChecker())
               .AddAttribute("Mmu",
@@ -113,6 +113,7 @@ DconSwitch::DoDispose()
         }
         for (auto& q : port.queues)
         {
+            q->SetIngressInfo(nullptr);
             q->Dispose();
         }
     }
@@ -167,6 +168,7 @@ DconSwitch::AddPort(Ptr<PfcNetDevice> device, const ObjectFactory& queueFactory)
         Ptr<RdmaEgressQueueDisc> q = queueFactory.Create<RdmaEgressQueueDisc>();
         q->SetLinkRate(device->GetDataRate());
         q->SetCongestedFlowCallback(MakeCallback(&DconSwitch::CongestedFlow, this).Bind(index));
+        q->SetIngressInfo(this);
         q->Initialize();
         port.queues[p] = q;
     }
@@ -191,6 +193,57 @@ DconSwitch::Finalize()
     }
     m_tracker->SetNPorts(m_ports.size());
     m_cnmsSentPerPort.assign(m_ports.size(), 0);
+    const std::size_t n = m_ports.size();
+    m_fanBytes.assign(n * n * PfcNetDevice::NUM_PRIORITIES, 0);
+    m_fanOut.assign(n * PfcNetDevice::NUM_PRIORITIES, 0);
+    // Thresholds no packet can reach before PFC pauses its ingress are configuration errors.
+    const uint64_t pfc = m_mmu->GetIngressPauseThresholdAtEmpty();
+    for (uint32_t p = 0; p < n; ++p)
+    {
+        for (const auto& q : m_ports[p].queues)
+        {
+            try
+            {
+                q->CheckPfcThreshold(pfc);
+            }
+            catch (const std::invalid_argument& e)
+            {
+                throw std::invalid_argument("switch " + std::to_string(m_node ? m_node->GetId() : 0)
+                                            + " port " + std::to_string(p) + ": " + e.what());
+            }
+        }
+    }
+}
+
+uint32_t
+DconSwitch::GetIngressFanOut(uint32_t inPort, uint8_t priority) const
+{
+    return m_fanOut.at(inPort * PfcNetDevice::NUM_PRIORITIES + priority);
+}
+
+uint64_t
+DconSwitch::GetIngressPauseThreshold(uint32_t /* inPort */, uint8_t /* priority */) const
+{
+    return m_mmu->IsPfcEnabled() ? m_mmu->GetPauseThreshold() : 0;
+}
+
+void
+DconSwitch::AccountFanOut(
+    uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t bytes, bool joining)
+{
+    const std::size_t n = m_ports.size();
+    uint64_t& b = m_fanBytes[(inPort * n + outPort) * PfcNetDevice::NUM_PRIORITIES + priority];
+    uint32_t& m = m_fanOut[inPort * PfcNetDevice::NUM_PRIORITIES + priority];
+    if (joining)
+    {
+        m += b == 0;
+        b += bytes;
+    }
+    else
+    {
+        b -= bytes;
+        m -= b == 0;
+    }
 }
 
 void
@@ -423,6 +476,7 @@ DconSwitch::ForwardIpv4(uint32_t inPort, const Ptr<Packet>& packet)
     else
     {
         Ptr<RdmaEgressQueueDisc> q = port.queues[prio];
+        AccountFanOut(inPort, out, prio, size, true); // before: the queue may ask for M
         q->Enqueue(Create<RdmaQueueDiscItem>(packet, f.tos, f.tuple, inPort, prio));
         stamp = !q->IsBurstCongested();
     }
@@ -563,6 +617,7 @@ DconSwitch::PullFrame(uint32_t portIndex, uint8_t pausedMask, PfcTxFrame& frame)
             }
             item->AddHeader();
             next = {item->GetPacket(), item->GetIngressPort(), item->GetSize()};
+            AccountFanOut(next.inPort, portIndex, p, next.size, false);
         }
         if (m_mmu->Release(next.inPort, p, next.size))
         {

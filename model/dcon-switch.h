@@ -63,6 +63,7 @@ class Node;
 class DconSwitch
     : public Object
     , public PfcDeviceOwner
+    , public RdmaIngressInfo
 {
 public:
     /// Drop reason: no route to the destination.
@@ -214,6 +215,23 @@ public:
     typedef void (*CnmSentTracedCallback)(uint32_t port, const RdmaFiveTuple& flow, uint32_t n);
 
     /**
+     * \brief M: egress ports that hold data packets of (inPort, priority) now (RdmaIngressInfo,
+     * for DCON's dynamic Q_CNM). Control-priority packets are not counted.
+     * \param inPort the ingress port
+     * \param priority the priority
+     * \return the count
+     */
+    uint32_t GetIngressFanOut(uint32_t inPort, uint8_t priority) const override;
+
+    /**
+     * \brief The MMU's current pause threshold (RdmaIngressInfo); 0 if PFC is off.
+     * \param inPort the ingress port
+     * \param priority the priority
+     * \return bytes
+     */
+    uint64_t GetIngressPauseThreshold(uint32_t inPort, uint8_t priority) const override;
+
+    /**
      * \brief The PFC priority a DSCP value maps to.
      * \param dscp the DSCP
      * \return the priority
@@ -301,6 +319,18 @@ private:
     void CongestedFlow(uint32_t port, Ptr<const RdmaQueueDiscItem> item, uint32_t numFlows);
 
     /**
+     * \brief Account a data packet of (inPort, priority) joining or leaving egress port
+     * \p outPort, for GetIngressFanOut.
+     * \param inPort the ingress port
+     * \param outPort the egress port
+     * \param priority the priority
+     * \param bytes the packet's size
+     * \param joining true when it joins the egress queue, false when it leaves
+     */
+    void AccountFanOut(
+        uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t bytes, bool joining);
+
+    /**
      * \brief Count a forwarding drop.
      * \param reason the reason
      */
@@ -327,8 +357,10 @@ private:
     uint32_t m_ecmpSeed;
     uint16_t m_pauseQuanta;
     double m_pauseRefreshRatio;
-    uint8_t m_controlPriority; //!< priority served from Port::controlIp
-    bool m_controlStampsTlast; //!< control packets update T_last
+    std::vector<uint64_t> m_fanBytes; //!< bytes per (inPort, outPort, priority)
+    std::vector<uint32_t> m_fanOut;   //!< egress ports with bytes, per (inPort, priority)
+    uint8_t m_controlPriority;        //!< priority served from Port::controlIp
+    bool m_controlStampsTlast;        //!< control packets update T_last
 
     TracedCallback<Ptr<const Packet>, const char*> m_dropTrace; //!< packet dropped, reason
     TracedCallback<uint32_t, const RdmaFiveTuple&, uint32_t> m_cnmSentTrace; //!< CNM sent

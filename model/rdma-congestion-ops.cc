@@ -29,8 +29,9 @@ RdmaCongestionOps::~RdmaCongestionOps() {}
 void
 RdmaCongestionOps::Init(Ptr<RdmaFlowState> flow)
 {
-    flow->m_rate = flow->m_lineRate;
-    flow->m_targetRate = flow->m_lineRate;
+    const DataRate start = flow->m_startRate.GetBitRate() ? flow->m_startRate : flow->m_lineRate;
+    flow->m_rate = start;
+    flow->m_targetRate = start;
 }
 
 void

@@ -48,7 +48,9 @@ public:
 
     // ---------------------------------------------------------------- sender role
     /**
-     * \brief Called once when the flow starts. The default sets rate and target to line rate.
+     * \brief Called once when the flow starts. The default sets rate and target rate to the
+     * flow's start rate (RdmaFlowState::m_startRate; the line rate unless the flow asked for
+     * another, 0 also meaning the line rate).
      * \param flow the flow's state
      */
     virtual void Init(Ptr<RdmaFlowState> flow);

@@ -4,9 +4,13 @@
  */
 #include "rdma-dcon.h"
 
+#include "enum-accessor.h"
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+
+#include <cmath>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -22,14 +26,32 @@ RdmaDcon::GetTypeId()
               .SetParent<RdmaDcqcn>()
               .SetGroupName("Dcon")
               .AddConstructor<RdmaDcon>()
+              .AddAttribute("Sender",
+                            "Paper: the paper's Algorithm 1 as written, with a receiver that "
+                            "sends one CNP per CnpPeriod while the flow is active, carrying "
+                            "whether a CE packet arrived in the period (default). Dcqcn: "
+                            "DCQCN's sender and receiver (timers, byte counter, additive and "
+                            "hyper increase; CNPs only on CE) plus the CNM reaction. Both ends "
+                            "must use the same value",
+                            EnumValue(RdmaDcon::PAPER),
+                            MakeDconEnumAccessor(&RdmaDcon::m_variant),
+                            MakeEnumChecker(RdmaDcon::PAPER, "Paper", RdmaDcon::DCQCN, "Dcqcn"))
+              .AddAttribute("CnpPeriod",
+                            "Sender=Paper: period of the receiver's CNPs (paper: 50 us); must "
+                            "be > 0",
+                            TimeValue(MicroSeconds(50)),
+                            MakeTimeAccessor(&RdmaDcon::m_cnpPeriod),
+                            MakeTimeChecker())
               .AddAttribute("CnmHoldTime",
-                            "Within this time of the last applied CNM, a CNM only lowers the rate",
+                            "Within this time of the last applied CNM, a CNM only lowers the "
+                            "rate (paper: 50 us); >= 0",
                             TimeValue(MicroSeconds(50)),
                             MakeTimeAccessor(&RdmaDcon::m_holdTime),
                             MakeTimeChecker(Time(0)))
               .AddAttribute("CnmSetsTargetRate",
-                            "A CNM also sets DCQCN's target rate to C/N",
-                            BooleanValue(true),
+                            "A CNM also sets the target rate to C/N. false (default): the "
+                            "paper's line 2 sets the sending rate only",
+                            BooleanValue(false),
                             MakeBooleanAccessor(&RdmaDcon::m_setsTarget),
                             MakeBooleanChecker())
               .AddTraceSource("CnmApplied",
@@ -50,9 +72,87 @@ RdmaDcon::GetName() const
 }
 
 void
+RdmaDcon::DoDispose()
+{
+    m_rxPeriod.Stop();
+    m_rx = nullptr;
+    RdmaDcqcn::DoDispose();
+}
+
+RdmaDcon::SenderVariant
+RdmaDcon::GetSenderVariant() const
+{
+    return m_variant;
+}
+
+void
+RdmaDcon::Init(Ptr<RdmaFlowState> flow)
+{
+    NS_LOG_FUNCTION(this << flow);
+    // DCQCN's checks (G, InitialAlpha, MinRate, ...); rate = target = line rate, alpha set.
+    RdmaDcqcn::Init(flow);
+    m_stopped = false;
+    m_lastApplied = Time(-1);
+}
+
+void
+RdmaDcon::OnSent(Ptr<RdmaFlowState> flow, uint32_t bytes)
+{
+    if (m_variant == DCQCN)
+    {
+        RdmaDcqcn::OnSent(flow, bytes); // the byte counter
+    }
+}
+
+void
+RdmaDcon::OnCnp(Ptr<RdmaFlowState> flow, const RdmaCnpInfo& cnp)
+{
+    if (m_variant == DCQCN)
+    {
+        RdmaDcqcn::OnCnp(flow, cnp);
+        return;
+    }
+    if (!m_stopped)
+    {
+        ApplyCnp(flow, cnp.congested);
+    }
+}
+
+void
+RdmaDcon::ApplyCnp(Ptr<RdmaFlowState> flow, bool marked)
+{
+    const double g = GetG();
+    double delta = GetAlpha();
+    const uint64_t rate = flow->m_rate.Get().GetBitRate();
+    uint64_t next;
+    if (marked)
+    {
+        // Lines 5-8: target = rate; delta = (1-g) delta + g; rate = rate (1 - delta/2).
+        flow->m_targetRate = flow->m_rate.Get();
+        delta = (1.0 - g) * delta + g;
+        next = static_cast<uint64_t>(std::llround(static_cast<double>(rate) * (1.0 - delta / 2)));
+    }
+    else
+    {
+        // Lines 10-11: delta = (1-g) delta; rate = (target + rate) / 2 (rounded, halves up).
+        delta = (1.0 - g) * delta;
+        next = (flow->m_targetRate.Get().GetBitRate() + rate + 1) / 2;
+    }
+    SetAlpha(delta);
+    flow->SetRate(DataRate(next), GetMinRate());
+    NS_LOG_DEBUG("flow " << flow->m_flowId << " CNP mark " << marked << " delta " << delta
+                         << " target " << flow->m_targetRate.Get() << " rate "
+                         << flow->m_rate.Get());
+}
+
+void
 RdmaDcon::OnCnm(Ptr<RdmaFlowState> flow, const RdmaCnmInfo& cnm)
 {
     m_received++;
+    if (m_stopped)
+    {
+        return;
+    }
     uint16_t n = cnm.numFlows ? cnm.numFlows : 1;
     DataRate target(cnm.capacity.GetBitRate() / n);
     Time now = Simulator::Now();
@@ -65,10 +165,77 @@ RdmaDcon::OnCnm(Ptr<RdmaFlowState> flow, const RdmaCnmInfo& cnm)
     }
     m_lastApplied = now;
     m_applied++;
-    ApplyExternalRate(target, m_setsTarget);
+    if (m_variant == DCQCN)
+    {
+        ApplyExternalRate(target, m_setsTarget);
+    }
+    else
+    {
+        // Line 2: sending rate = C / N.
+        flow->SetRate(target, GetMinRate());
+        if (m_setsTarget)
+        {
+            flow->m_targetRate = flow->m_rate.Get();
+        }
+    }
     NS_LOG_DEBUG("flow " << flow->m_flowId << " CNM N=" << n << " C=" << cnm.capacity << " -> rate "
                          << flow->m_rate.Get());
     m_cnmAppliedTrace(flow->m_rate.Get());
+}
+
+void
+RdmaDcon::Stop()
+{
+    m_stopped = true;
+    m_rxPeriod.Stop();
+    RdmaDcqcn::Stop();
+}
+
+void
+RdmaDcon::InitReceiver(Ptr<RdmaRxFlowState> rx, SendCnpCallback sendCnp)
+{
+    RdmaDcqcn::InitReceiver(rx, sendCnp);
+    if (m_variant == PAPER)
+    {
+        if (!m_cnpPeriod.IsStrictlyPositive())
+        {
+            throw std::invalid_argument("RdmaDcon: attribute CnpPeriod = "
+                                        + std::to_string(m_cnpPeriod.GetNanoSeconds())
+                                        + " ns must be > 0");
+        }
+        m_rx = rx;
+        m_rxPeriod.Setup(m_cnpPeriod, MakeCallback(&RdmaDcon::PeriodEnd, this));
+    }
+}
+
+void
+RdmaDcon::OnDataReceived(Ptr<RdmaRxFlowState> rx, const RdmaRxPacketInfo& pkt)
+{
+    if (m_variant == DCQCN)
+    {
+        RdmaDcqcn::OnDataReceived(rx, pkt);
+        return;
+    }
+    if (m_sendCnp.IsNull())
+    {
+        throw std::logic_error("RdmaDcon::OnDataReceived called before InitReceiver");
+    }
+    m_rxPeriod.OnPacket(pkt);
+}
+
+void
+RdmaDcon::PeriodEnd(const RdmaRxPeriod::Counts& counts)
+{
+    RdmaCnpInfo cnp;
+    cnp.congested = counts.cePackets > 0;
+    if (m_rx)
+    {
+        m_rx->m_cnpsSent++;
+        m_rx->m_lastCnp = Simulator::Now();
+    }
+    NS_LOG_DEBUG("CNP mark " << cnp.congested << " (" << counts.cePackets << "/" << counts.packets
+                             << " CE)");
+    m_sendCnp(cnp);
 }
 
 uint32_t
@@ -81,6 +248,12 @@ uint32_t
 RdmaDcon::GetCnmsApplied() const
 {
     return m_applied;
+}
+
+bool
+RdmaDcon::IsReceiverPeriodRunning() const
+{
+    return m_rxPeriod.IsRunning();
 }
 
 } // namespace ns3

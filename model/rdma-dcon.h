@@ -7,32 +7,57 @@
 
 #include "ns3/traced-callback.h"
 #include "rdma-dcqcn.h"
+#include "rdma-rx-period.h"
 
 namespace ns3
 {
 
 /**
  * \ingroup dcon
- * \brief DCON's sender (reaction point) and receiver: DCQCN plus the reaction to Congestion
- * Notification Messages (Hu et al. 2023, Algorithm 1; dcon.md 2.4, 2.5).
+ * \brief DCON's sender (reaction point) and receiver (Hu et al. 2023, Sections 4.1 and 4.3,
+ * Algorithm 1; dcon.md 2.4, 2.5).
  *
- * Persistent congestion is handled exactly as RdmaDcqcn (the paper uses DCQCN's recommended
- * parameters; the receiver sends at most one CNP per flow per 50 us). On a CNM carrying N and
- * the congested link's capacity C, the rate becomes C / N (clamped to [MinRate, line rate]).
- * If several CNMs for the flow arrive within CnmHoldTime (50 us) of the last one applied, a
- * CNM is applied only if C / N is below the current rate. With CnmSetsTargetRate (default
- * true) the DCQCN target rate also becomes C / N, so that DCQCN's increase stages recover from
- * C / N (additive, then hyper increase) instead of jumping back toward the pre-burst target by
- * fast recovery; set it to false for the other reading of the paper. The increase timer is
- * restarted either way; alpha is not changed by a CNM.
+ * Two readings of the paper, chosen by the Sender attribute.
  *
- * The paper's Algorithm 1 read literally (rate = (target + rate) / 2 only on a CNP with mark
- * 0, which DCQCN receivers never send) has no additive increase, so a throttled flow could
- * never exceed its target again; this class does not offer that variant.
+ * \par Sender = Paper (default): Algorithm 1 as written
+ * Receiver: "like DCQCN, it copies the ECN mark into a CNP and sends CNPs periodically
+ * (default 50 us)". One CNP per CnpPeriod while the flow is active (RdmaRxPeriod: a period
+ * starts with the first packet after an idle time; a period without packets sends nothing),
+ * carrying the congestion mark: 1 if any packet of the period arrived with ECN CE, else 0
+ * (CnpHeader's congested bit).
+ *
+ * Sender: the flow starts at line rate with target rate = line rate and delta (the paper's
+ * rate adjustment factor, DCQCN's alpha) = InitialAlpha (1); g = G (1/256). Then
+ * - CNM (N, C): rate = C / N (line 2); the target rate is kept unless CnmSetsTargetRate;
+ * - CNP with mark 1: target = rate; delta = (1-g) delta + g; rate = rate (1 - delta/2)
+ *   (lines 5-8, in this order: the decrease uses the updated delta);
+ * - CNP with mark 0: delta = (1-g) delta; rate = (target + rate) / 2 (lines 10-11).
+ * Rates are kept in [MinRate, line rate]. No timer runs at the sender. The target only ever
+ * becomes the current rate, which never exceeds it, so the rate can never rise above the last
+ * target again: the literal algorithm has no additive increase.
+ *
+ * \par Sender = Dcqcn: DCQCN plus the CNM reaction
+ * Persistent congestion is handled exactly as RdmaDcqcn (timers, byte counter, fast recovery,
+ * additive and hyper increase; the receiver sends at most one CNP per flow per CnpInterval on
+ * CE packets). A CNM sets the rate to C / N (and DCQCN's target too if CnmSetsTargetRate) and
+ * restarts DCQCN's increase stages. This is the module's earlier reading, kept as an
+ * alternative; the paper's text does not describe it.
+ *
+ * In both, several CNMs for the flow within CnmHoldTime (50 us) of the last one applied: a CNM
+ * is then applied only if C / N is below the current rate. A CNM with N = 0 counts as N = 1.
+ * Both ends must use the same Sender value (the NIC creates the sender and the receiver from
+ * one factory).
  */
 class RdmaDcon : public RdmaDcqcn
 {
 public:
+    /// Which reading of the paper's sender and receiver.
+    enum SenderVariant
+    {
+        PAPER = 0, //!< Algorithm 1 as written, periodic CNPs with a congestion mark
+        DCQCN = 1  //!< DCQCN's reaction point and notification point plus the CNM reaction
+    };
+
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -43,7 +68,31 @@ public:
     ~RdmaDcon() override;
 
     std::string GetName() const override;
+
+    /**
+     * \brief Start the sender: rate = target = line rate, delta = InitialAlpha, no timer.
+     * \throws std::invalid_argument naming the attribute if an attribute value is invalid.
+     * \param flow the flow's state
+     */
+    void Init(Ptr<RdmaFlowState> flow) override;
+    void OnSent(Ptr<RdmaFlowState> flow, uint32_t bytes) override;
+    void OnCnp(Ptr<RdmaFlowState> flow, const RdmaCnpInfo& cnp) override;
     void OnCnm(Ptr<RdmaFlowState> flow, const RdmaCnmInfo& cnm) override;
+    void Stop() override;
+
+    /**
+     * \brief Start the receiver role (checks CnpPeriod in the Paper variant).
+     * \param rx the receiver state
+     * \param sendCnp how to send a CNP
+     */
+    void InitReceiver(Ptr<RdmaRxFlowState> rx, SendCnpCallback sendCnp) override;
+    void OnDataReceived(Ptr<RdmaRxFlowState> rx, const RdmaRxPacketInfo& pkt) override;
+
+    /**
+     * \brief The variant in use (attribute Sender).
+     * \return the variant
+     */
+    SenderVariant GetSenderVariant() const;
 
     /**
      * \brief CNMs received by this flow.
@@ -57,15 +106,42 @@ public:
      */
     uint32_t GetCnmsApplied() const;
 
+    /**
+     * \brief Whether the receiver's CNP period is running (Paper variant).
+     * \return true while it runs
+     */
+    bool IsReceiverPeriodRunning() const;
+
     /// Signature of the CnmApplied trace: the new rate.
     typedef void (*CnmAppliedTracedCallback)(DataRate rate);
 
+protected:
+    void DoDispose() override;
+
 private:
+    /**
+     * \brief Algorithm 1's reaction to a CNP (Paper variant).
+     * \param flow the flow's state
+     * \param marked the CNP's congestion mark
+     */
+    void ApplyCnp(Ptr<RdmaFlowState> flow, bool marked);
+
+    /**
+     * \brief End of a receiver period with packets: send the CNP with the mark.
+     * \param counts what arrived in the period
+     */
+    void PeriodEnd(const RdmaRxPeriod::Counts& counts);
+
+    SenderVariant m_variant{PAPER};
+    Time m_cnpPeriod;
     Time m_holdTime;
     bool m_setsTarget;
+    bool m_stopped{false};
     Time m_lastApplied{Time(-1)};
     uint32_t m_received{0};
     uint32_t m_applied{0};
+    Ptr<RdmaRxFlowState> m_rx; //!< receiver state (Paper variant)
+    RdmaRxPeriod m_rxPeriod;   //!< receiver's CNP period (Paper variant)
     TracedCallback<DataRate> m_cnmAppliedTrace;
 };
 

@@ -396,6 +396,19 @@ RdmaDcqcn::GetMinRate() const
     return m_minRate;
 }
 
+double
+RdmaDcqcn::GetG() const
+{
+    return m_g;
+}
+
+void
+RdmaDcqcn::SetAlpha(double alpha)
+{
+    NS_ABORT_MSG_IF(m_alphaClock, "RdmaDcqcn::SetAlpha while DCQCN's alpha clock runs");
+    m_alpha = alpha;
+}
+
 void
 RdmaDcqcn::StartIncreaseTimer()
 {

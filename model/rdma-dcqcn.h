@@ -204,6 +204,20 @@ protected:
      */
     DataRate GetMinRate() const;
 
+    /**
+     * \brief The alpha gain g (attribute G).
+     * \return g
+     */
+    double GetG() const;
+
+    /**
+     * \brief Set alpha directly (for a subclass that runs its own rules on DCQCN's alpha and
+     * attributes, without DCQCN's timers: DCON's Algorithm 1). Only valid while no CNP went
+     * through RdmaDcqcn::OnCnp (alpha's periodic decay clock is not running).
+     * \param alpha the new value, in [0, 1]
+     */
+    void SetAlpha(double alpha);
+
 private:
     /// Throw std::invalid_argument if an attribute value cannot work with \p lineRate.
     void CheckConfig(DataRate lineRate) const;

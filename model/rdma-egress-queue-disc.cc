@@ -70,6 +70,23 @@ RdmaEgressQueueDisc::NotifyCongestedFlow(Ptr<const RdmaQueueDiscItem> item, uint
 }
 
 void
+RdmaEgressQueueDisc::SetIngressInfo(const RdmaIngressInfo* info)
+{
+    m_ingressInfo = info;
+}
+
+const RdmaIngressInfo*
+RdmaEgressQueueDisc::GetIngressInfo() const
+{
+    return m_ingressInfo;
+}
+
+void
+RdmaEgressQueueDisc::CheckPfcThreshold(uint64_t /* pfcThreshold */) const
+{
+}
+
+void
 RdmaEgressQueueDisc::SetLinkRate(DataRate rate)
 {
     m_linkRate = rate;

@@ -15,6 +15,35 @@ namespace ns3
 
 /**
  * \ingroup dcon
+ * \brief What an egress queue may ask its switch about the ingress side of a packet (DCON's
+ * dynamic Q_CNM, paper Section 4.4). DconSwitch implements it.
+ */
+class RdmaIngressInfo
+{
+public:
+    virtual ~RdmaIngressInfo() = default;
+
+    /**
+     * \brief M: the number of egress ports that hold packets of one ingress port and priority
+     * now (the packet being enqueued included).
+     * \param inPort the ingress port
+     * \param priority the priority
+     * \return M >= 1 while a packet of (inPort, priority) is being enqueued
+     */
+    virtual uint32_t GetIngressFanOut(uint32_t inPort, uint8_t priority) const = 0;
+
+    /**
+     * \brief The PFC pause threshold of an ingress port and priority now (static XOff, or the
+     * dynamic threshold of the shared buffer); 0 if PFC is off.
+     * \param inPort the ingress port
+     * \param priority the priority
+     * \return bytes
+     */
+    virtual uint64_t GetIngressPauseThreshold(uint32_t inPort, uint8_t priority) const = 0;
+};
+
+/**
+ * \ingroup dcon
  * \brief Base class of the switch egress queue disciplines (one per port and priority).
  *
  * A FIFO of RdmaQueueDiscItem with no size limit of its own: admission is the switch MMU's
@@ -78,6 +107,22 @@ public:
      */
     DataRate GetLinkRate() const;
 
+    /**
+     * \brief Give the queue its switch's view of the ingress side (set by DconSwitch; must
+     * outlive the queue's use).
+     * \param info the switch, or nullptr
+     */
+    void SetIngressInfo(const RdmaIngressInfo* info);
+
+    /**
+     * \brief Check the queue's thresholds against its switch's largest PFC pause threshold
+     * (called by DconSwitch::Finalize). The default accepts anything.
+     * \throws std::invalid_argument naming the values if a threshold can never be reached
+     * before PFC pauses the ingress.
+     * \param pfcThreshold the pause threshold with an empty buffer (0 = PFC off: no check)
+     */
+    virtual void CheckPfcThreshold(uint64_t pfcThreshold) const;
+
 protected:
     /**
      * \brief A packet is about to join the queue.
@@ -103,13 +148,20 @@ protected:
      */
     void NotifyCongestedFlow(Ptr<const RdmaQueueDiscItem> item, uint32_t numFlows);
 
+    /**
+     * \brief The switch's view of the ingress side.
+     * \return it, or nullptr if the queue is used without a switch
+     */
+    const RdmaIngressInfo* GetIngressInfo() const;
+
 private:
     bool DoEnqueue(Ptr<QueueDiscItem> item) final;
     Ptr<QueueDiscItem> DoDequeue() final;
 
     DataRate m_linkRate;
     CongestedFlowCallback m_congestedFlow;
-    InternalQueue* m_fifo{nullptr}; //!< internal queue 0 (set by CheckConfig)
+    const RdmaIngressInfo* m_ingressInfo{nullptr}; //!< the switch (not owned)
+    InternalQueue* m_fifo{nullptr};                //!< internal queue 0 (set by CheckConfig)
 };
 
 /**

@@ -56,6 +56,7 @@ public:
     uint32_t m_mtu{1000};               //!< payload bytes per full packet
     uint64_t m_size{0};                 //!< message size in bytes
     DataRate m_lineRate;                //!< NIC line rate
+    DataRate m_startRate;               //!< rate to start at (RdmaFlowRequest::startRate)
     Time m_baseRtt;                     //!< base (unloaded) round-trip time of the path
     uint32_t m_hops{0};                 //!< switch hops on the path (for delay targets)
     TracedValue<DataRate> m_rate;       //!< current sending rate (pacing rate)

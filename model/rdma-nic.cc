@@ -183,6 +183,19 @@ RdmaNic::GetNActiveFlows() const
     return m_active.size();
 }
 
+Ptr<RdmaCongestionOps>
+RdmaNic::GetSenderCongestionOps(uint32_t flowId) const
+{
+    for (const auto& qp : m_active)
+    {
+        if (qp->request.flowId == flowId)
+        {
+            return qp->cc;
+        }
+    }
+    return nullptr;
+}
+
 const RdmaNic::Stats&
 RdmaNic::GetStats() const
 {
@@ -214,6 +227,13 @@ RdmaNic::StartFlow(const RdmaFlowRequest& request)
                                     + " has priority " + std::to_string(request.priority)
                                     + ", the ControlPriority of ACK, NAK and CNP");
     }
+    if (request.startRate > m_device->GetDataRate())
+    {
+        throw std::invalid_argument(
+            "RdmaNic::StartFlow: flow " + std::to_string(request.flowId) + " has start rate "
+            + std::to_string(request.startRate.GetBitRate()) + " b/s, above the line rate "
+            + std::to_string(m_device->GetDataRate().GetBitRate()) + " b/s");
+    }
     Ptr<RdmaQueuePair> qp = Create<RdmaQueuePair>();
     qp->request = request;
     qp->qpn = m_nextQpn;
@@ -229,6 +249,7 @@ RdmaNic::StartFlow(const RdmaFlowRequest& request)
     s->m_mtu = m_mtu;
     s->m_size = request.size;
     s->m_lineRate = m_device->GetDataRate();
+    s->m_startRate = request.startRate.GetBitRate() == 0 ? s->m_lineRate : request.startRate;
     s->m_baseRtt = request.baseRtt;
     s->m_hops = request.hops;
     s->m_startTime = Simulator::Now();

@@ -130,6 +130,14 @@ public:
      */
     uint32_t GetNActiveFlows() const;
 
+    /**
+     * \brief The congestion-control object of a flow this NIC is sending (for inspection:
+     * a linear search over the active QPs).
+     * \param flowId the flow's identifier
+     * \return the object, or nullptr if the flow is not active here
+     */
+    Ptr<RdmaCongestionOps> GetSenderCongestionOps(uint32_t flowId) const;
+
     /// Counters of the NIC.
     struct Stats
     {

@@ -81,7 +81,7 @@ void
 RdmaPcn::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    m_periodEvent.Cancel();
+    m_rxPeriod.Stop();
     m_rx = nullptr;
     m_sendCnp = SendCnpCallback();
     RdmaCongestionOps::DoDispose();
@@ -174,7 +174,7 @@ RdmaPcn::Stop()
 {
     NS_LOG_FUNCTION(this);
     m_stopped = true;
-    m_periodEvent.Cancel();
+    m_rxPeriod.Stop();
 }
 
 void
@@ -184,6 +184,7 @@ RdmaPcn::InitReceiver(Ptr<RdmaRxFlowState> rx, SendCnpCallback sendCnp)
     CheckReceiverConfig();
     RdmaCongestionOps::InitReceiver(rx, sendCnp);
     m_rx = rx;
+    m_rxPeriod.Setup(m_period, MakeCallback(&RdmaPcn::PeriodEnd, this));
 }
 
 DataRate
@@ -212,59 +213,24 @@ RdmaPcn::OnDataReceived(Ptr<RdmaRxFlowState> rx, const RdmaRxPacketInfo& pkt)
     {
         throw std::logic_error("RdmaPcn::OnDataReceived called before InitReceiver");
     }
-    const Time now = Simulator::Now();
-    // A packet arriving exactly when the period ends belongs to the next period, whatever
-    // the order of the two events in the scheduler.
-    if (m_periodEvent.IsRunning() && Simulator::GetDelayLeft(m_periodEvent).IsZero())
-    {
-        m_periodEvent.Cancel();
-        PeriodEnd();
-    }
-    if (!m_periodEvent.IsRunning())
-    {
-        m_periodEvent = Simulator::Schedule(m_period, &RdmaPcn::PeriodEnd, this);
-        m_pkts = 0;
-        m_cePkts = 0;
-        m_bytes = 0;
-        m_maxGap = Time(0);
-    }
-    if (m_lastArrival != Time::Max())
-    {
-        m_maxGap = std::max(m_maxGap, now - m_lastArrival);
-    }
-    m_lastArrival = now;
-    m_pkts++;
-    m_bytes += pkt.payloadBytes;
-    if (pkt.ce)
-    {
-        m_cePkts++;
-    }
+    m_rxPeriod.OnPacket(pkt);
 }
 
 void
-RdmaPcn::PeriodEnd()
+RdmaPcn::PeriodEnd(const RdmaRxPeriod::Counts& counts)
 {
     NS_LOG_FUNCTION(this);
-    if (m_pkts == 0)
-    {
-        // An idle period: no CNP, and the timer stops until the next packet.
-        return;
-    }
     RdmaCnpInfo cnp;
     // ce / pkts >= ratio, with a tolerance of 1e-9 so that 19/20 >= 0.95 holds in doubles.
-    cnp.congested
-        = static_cast<double>(m_cePkts) >= m_congestionRatio * static_cast<double>(m_pkts) - 1e-9;
+    cnp.congested = static_cast<double>(counts.cePackets)
+                    >= m_congestionRatio * static_cast<double>(counts.packets) - 1e-9;
     // Only the period's first packet can have an inter-arrival time above T.
-    const Time d = m_maxGap > m_period ? m_maxGap : m_period;
-    cnp.recRate = ComputeRate(m_bytes, d);
-    NS_LOG_DEBUG("CNP at " << Simulator::Now().As(Time::US) << ": " << m_cePkts << "/" << m_pkts
-                           << " CE, " << m_bytes << " B over " << d.As(Time::US) << " -> "
-                           << cnp.recRate << (cnp.congested ? " congested" : ""));
-    m_pkts = 0;
-    m_cePkts = 0;
-    m_bytes = 0;
-    m_maxGap = Time(0);
-    m_periodEvent = Simulator::Schedule(m_period, &RdmaPcn::PeriodEnd, this);
+    const Time d = counts.maxGap > m_period ? counts.maxGap : m_period;
+    cnp.recRate = ComputeRate(counts.bytes, d);
+    NS_LOG_DEBUG("CNP at " << Simulator::Now().As(Time::US) << ": " << counts.cePackets << "/"
+                           << counts.packets << " CE, " << counts.bytes << " B over "
+                           << d.As(Time::US) << " -> " << cnp.recRate
+                           << (cnp.congested ? " congested" : ""));
     if (m_rx)
     {
         m_rx->m_cnpsSent++;
@@ -282,7 +248,7 @@ RdmaPcn::GetW() const
 bool
 RdmaPcn::IsReceiverTimerRunning() const
 {
-    return m_periodEvent.IsRunning();
+    return m_rxPeriod.IsRunning();
 }
 
 } // namespace ns3

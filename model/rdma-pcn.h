@@ -10,6 +10,7 @@
 #include "ns3/nstime.h"
 #include "ns3/traced-value.h"
 #include "rdma-congestion-ops.h"
+#include "rdma-rx-period.h"
 
 #include <cstdint>
 #include <string>
@@ -23,10 +24,10 @@ namespace ns3
  *
  * Works with NpEcnQueueDisc (the congestion point) in the switches.
  *
- * Receiver role (notification point), per flow: a timer of period T (ReceiverPeriod) runs
- * while packets arrive. It starts at the first packet after an idle time; the period is the
- * half-open interval [start, start + T) (a packet arriving exactly at the end belongs to the
- * next period). At the end of a period with packets a CNP is sent with
+ * Receiver role (notification point), per flow: a period of T (ReceiverPeriod) runs while
+ * packets arrive (RdmaRxPeriod: it starts at the first packet after an idle time; the period is
+ * the half-open interval [start, start + T)). At the end of a period with packets a CNP is
+ * sent with
  * congested = (CE packets >= CongestionRatio x packets) and recRate = bytes / D, where
  * D = T, or, if the first packet of the period came more than T after the flow's previous
  * packet (a slow flow), D = that inter-arrival time. The first packet of a flow has no
@@ -123,8 +124,11 @@ private:
     /// Throw std::invalid_argument on bad receiver attributes.
     void CheckReceiverConfig() const;
 
-    /// End of a receiver period: send a CNP if packets arrived, else stop the timer.
-    void PeriodEnd();
+    /**
+     * \brief End of a receiver period with packets: send the CNP.
+     * \param counts what arrived in the period
+     */
+    void PeriodEnd(const RdmaRxPeriod::Counts& counts);
 
     // Attributes
     double m_wMin;            //!< Wmin
@@ -138,13 +142,8 @@ private:
     bool m_stopped{false};   //!< Stop() was called
 
     // Receiver state
-    Ptr<RdmaRxFlowState> m_rx;       //!< receiver state (set by InitReceiver)
-    EventId m_periodEvent;           //!< end of the current period
-    uint32_t m_pkts{0};              //!< packets in the current period
-    uint32_t m_cePkts{0};            //!< CE packets in the current period
-    uint64_t m_bytes{0};             //!< payload bytes in the current period
-    Time m_maxGap;                   //!< largest inter-arrival time in the period
-    Time m_lastArrival{Time::Max()}; //!< previous packet's arrival (Max = none yet)
+    Ptr<RdmaRxFlowState> m_rx; //!< receiver state (set by InitReceiver)
+    RdmaRxPeriod m_rxPeriod;   //!< the receiver's period
 };
 
 } // namespace ns3

@@ -32,6 +32,9 @@ struct RdmaFlowRequest
     Time baseRtt;        //!< unloaded round-trip time of the path (for CC and ideal FCT)
     uint32_t hops{0};    //!< switches on the path
     uint16_t sport{0};   //!< UDP source port (ECMP entropy); 0 = chosen by the NIC
+    /// Rate the congestion control starts the flow at (rate and target rate, or Swift's first
+    /// window = start rate x base RTT); 0 = line rate, the usual start. At most the line rate.
+    DataRate startRate{0};
 };
 
 /**

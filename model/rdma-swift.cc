@@ -129,9 +129,10 @@ RdmaSwift::Init(Ptr<RdmaFlowState> flow)
     double cwnd = m_initialCwnd;
     if (cwnd == 0)
     {
-        // bandwidth-delay product in packets (at least one)
+        // bandwidth-delay product of the start rate (the line rate unless the flow asked for
+        // another), in packets (at least one)
         cwnd = std::max(1.0,
-                        flow->m_lineRate.GetBitRate() * flow->m_baseRtt.GetSeconds()
+                        flow->m_rate.Get().GetBitRate() * flow->m_baseRtt.GetSeconds()
                             / (8.0 * flow->m_mtu));
     }
     SetCwnd(flow, cwnd);

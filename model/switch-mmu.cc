@@ -442,6 +442,24 @@ SwitchMmu::GetPauseThreshold() const
 }
 
 uint64_t
+SwitchMmu::GetIngressPauseThresholdAtEmpty() const
+{
+    if (!m_pfcEnabled)
+    {
+        return 0;
+    }
+    return m_mode == STATIC
+               ? m_xoffBytes
+               : static_cast<uint64_t>(std::floor(m_alpha * static_cast<double>(m_poolBytes)));
+}
+
+bool
+SwitchMmu::IsPfcEnabled() const
+{
+    return m_pfcEnabled;
+}
+
+uint64_t
 SwitchMmu::GetDrops(const std::string& reason) const
 {
     auto it = m_drops.find(reason);

@@ -253,6 +253,19 @@ public:
     uint64_t GetPauseThreshold() const;
 
     /**
+     * \brief The largest pause threshold an ingress can have: XOff (STATIC) or the dynamic
+     * threshold with an empty buffer, floor(Alpha x pool) (DYNAMIC); 0 if PFC is off.
+     * \return bytes
+     */
+    uint64_t GetIngressPauseThresholdAtEmpty() const;
+
+    /**
+     * \brief Whether PFC is on (attribute PfcEnabled).
+     * \return true if on
+     */
+    bool IsPfcEnabled() const;
+
+    /**
      * \brief Number of packets dropped for \p reason since Configure().
      * \param reason BUFFER_FULL or HEADROOM_FULL
      * \return packets (0 for an unknown reason)

@@ -12,10 +12,12 @@
 #include "ns3/rdma-dcon.h"
 #include "ns3/rdma-flow-state.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "test-items.h"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <stdexcept>
 #include <vector>
 
@@ -31,12 +33,16 @@ MakeItem(uint16_t sport, uint32_t ipBytes)
     return test::MakeRoceItem(sport, ipBytes);
 }
 
+/// A DCON queue alone (no switch): fixed Q_CNM, N = flows queued now.
 Ptr<DconQueueDisc>
-MakeQueue(const std::string& qEcn, const std::string& qCnm)
+MakeQueue(const std::string& qEcn, const std::string& qCnm, bool markInBurst = false)
 {
     Ptr<DconQueueDisc> q = CreateObject<DconQueueDisc>();
+    q->SetAttribute("QcnmMode", StringValue("Fixed"));
+    q->SetAttribute("FlowCount", StringValue("Queued"));
     q->SetAttribute("QEcn", QueueSizeValue(QueueSize(qEcn)));
     q->SetAttribute("QCnm", QueueSizeValue(QueueSize(qCnm)));
+    q->SetAttribute("MarkInBurst", BooleanValue(markInBurst));
     q->SetLinkRate(DataRate("40Gbps"));
     q->Initialize();
     return q;
@@ -136,12 +142,7 @@ TEST(DconQueueDisc, LatchHoldsUntilBelowQecn)
 // packet (15000 ahead) is marked, not latched off.
 TEST(DconQueueDisc, MarkInBurstKeepsMarking)
 {
-    Ptr<DconQueueDisc> q = CreateObject<DconQueueDisc>();
-    q->SetAttribute("QEcn", QueueSizeValue(QueueSize("10KB")));
-    q->SetAttribute("QCnm", QueueSizeValue(QueueSize("20KB")));
-    q->SetAttribute("MarkInBurst", BooleanValue(true));
-    q->SetLinkRate(DataRate("40Gbps"));
-    q->Initialize();
+    Ptr<DconQueueDisc> q = MakeQueue("10KB", "20KB", true);
     std::vector<Ptr<RdmaQueueDiscItem>> items;
     for (int k = 1; k <= 25; ++k)
     {
@@ -289,11 +290,14 @@ struct DconSender
     Ptr<RdmaFlowState> flow;
     Ptr<RdmaDcon> cc;
 
-    DconSender()
+    /// A sender at 40 Gb/s; \p variant "Paper" or "Dcqcn", \p setsTarget CnmSetsTargetRate.
+    explicit DconSender(const std::string& variant = "Paper", bool setsTarget = false)
     {
         flow = CreateObject<RdmaFlowState>();
         flow->m_lineRate = DataRate("40Gbps");
         cc = CreateObject<RdmaDcon>();
+        cc->SetAttribute("Sender", StringValue(variant));
+        cc->SetAttribute("CnmSetsTargetRate", BooleanValue(setsTarget));
         cc->Init(flow);
     }
 
@@ -308,6 +312,27 @@ struct DconSender
                                 info.capacity = DataRate("40Gbps");
                                 cc->OnCnm(flow, info);
                             });
+    }
+
+    /// Deliver a CNP with congestion mark \p marked now.
+    void
+    Cnp(bool marked)
+    {
+        RdmaCnpInfo info;
+        info.congested = marked;
+        cc->OnCnp(flow, info);
+    }
+
+    uint64_t
+    Rate() const
+    {
+        return flow->m_rate.Get().GetBitRate();
+    }
+
+    uint64_t
+    Target() const
+    {
+        return flow->m_targetRate.Get().GetBitRate();
     }
 
     uint64_t
@@ -327,52 +352,129 @@ struct DconSender
 };
 } // namespace
 
-// C/N: N = 4 on a 40 Gb/s link -> 10 Gb/s, and the target follows (CnmSetsTargetRate).
-TEST(RdmaDcon, CnmSetsRateToCOverN)
+// The paper's Algorithm 1 by hand, g = 1/256, 40 Gb/s, delta starts at 1, rate = target = 40:
+// mark 1: target = 40, delta = (255/256) 1 + 1/256 = 1, rate = 40 (1 - 1/2) = 20
+// mark 1: target = 20, delta = 1, rate = 10
+// mark 0: delta = 255/256, rate = (20 + 10)/2 = 15
+// mark 0: delta = (255/256)^2, rate = (20 + 15)/2 = 17.5
+// mark 1: target = 17.5, delta = (255/256)^3 + 1/256 = 0.992203..., rate = 17.5 (1 - delta/2)
+//         = 17.5 x 0.5038981... = 8.818217... Gb/s
+// mark 0 (x3): rate -> 13.159..., 15.329..., 16.414...; never above the target 17.5.
+TEST(RdmaDcon, AlgorithmOneByHand)
 {
     DconSender s;
-    EXPECT_EQ(s.flow->m_rate.Get().GetBitRate(), 40000000000u);
+    EXPECT_EQ(s.cc->GetSenderVariant(), RdmaDcon::PAPER);
+    EXPECT_EQ(s.Rate(), 40000000000u);
+    EXPECT_EQ(s.Target(), 40000000000u);
+    EXPECT_DOUBLE_EQ(s.cc->GetAlpha(), 1.0);
+    s.Cnp(true);
+    EXPECT_EQ(s.Target(), 40000000000u);
+    EXPECT_EQ(s.Rate(), 20000000000u);
+    s.Cnp(true);
+    EXPECT_EQ(s.Target(), 20000000000u);
+    EXPECT_EQ(s.Rate(), 10000000000u);
+    s.Cnp(false);
+    EXPECT_DOUBLE_EQ(s.cc->GetAlpha(), 255.0 / 256);
+    EXPECT_EQ(s.Rate(), 15000000000u);
+    s.Cnp(false);
+    EXPECT_EQ(s.Rate(), 17500000000u);
+    EXPECT_EQ(s.Target(), 20000000000u);
+    s.Cnp(true);
+    const double delta = std::pow(255.0 / 256, 3) + 1.0 / 256;
+    EXPECT_NEAR(s.cc->GetAlpha(), delta, 1e-15);
+    EXPECT_EQ(s.Target(), 17500000000u);
+    const double r = 17.5e9 * (1 - delta / 2);
+    EXPECT_NEAR(static_cast<double>(s.Rate()), r, 1.0);
+    double expect = r;
+    for (int i = 0; i < 3; ++i)
+    {
+        s.Cnp(false);
+        expect = (17.5e9 + expect) / 2;
+        EXPECT_NEAR(static_cast<double>(s.Rate()), expect, 2.0);
+    }
+    for (int i = 0; i < 100; ++i)
+    {
+        s.Cnp(false);
+    }
+    EXPECT_EQ(s.Rate(), 17500000000u); // converges to the target, never above it
+    s.cc->Stop();
+    Simulator::Destroy();
+}
+
+// Line 2: a CNM sets the sending rate to C/N (N = 4 on 40 Gb/s: 10 Gb/s); by default the
+// target stays (here the line rate), so an unmarked CNP halves the gap: (40 + 10)/2 = 25 Gb/s.
+// With CnmSetsTargetRate the target becomes 10 Gb/s too and an unmarked CNP leaves 10 Gb/s.
+TEST(RdmaDcon, CnmSetsSendingRateOnly)
+{
+    DconSender s;
     s.CnmAt(MicroSeconds(10), 4);
     EXPECT_EQ(s.RateAt(MicroSeconds(11)), 10000000000u);
-    EXPECT_EQ(s.flow->m_targetRate.Get().GetBitRate(), 10000000000u);
+    EXPECT_EQ(s.Target(), 40000000000u);
     EXPECT_EQ(s.cc->GetCnmsApplied(), 1u);
+    s.Cnp(false);
+    EXPECT_EQ(s.Rate(), 25000000000u);
     s.cc->Stop();
+    Simulator::Destroy();
+
+    DconSender t("Paper", true);
+    t.CnmAt(MicroSeconds(10), 4);
+    EXPECT_EQ(t.RateAt(MicroSeconds(11)), 10000000000u);
+    EXPECT_EQ(t.Target(), 10000000000u);
+    t.Cnp(false);
+    EXPECT_EQ(t.Rate(), 10000000000u);
+    t.cc->Stop();
     Simulator::Destroy();
 }
 
-// The 50 us rule: CNM N=4 at 10 us -> 10 Gb/s. N=2 at 30 us (20 Gb/s, not lower, within 50 us
-// of 10 us) is ignored. N=8 at 40 us (5 Gb/s, lower) is applied and restarts the window.
-// N=2 at 80 us: 40 us after 40 us, still within: ignored. N=2 at 95 us: 55 us after the last
-// applied one: applied -> 20 Gb/s. (No increase event intervenes: the increase timer period is
-// 55 us and each applied CNM restarts it; we read the rate 1 us after each CNM.)
+// The 50 us rule, in both variants: CNM N=4 at 10 us -> 10 Gb/s. N=2 at 30 us (20 Gb/s, not
+// lower, within 50 us of 10 us) is ignored. N=8 at 40 us (5 Gb/s, lower) is applied and
+// restarts the window. N=2 at 80 us: 40 us after 40 us, still within: ignored. N=2 at 95 us:
+// 55 us after the last applied one: applied -> 20 Gb/s. (Dcqcn: no increase event intervenes,
+// the increase timer period is 55 us and each applied CNM restarts it; Paper: no timer at all.)
 TEST(RdmaDcon, FiftyMicrosecondRule)
 {
-    DconSender s;
-    s.CnmAt(MicroSeconds(10), 4);
-    s.CnmAt(MicroSeconds(30), 2);
-    s.CnmAt(MicroSeconds(40), 8);
-    s.CnmAt(MicroSeconds(80), 2);
-    s.CnmAt(MicroSeconds(95), 2);
-    EXPECT_EQ(s.RateAt(MicroSeconds(31)), 10000000000u);
-    EXPECT_EQ(s.RateAt(MicroSeconds(41)), 5000000000u);
-    EXPECT_EQ(s.RateAt(MicroSeconds(81)), 5000000000u);
-    EXPECT_EQ(s.RateAt(MicroSeconds(96)), 20000000000u);
-    EXPECT_EQ(s.cc->GetCnmsReceived(), 5u);
-    EXPECT_EQ(s.cc->GetCnmsApplied(), 3u);
-    s.cc->Stop();
-    Simulator::Destroy();
+    for (const char* variant : {"Paper", "Dcqcn"})
+    {
+        SCOPED_TRACE(variant);
+        DconSender s(variant);
+        s.CnmAt(MicroSeconds(10), 4);
+        s.CnmAt(MicroSeconds(30), 2);
+        s.CnmAt(MicroSeconds(40), 8);
+        s.CnmAt(MicroSeconds(80), 2);
+        s.CnmAt(MicroSeconds(95), 2);
+        EXPECT_EQ(s.RateAt(MicroSeconds(31)), 10000000000u);
+        EXPECT_EQ(s.RateAt(MicroSeconds(41)), 5000000000u);
+        EXPECT_EQ(s.RateAt(MicroSeconds(81)), 5000000000u);
+        EXPECT_EQ(s.RateAt(MicroSeconds(96)), 20000000000u);
+        EXPECT_EQ(s.cc->GetCnmsReceived(), 5u);
+        EXPECT_EQ(s.cc->GetCnmsApplied(), 3u);
+        s.cc->Stop();
+        Simulator::Destroy();
+    }
 }
 
-// After a CNM to 10 Gb/s (RT = RC = 10 Gb/s), DCQCN's increase stages take over: the paper
-// preset's timer (55 us) gives 5 fast-recovery steps toward RT (no change, RC = RT), then
-// additive increase: RT = 10.04, RC = (10.04 + 10)/2 = 10.02 Gb/s at the 6th tick (10 + 6 x 55 =
-// 340 us).
-TEST(RdmaDcon, RecoversWithDcqcnIncrease)
+// Sender = Dcqcn with CnmSetsTargetRate (the module's earlier default): after a CNM to
+// 10 Gb/s (RT = RC = 10 Gb/s), DCQCN's increase stages take over: the paper preset's timer
+// (55 us) gives 5 fast-recovery steps toward RT (no change, RC = RT), then additive increase:
+// RT = 10.04, RC = (10.04 + 10)/2 = 10.02 Gb/s at the 6th tick (10 + 6 x 55 = 340 us).
+TEST(RdmaDcon, DcqcnVariantRecoversWithDcqcnIncrease)
 {
-    DconSender s;
+    DconSender s("Dcqcn", true);
     s.CnmAt(MicroSeconds(10), 4);
     EXPECT_EQ(s.RateAt(MicroSeconds(10) + MicroSeconds(55) * 5 + MicroSeconds(1)), 10000000000u);
     EXPECT_EQ(s.RateAt(MicroSeconds(10) + MicroSeconds(55) * 6 + MicroSeconds(1)), 10020000000u);
+    s.cc->Stop();
+    Simulator::Destroy();
+}
+
+// Sender = Paper runs no timer: after a CNM the rate stays at C/N until a CNP arrives.
+TEST(RdmaDcon, PaperVariantHasNoTimer)
+{
+    DconSender s;
+    s.CnmAt(MicroSeconds(10), 4);
+    EXPECT_EQ(s.RateAt(MicroSeconds(11)), 10000000000u);
+    EXPECT_TRUE(Simulator::IsFinished()); // nothing scheduled by the CNM
+    EXPECT_EQ(s.RateAt(MilliSeconds(5)), 10000000000u);
     s.cc->Stop();
     Simulator::Destroy();
 }
@@ -385,6 +487,93 @@ TEST(RdmaDcon, ClampsToMinRate)
     EXPECT_EQ(s.RateAt(MicroSeconds(2)), 100000000u);
     s.cc->Stop();
     Simulator::Destroy();
+}
+
+// The receiver (Sender = Paper) sends one CNP per 50 us period while packets arrive, marked
+// if any packet of the period carried CE: packets every 10 us from t = 0 to 190 us (20
+// packets), CE only at 60 us. Periods [0,50), [50,100), [100,150), [150,200): CNPs at 50, 100,
+// 150 and 200 us with marks 0, 1, 0, 0; the period [200, 250) has no packet: no CNP, and the
+// timer stops.
+TEST(RdmaDcon, ReceiverSendsPeriodicMarkedCnps)
+{
+    Ptr<RdmaDcon> cc = CreateObject<RdmaDcon>();
+    Ptr<RdmaRxFlowState> rx = CreateObject<RdmaRxFlowState>();
+    std::vector<std::pair<Time, bool>> cnps;
+    cc->InitReceiver(
+        rx,
+        MakeCallback(+[](std::vector<std::pair<Time, bool>>* v, const RdmaCnpInfo& info)
+                     {
+                         v->emplace_back(Simulator::Now(), info.congested);
+                     })
+            .Bind(&cnps));
+    for (int i = 0; i < 20; ++i)
+    {
+        Simulator::Schedule(MicroSeconds(10 * i),
+                            [cc, rx, i]()
+                            {
+                                RdmaRxPacketInfo pkt;
+                                pkt.payloadBytes = 1000;
+                                pkt.ce = i == 6;
+                                cc->OnDataReceived(rx, pkt);
+                            });
+    }
+    Simulator::Run();
+    ASSERT_EQ(cnps.size(), 4u);
+    const bool marks[] = {false, true, false, false};
+    for (std::size_t k = 0; k < 4; ++k)
+    {
+        EXPECT_EQ(cnps[k].first, MicroSeconds(50) * (k + 1));
+        EXPECT_EQ(cnps[k].second, marks[k]);
+    }
+    EXPECT_EQ(rx->m_cnpsSent, 4u);
+    EXPECT_FALSE(cc->IsReceiverPeriodRunning());
+    Simulator::Destroy();
+}
+
+// Sender = Dcqcn keeps DCQCN's receiver: a CNP only for CE packets, at most one per 50 us.
+TEST(RdmaDcon, DcqcnVariantReceiverSendsOnlyOnCe)
+{
+    Ptr<RdmaDcon> cc = CreateObject<RdmaDcon>();
+    cc->SetAttribute("Sender", StringValue("Dcqcn"));
+    Ptr<RdmaRxFlowState> rx = CreateObject<RdmaRxFlowState>();
+    uint32_t sent = 0;
+    cc->InitReceiver(rx,
+                     MakeCallback(+[](uint32_t* n, const RdmaCnpInfo& info)
+                                  {
+                                      EXPECT_TRUE(info.congested);
+                                      (*n)++;
+                                  })
+                         .Bind(&sent));
+    for (int i = 0; i < 20; ++i)
+    {
+        Simulator::Schedule(MicroSeconds(10 * i),
+                            [cc, rx, i]()
+                            {
+                                RdmaRxPacketInfo pkt;
+                                pkt.payloadBytes = 1000;
+                                pkt.ce = i == 6 || i == 8 || i == 15;
+                                cc->OnDataReceived(rx, pkt);
+                            });
+    }
+    Simulator::Run();
+    EXPECT_EQ(sent, 2u); // 60 us, (80 us: within 50 us), 150 us
+    Simulator::Destroy();
+}
+
+TEST(RdmaDcon, RejectsBadCnpPeriod)
+{
+    Ptr<RdmaDcon> cc = CreateObject<RdmaDcon>();
+    cc->SetAttribute("CnpPeriod", TimeValue(Time(0)));
+    Ptr<RdmaRxFlowState> rx = CreateObject<RdmaRxFlowState>();
+    try
+    {
+        cc->InitReceiver(rx, RdmaCongestionOps::SendCnpCallback());
+        FAIL() << "CnpPeriod 0 accepted";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("CnpPeriod"), std::string::npos) << e.what();
+    }
 }
 
 TEST(RdmaDcon, LookupByShortName)

@@ -6,24 +6,29 @@
 // L2 pauses S1, S1 pauses L0 and L1 (congestion spreading), and the innocent flow f0 (H0 -> R0,
 // which never crosses the congested port to R1) collapses during the burst and recovers after.
 //
-// Default DconTestbedConfig: f0, f1 from t = 0; burst from 30 ms: 14 senders x 35 flows x
-// 64 KB = 31.36 MB to R1. Even back to back at R1's goodput ceiling (40 x 1000 / 1082 =
-// 36.97 Gb/s) that takes 31.36e6 x 8 / 36.97e9 = 6.8 ms, and the flows are released over
-// 34 x burstInterval (7.8 ms with the default 230 us), so burstStart .. burstStart + 7 ms is
-// inside the burst. The run takes ~3 s (Release build).
+// Default DconTestbedConfig: f0 and f1 start at their 20 Gb/s fair share at t = 0; from 30 ms
+// H2..H15 each send 35 flows of 64 KB to R1, 15 us apart (the paper's Fig. 7 default spacing):
+// 31.36 MB that R1's link needs about 6.8 ms to carry, so the burst, from its start to its
+// last flow's completion, lasts about 7.5 ms (the paper's "about 8 ms"). A run takes ~2 s.
 //
-// Measured (default config, 2026-11-21): PAUSE frames L2->S1 13, S1->L0 2, S1->L1 2; f0 averages
-// 16.45 Gb/s in the 2 ms before the burst, 3.65 Gb/s during it (22%), 16.66 Gb/s in the last
-// 3 ms. (With the earlier default burstInterval of 15 us the burst was much denser: L2->S1 128,
-// S1->L0 82, S1->L1 78, f0 1.03 Gb/s during the burst.) The no-burst control: no PAUSE from L2
-// to S1, f0 16.45 Gb/s before and 17.44 Gb/s in the same 7 ms window.
+// Measured (2026-11-24, see doc/dcon.rst, validation), PAUSE frames L2->S1 / S1->L0 / S1->L1,
+// f0 Gb/s before / during / end, f1 during:
+//   DCQCN (RED 5/200 KB, 1%)  125 / 82 / 74   18.5 / 0.69 / 14.6   0.68
+//   DCON (the paper's text)   119 / 77 / 52   18.5 / 1.14 / 0.82   0.66
+// With flows 230 us apart (--burstInterval=230us): DCQCN 1 / 0 / 0 and DCON 1 / 0 / 0.
+// The no-burst control: no PAUSE from L2 to S1, f0 flat.
 
 #include "ns3/dcon-testbed.h"
+#include "ns3/double.h"
+#include "ns3/rdma-dcqcn.h"
+#include "ns3/scenario-attributes.h"
 #include "ns3/simulator.h"
 
 #include <gtest/gtest.h>
 
 #include <iostream>
+#include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -44,60 +49,163 @@ protected:
 
 } // namespace
 
-TEST_F(Testbed, DcqcnBurstSpreadsCongestion)
+/// Run the testbed with \p cfg and return its facts (the simulator is destroyed after).
+DconTestbedFacts
+RunFacts(const DconTestbedConfig& cfg, uint64_t* cnms = nullptr)
 {
-    DconTestbedConfig cfg; // cc "dcqcn", paper preset, burst at 30 ms, stop at 60 ms
     DconTestbed tb(cfg);
     tb.Run();
     DconTestbedFacts f = tb.GetFacts();
-    std::cout << "PAUSE L2->S1 " << f.pausesL2S1 << ", S1->L0 " << f.pausesS1L0 << ", S1->L1 "
-              << f.pausesS1L1 << "; f0 Gb/s before " << f.f0Before << ", during " << f.f0During
-              << ", end " << f.f0After << "\n";
-    EXPECT_TRUE(f.ShowsCongestionSpreading());
-    EXPECT_GT(f.pausesL2S1, 0u);
-    EXPECT_GT(f.pausesS1L0, 0u);
-    EXPECT_GT(f.pausesS1L1, 0u);
-    // before the burst f0 and f1 share S1 -> L2 (fair share 18.5 Gb/s of goodput each)
-    EXPECT_GT(f.f0Before, 5.0);
-    // "collapse": measured 22% of the pre-burst rate; f1 (congested itself) falls further
-    EXPECT_LT(f.f0During, 0.3 * f.f0Before);
-    EXPECT_LT(f.f1During, 0.3 * f.f1Before);
-    EXPECT_GT(f.f0After, 0.5 * f.f0Before);
+    if (cnms)
+    {
+        *cnms = 0;
+        Ptr<RdmaFabric> fab = tb.GetFabric();
+        for (uint32_t s : fab->GetSwitches())
+        {
+            *cnms += fab->GetSwitch(s)->GetCnmStats().sent;
+        }
+    }
+    std::cout << cfg.cc << " (" << cfg.burstInterval.As(Time::US) << "): PAUSE L2->S1 "
+              << f.pausesL2S1 << ", S1->L0 " << f.pausesS1L0 << ", S1->L1 " << f.pausesS1L1
+              << "; f0 Gb/s before " << f.f0Before << ", during " << f.f0During << ", end "
+              << f.f0After << "; f1 during " << f.f1During << "\n";
+    for (const auto& fact : f.ExpectedFacts(cfg.cc))
+    {
+        std::cout << "  " << (fact.holds ? "PASS " : "FAIL ") << fact.name << "\n";
+    }
+    Simulator::Destroy();
+    return f;
 }
 
-// The paper's Fig. 6 against Fig. 2 on the same placement and burst. Measured: DCON L2->S1 0
-// PAUSE frames (DCQCN 13); f0 during the burst 5.58 Gb/s with DCON, 3.63 with DCQCN (1.54x);
-// f1 throttled by CNMs to 2.7 Gb/s (17.5 before). With DCQCN, f0 is stopped whenever L2 pauses S1
-// (head-of-line blocking behind f1 and the burst at P0/S1) on top of the ECN marks it gets at
-// P0/S1; DCON removes the pauses but not the marks (half of the burst crosses S1 too). We require
-// at least 1.25x, about half of the measured gain, so that the test tracks the effect and not
-// the exact number.
-TEST_F(Testbed, DconAvoidsPauseAtL2)
+/// The names of the facts that hold.
+std::vector<std::string>
+Holding(const std::vector<DconTestbedFact>& facts)
+{
+    std::vector<std::string> out;
+    for (const auto& f : facts)
+    {
+        if (f.holds)
+        {
+            out.push_back(f.name);
+        }
+    }
+    return out;
+}
+
+// The paper's Fig. 2: with the 15 us burst, every fact of DCQCN holds: L2 pauses S1, S1 pauses
+// L0 and L1, f0 and f1 collapse during the burst, f0 recovers after it.
+TEST_F(Testbed, DcqcnShowsFig2)
+{
+    DconTestbedConfig cfg; // cc "dcqcn", paper preset
+    DconTestbedFacts f = RunFacts(cfg);
+    EXPECT_TRUE(f.ShowsPaperFacts("dcqcn"));
+    // before the burst f0 and f1 are at their fair share (18.48 Gb/s of goodput each), flat
+    EXPECT_NEAR(f.f0Before, 18.48, 0.2);
+    EXPECT_NEAR(f.f1Before, 18.48, 0.2);
+    EXPECT_LT(f.f0During, 0.1 * f.f0Before); // measured 4%
+    // "the burst lasts about 8 ms": measured 6.2 ms (DCQCN) to 7.5 ms (DCON) after its start
+    EXPECT_GT(f.burstEnd, MilliSeconds(35));
+    EXPECT_LT(f.burstEnd, MilliSeconds(39));
+}
+
+// The paper's Fig. 6 against our model of its text, same burst and placement. What holds: f1
+// is throttled by CNMs (0.66 Gb/s), and f0 is less hurt than with DCQCN (1.14 against
+// 0.69 Gb/s). What does not: L2 still pauses S1 (119 frames), because half of the burst comes
+// through S1 and its 64 KB flows leave their senders at line rate in 13 us, before any CNM can
+// reach them (a CNM throttles a flow, and each new burst flow starts at line rate); and f0
+// does not keep half of its rate, because it is ECN-marked wherever the burst shares its path
+// (S1 -> L2) and the paper's Algorithm 1 never raises a rate above the target it had when it
+// was marked (f0 stays near 0.8 Gb/s after the burst). The test pins this outcome so that a
+// change of it is seen; doc/dcon.rst discusses it.
+TEST_F(Testbed, DconPaperReadingAgainstFig6)
 {
     DconTestbedConfig cfg;
-    DconTestbed dcqcn(cfg);
-    dcqcn.Run();
-    DconTestbedFacts q = dcqcn.GetFacts();
-    Simulator::Destroy();
+    DconTestbedFacts q = RunFacts(cfg);
     cfg.cc = "dcon";
-    DconTestbed dcon(cfg);
-    dcon.Run();
-    DconTestbedFacts d = dcon.GetFacts();
-    EXPECT_EQ(dcon.GetQcnm().GetValue(), 320000u); // dynamic, M = 1: Q_PFC
-    std::cout << "DCON: PAUSE L2->S1 " << d.pausesL2S1 << "; f0 during " << d.f0During
-              << " Gb/s (DCQCN " << q.f0During << "), f1 during " << d.f1During << " (before "
-              << d.f1Before << ")\n";
-    EXPECT_TRUE(d.ShowsNoPauseAtL2());
-    EXPECT_GT(q.pausesL2S1, 0u);
-    EXPECT_GT(d.f0During, 1.25 * q.f0During);
-    EXPECT_LT(d.f1During, 0.5 * d.f1Before);
     uint64_t cnms = 0;
-    Ptr<RdmaFabric> fab = dcon.GetFabric();
-    for (uint32_t s : fab->GetSwitches())
-    {
-        cnms += fab->GetSwitch(s)->GetCnmStats().sent;
-    }
+    DconTestbedFacts d = RunFacts(cfg, &cnms);
     EXPECT_GT(cnms, 0u);
+    EXPECT_EQ(Holding(d.ExpectedFacts("dcon")),
+              std::vector<std::string>{"f1 is throttled during the burst"});
+    EXPECT_GT(d.f0During, q.f0During);      // f0 less hurt than with DCQCN
+    EXPECT_LT(d.f0After, 0.1 * d.f0Before); // no increase above the last target
+    EXPECT_NEAR(d.f0Before, 18.48, 0.2);
+}
+
+// With the burst flows 230 us apart (the burst's flows spread over 8 ms), L2 pauses S1 once
+// with both schemes and S1 pauses nobody; f1 is throttled by DCON; f0 still loses most of its
+// rate to ECN marks at S1 -> L2 with both.
+TEST_F(Testbed, SparseBurst)
+{
+    DconTestbedConfig cfg;
+    cfg.burstInterval = MicroSeconds(230);
+    DconTestbedFacts q = RunFacts(cfg);
+    EXPECT_EQ(q.pausesS1L0 + q.pausesS1L1, 0u);
+    EXPECT_LE(q.pausesL2S1, 2u);
+    cfg.cc = "dcon";
+    DconTestbedFacts d = RunFacts(cfg);
+    EXPECT_EQ(d.pausesS1L0 + d.pausesS1L1, 0u);
+    EXPECT_LE(d.pausesL2S1, 2u);
+    EXPECT_LT(d.f1During, 0.5 * d.f1Before);
+}
+
+// A command-line attribute reaches the queue pairs: the example passes the "--ns3::..."
+// arguments (GetAttributeArguments) in DconTestbedConfig::attributeArgs, which are applied
+// after the DCQCN preset (RdmaDcqcn::SetPreset sets every RdmaDcqcn attribute), so G = 0.5
+// given by the user is what f0's QP uses; without it the preset's 1/256. The preset applies
+// only to DCQCN and DCON.
+TEST_F(Testbed, CommandLineAttributeWinsOverPreset)
+{
+    struct PresetGuard // Config::SetDefault is process-wide: back to the defaults on exit
+    {
+        ~PresetGuard()
+        {
+            RdmaDcqcn::SetPreset("paper", DataRate("40Gbps"));
+        }
+    } guard;
+
+    char prog[] = "dcon-testbed";
+    char cc[] = "--cc=dcqcn";
+    char attr[] = "--ns3::RdmaDcqcn::G=0.5";
+    char other[] = "--burstStart=1ms";
+    char* argv[] = {prog, cc, attr, other};
+    std::vector<std::string> args = GetAttributeArguments(4, argv);
+    ASSERT_EQ(args, std::vector<std::string>{"ns3::RdmaDcqcn::G=0.5"});
+
+    auto gOfF0 = [](const DconTestbedConfig& cfg)
+    {
+        DconTestbed tb(cfg);
+        Simulator::Stop(MicroSeconds(1)); // f0 starts at t = 0
+        Simulator::Run();
+        Ptr<RdmaCongestionOps> ops = tb.GetFabric()->GetNic(tb.H(0))->GetSenderCongestionOps(0);
+        DoubleValue g;
+        ops->GetAttribute("G", g);
+        Simulator::Destroy();
+        return g.Get();
+    };
+    for (const char* scheme : {"dcqcn", "dcon"})
+    {
+        DconTestbedConfig cfg;
+        cfg.cc = scheme;
+        cfg.dcqcnPreset = "cx4"; // the preset sets G too (1/256)
+        EXPECT_DOUBLE_EQ(gOfF0(cfg), 1.0 / 256) << scheme;
+        cfg.attributeArgs = args;
+        EXPECT_DOUBLE_EQ(gOfF0(cfg), 0.5) << scheme;
+    }
+    // An unknown attribute is an error naming it. (A malformed value never gets here: ns-3's
+    // CommandLine stops at it when the example parses its arguments.)
+    DconTestbedConfig bad;
+    bad.attributeArgs = {"ns3::RdmaDcqcn::NoSuchAttribute=1"};
+    try
+    {
+        DconTestbed tb(bad);
+        FAIL() << "an unknown attribute was accepted";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("ns3::RdmaDcqcn::NoSuchAttribute"), std::string::npos)
+            << e.what();
+    }
 }
 
 TEST_F(Testbed, NoBurstNoPause)

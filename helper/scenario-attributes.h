@@ -1,0 +1,50 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef SCENARIO_ATTRIBUTES_H
+#define SCENARIO_ATTRIBUTES_H
+
+#include "ns3/data-rate.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup dcon
+ * \brief The attribute-default arguments of a command line ("--ns3::Type::Attribute=value"),
+ * in their order, without the leading "--".
+ *
+ * ns-3's CommandLine applies them with Config::SetDefault while it parses; a scenario that
+ * sets defaults of its own afterwards (a parameter preset) applies these again with
+ * ApplyCcPreset so that what the user wrote wins.
+ * \param argc argument count
+ * \param argv arguments (argv[0] is the program)
+ * \return e.g. {"ns3::RdmaDcqcn::G=0.5"}
+ */
+std::vector<std::string> GetAttributeArguments(int argc, char* argv[]);
+
+/**
+ * \ingroup dcon
+ * \brief Apply a DCQCN parameter set (RdmaDcqcn::SetPreset) if the congestion control runs
+ * DCQCN's attributes (DCQCN itself and DCON, a subclass), and then the user's attribute
+ * arguments again, so that a preset never overrides a value the user gave.
+ * \throws std::invalid_argument naming the argument if it has no "=value" or names an unknown
+ * attribute, or naming the preset or cc if they are unknown. (A value ns-3 cannot parse makes
+ * ns-3 abort with a message naming it, as CommandLine::Parse does on the same argument.)
+ * \param cc the congestion control (short or TypeId name)
+ * \param preset "paper" or "cx4"
+ * \param lineRate the NICs' line rate (scales the "cx4" steps)
+ * \param attributeArgs what GetAttributeArguments returned
+ */
+void ApplyCcPreset(const std::string& cc,
+                   const std::string& preset,
+                   DataRate lineRate,
+                   const std::vector<std::string>& attributeArgs);
+
+} // namespace ns3
+
+#endif /* SCENARIO_ATTRIBUTES_H */
