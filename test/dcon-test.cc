@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <stdexcept>
 #include <vector>
 
@@ -207,6 +208,80 @@ TEST(DconQueueDisc, ReportsNWithArrivingFlow)
     EXPECT_EQ(lastN, 0u);
     q->Enqueue(MakeItem(2, 1000));
     EXPECT_EQ(lastN, 2u);
+}
+
+// FlowCount = Window (the default): N counts the flows with a packet queued now or seen less
+// than FlowWindow (here 100 us) ago. A arrives at 0 and leaves at 1 us; B arrives at 50 us and
+// stays queued; C at 150 us; D at 170 us after B left at 160 us.
+//   at 50 us:  A (seen 50 us ago) + B                 -> 2
+//   at 150 us: A expired (150 us), B queued, C         -> 2
+//   at 170 us: B left (last seen 120 us ago), C, D     -> 2; and at 260 us, nothing queued and
+//   C (110 us) and D (90 us): D only                   -> 1
+// FlowCount = Queued counts only what is queued: 1, 2, 2, 1 at the same instants.
+TEST(DconQueueDisc, FlowWindowCountsFlowsPassingThrough)
+{
+    for (const char* mode : {"Window", "Queued"})
+    {
+        SCOPED_TRACE(mode);
+        Ptr<DconQueueDisc> q = MakeQueue("10KB", "20KB");
+        q->SetAttribute("FlowCount", StringValue(mode));
+        q->SetAttribute("FlowWindow", TimeValue(MicroSeconds(100)));
+        const bool window = std::string(mode) == "Window";
+        std::vector<uint32_t> n;
+        auto at = [](double us, std::function<void()> f)
+        {
+            Simulator::Schedule(NanoSeconds(static_cast<int64_t>(us * 1000)), f);
+        };
+        at(0,
+           [q]()
+           {
+               q->Enqueue(MakeItem(1, 1000));
+           });
+        at(1,
+           [q]()
+           {
+               q->Dequeue();
+           });
+        at(50,
+           [q, &n]()
+           {
+               q->Enqueue(MakeItem(2, 1000));
+               n.push_back(q->GetNumFlows());
+           });
+        at(150,
+           [q, &n]()
+           {
+               q->Enqueue(MakeItem(3, 1000));
+               n.push_back(q->GetNumFlows());
+           });
+        at(160,
+           [q]()
+           {
+               q->Dequeue();
+           }); // B (first in the FIFO)
+        at(170,
+           [q, &n]()
+           {
+               q->Enqueue(MakeItem(4, 1000));
+               n.push_back(q->GetNumFlows());
+           });
+        at(250,
+           [q]()
+           {
+               q->Dequeue();
+               q->Dequeue();
+           });
+        at(260,
+           [q, &n]()
+           {
+               n.push_back(q->GetNumFlows());
+           });
+        Simulator::Run();
+        std::vector<uint32_t> expected
+            = window ? std::vector<uint32_t>{2, 2, 2, 1} : std::vector<uint32_t>{1, 2, 2, 0};
+        EXPECT_EQ(n, expected);
+        Simulator::Destroy();
+    }
 }
 
 TEST(DconQueueDisc, RejectsBadThresholds)

@@ -38,6 +38,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -351,6 +352,96 @@ TEST_F(Fabric, ControlPacketsAndTlast)
         ASSERT_NE(fromHost, UINT32_MAX);
         EXPECT_EQ(tracker->HasRecentNonCongested(fromSpine), stamps) << "stamps " << stamps;
         EXPECT_TRUE(tracker->HasRecentNonCongested(fromHost)) << "stamps " << stamps;
+        Simulator::Destroy();
+    }
+}
+
+// DCON's dynamic Q_CNM (paper Section 4.4) from the live fan-out of the ingress port. One leaf,
+// 5 hosts, 40 Gb/s and 1 us links, cc "none", DconQueueDisc with Q_ECN 5 KB: h0 sends to h2 and
+// h3 (20 Gb/s each, its NIC alternates), h1 to h3 and h4 to h2 at 40 Gb/s, so the egress
+// queues to h2 and h3 both fill (60 Gb/s in, 40 out) and h0's ingress port holds packets in
+// both: M = 2 for h0's packets, M = 1 for h1's and h4's. With static PFC at 320 KB:
+// h0's packets see Q_CNM = 320000 / 2 - 3 x 1 us x 5 GB/s x 1 = 145,000 B; the others 320,000 B.
+TEST_F(Fabric, DynamicQcnmFollowsIngressFanOut)
+{
+    LeafSpineHelper ls(1, 1, 5);
+    ls.SetHostLink(DataRate("40Gbps"), MicroSeconds(1));
+    ls.SetFabricLink(DataRate("40Gbps"), MicroSeconds(1));
+    RdmaFabricHelper fh;
+    fh.SetCongestionControl("none");
+    fh.SetMmuAttribute("ThresholdMode", StringValue("STATIC"));
+    fh.SetMmuAttribute("XOff", QueueSizeValue(QueueSize("320KB")));
+    fh.SetQueueDisc("ns3::DconQueueDisc",
+                    "QEcn",
+                    QueueSizeValue(QueueSize("5KB")),
+                    "HopDelay",
+                    TimeValue(MicroSeconds(1)));
+    Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
+    Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(f);
+    const uint32_t h0 = ls.GetHost(0, 0);
+    const uint32_t h1 = ls.GetHost(0, 1);
+    const uint32_t h2 = ls.GetHost(0, 2);
+    const uint32_t h3 = ls.GetHost(0, 3);
+    const uint32_t h4 = ls.GetHost(0, 4);
+    flows->AddFlow(h0, h2, 10000000, Time(0));
+    flows->AddFlow(h0, h3, 10000000, Time(0));
+    flows->AddFlow(h1, h3, 10000000, Time(0));
+    flows->AddFlow(h4, h2, 10000000, Time(0));
+    Ptr<DconSwitch> leaf = f->GetSwitch(ls.GetLeaf(0));
+    std::set<uint32_t> seen;
+    for (uint32_t dst : {h2, h3})
+    {
+        Ptr<RdmaEgressQueueDisc> q = leaf->GetQueueDisc(f->GetPort(ls.GetLeaf(0), dst), 3);
+        q->TraceConnectWithoutContext("QcnmInUse",
+                                      MakeCallback(+[](std::set<uint32_t>* s, uint32_t, uint32_t v)
+                                                   {
+                                                       s->insert(v);
+                                                   })
+                                          .Bind(&seen));
+    }
+    Simulator::Stop(MicroSeconds(30));
+    Simulator::Run();
+    const uint32_t in0 = f->GetPort(ls.GetLeaf(0), h0);
+    const uint32_t in1 = f->GetPort(ls.GetLeaf(0), h1);
+    EXPECT_EQ(leaf->GetIngressFanOut(in0, 3), 2u);
+    EXPECT_EQ(leaf->GetIngressFanOut(in1, 3), 1u);
+    EXPECT_EQ(leaf->GetIngressFanOut(in0, 7), 0u); // no data in the control priority
+    EXPECT_EQ(leaf->GetIngressPauseThreshold(in0, 3), 320000u);
+    EXPECT_EQ(seen.count(145000u), 1u);
+    EXPECT_EQ(seen.count(320000u), 1u);
+    EXPECT_EQ(seen.size(), 2u);
+}
+
+// Q_ECN <= Q_CNM <= Q_PFC: a fixed Q_CNM or a Q_ECN above the switches' PFC threshold can never
+// be reached before PFC pauses the ingress, and the fabric is rejected naming the values.
+TEST_F(Fabric, QcnmAbovePfcThresholdIsRejected)
+{
+    LeafSpineHelper ls(1, 2, 1);
+    for (const char* attr : {"QCnm", "QEcn"})
+    {
+        RdmaFabricHelper fh;
+        fh.SetMmuAttribute("ThresholdMode", StringValue("STATIC"));
+        fh.SetMmuAttribute("XOff", QueueSizeValue(QueueSize("320KB")));
+        fh.SetQueueDisc("ns3::DconQueueDisc",
+                        "QcnmMode",
+                        StringValue("Fixed"),
+                        "QEcn",
+                        QueueSizeValue(QueueSize(std::string(attr) == "QEcn" ? "330KB" : "5KB")),
+                        "QCnm",
+                        QueueSizeValue(QueueSize("400KB")));
+        try
+        {
+            fh.Build(ls.GetTopology());
+            ADD_FAILURE() << attr << " above the PFC threshold accepted";
+        }
+        catch (const std::invalid_argument& e)
+        {
+            std::string m = e.what();
+            EXPECT_NE(m.find("320000 B"), std::string::npos) << m;
+            EXPECT_NE(m.find(std::string(attr) == "QEcn" ? "330000 B" : "400000 B"),
+                      std::string::npos)
+                << m;
+        }
         Simulator::Destroy();
     }
 }
