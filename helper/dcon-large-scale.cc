@@ -11,6 +11,7 @@
 #include "poisson-flow-generator.h"
 #include "scenario-attributes.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -182,7 +183,9 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
         m_monitor->SetNodeName(m_topo.GetSpine(s), "spine" + std::to_string(s));
     }
     m_monitor->AddBufferSample();
-    m_monitor->Start(config.sampleInterval, config.maxTime);
+    // buffer.csv covers the arrival window (its use: is the measured part stationary?)
+    m_monitor->Start(config.sampleInterval,
+                     std::min(config.maxTime, config.arrivalStart + config.duration));
 }
 
 double

@@ -192,6 +192,22 @@ TEST_F(Testbed, CommandLineAttributeWinsOverPreset)
         cfg.attributeArgs = args;
         EXPECT_DOUBLE_EQ(gOfF0(cfg), 0.5) << scheme;
     }
+    // The preset is for the algorithm in use only: a Swift run leaves DCQCN's defaults alone.
+    auto alphaInterval = []()
+    {
+        TypeId::AttributeInformation info;
+        RdmaDcqcn::GetTypeId().LookupAttributeByName("AlphaUpdateInterval", &info);
+        return info.initialValue->SerializeToString(info.checker);
+    };
+    const std::string before = alphaInterval();
+    {
+        DconTestbedConfig cfg;
+        cfg.cc = "swift";
+        cfg.dcqcnPreset = "cx4"; // would set AlphaUpdateInterval to 1 us
+        DconTestbed tb(cfg);
+        Simulator::Destroy();
+    }
+    EXPECT_EQ(alphaInterval(), before);
     // An unknown attribute is an error naming it. (A malformed value never gets here: ns-3's
     // CommandLine stops at it when the example parses its arguments.)
     DconTestbedConfig bad;
