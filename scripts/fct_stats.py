@@ -2,34 +2,67 @@
 """Statistics of one run of examples/dcon-large-scale (DCON paper Fig. 9-12; dcon.md 3.3-3.4).
 
 Usage: /usr/bin/python3 scripts/fct_stats.py RUN_DIR [RUN_DIR ...]
-Reads RUN_DIR/{flows.csv, pfc.csv, summary.json, run.json} and writes RUN_DIR/stats.json.
+Reads RUN_DIR/{flows.csv, flows.txt, pfc.csv, buffer.csv, summary.json, run.json} and writes
+RUN_DIR/stats.json. flows.txt and buffer.csv may be missing (older runs): the statistics that
+need them are null and say so.
 
 Definitions (1 KB = 1000 B, 1 MB = 10^6 B):
 
-* FCT statistics are over the *completed* flows (the rows of flows.csv): the mean of fct_s,
-  its median and its 99th percentile. Percentiles are numpy.percentile with method="linear"
-  (numpy's default): for n sorted values x[0..n-1], the p-th percentile sits at rank
-  r = p/100 * (n - 1) and is x[floor(r)] + (r - floor(r)) * (x[floor(r)+1] - x[floor(r)]).
-  Flows that did not finish are not in flows.csv; completion_ratio = flows_completed /
-  flows_total (from summary.json) says how many are missing, and a low ratio biases the FCT
-  statistics downwards (the unfinished flows are the slow ones).
+* Windows. The arrival window is [a, a + D) with a = arrival_start_s and D =
+  arrival_duration_s of run.json (flows arrive only in it; the run goes on until every flow has
+  completed). Its leading warm-up part of warmup_s seconds (0 when run.json has no warmup_s)
+  fills the empty fabric; the *measured window* is the rest, [a + W, a + D) (W = warmup_s,
+  half-open, measured_duration_s = D - W > 0). A flow belongs to the measured window when its
+  start_s lies in it. The warm-up flows are still simulated: they load the fabric while the
+  measured flows run.
+* FCT statistics are over the *completed* flows (the rows of flows.csv) whose start_s is in the
+  measured window: the mean of fct_s, its median and its 99th percentile (fct_count flows).
+  Percentiles are numpy.percentile with method="linear" (numpy's default): for n sorted values
+  x[0..n-1], the p-th percentile sits at rank r = p/100 * (n - 1) and is
+  x[floor(r)] + (r - floor(r)) * (x[floor(r)+1] - x[floor(r)]). Unfinished flows are not in
+  flows.csv, and they are the slow ones, so a low completion ratio biases the FCT statistics
+  downwards: flows_measured is the number of flows of flows.txt (every generated flow, in
+  flow-id order) that started in the measured window, flows_measured_completed how many of them
+  are in flows.csv, completion_ratio_measured their ratio. The same over the whole run:
+  whole_run_fct_count, whole_run_avg_fct_s, whole_run_median_fct_s, whole_run_p99_fct_s (every
+  completed flow) and completion_ratio = flows_completed / flows_total (from summary.json).
 * FCT slowdown (the slowdown column: fct_s / ideal_fct_s) percentiles 50, 95 and 99 per size
   bucket, by size_bytes, upper bounds inclusive: <=10KB, (10KB,100KB], (100KB,1MB], (1MB,10MB],
-  >10MB. Each bucket has its count; the percentiles are null for an empty bucket.
+  >10MB, over the completed flows of the measured window. Each bucket has its count; the
+  percentiles are null for an empty bucket.
 * PFC pause-frame rate: the number of PAUSE frames (pfc.csv rows with event == "pause"; RESUME
   frames, i.e. pause quanta 0, are not counted) sent anywhere in the fabric whose time_s lies in
-  the arrival window [arrival_start_s, arrival_start_s + arrival_duration_s) of run.json, divided
-  by arrival_duration_s: pause frames per second, fabric-wide (pause_rate_per_s). The same per
-  link "node->peer" (the sender of the frame -> the device it pauses) in pause_rate_per_link;
-  every link that sent a PAUSE at any time in the run is listed (rate 0 if none was in the
-  window). Refreshed PAUSE frames (sent while the port stays above X_off) count, as in the
-  paper's plots. The whole-run counts (including the drain after the window) are copied from
-  summary.json: pause_frames_total, pause_frames_per_link_total.
+  the measured window, divided by its length: pause frames per second, fabric-wide
+  (pause_rate_per_s, pause_frames_in_window). The same per link "node->peer" (the sender of the
+  frame -> the device it pauses) in pause_rate_per_link; every link that sent a PAUSE at any
+  time in the run is listed (rate 0 if none was in the window). Refreshed PAUSE frames (sent
+  while the port stays above X_off) count, as in the paper's plots. Over the whole arrival
+  window (warm-up included): arrival_pause_frames, arrival_pause_rate_per_s. The whole-run counts
+  (including the drain after the window) are copied from summary.json: pause_frames_total,
+  pause_frames_per_link_total.
+* Stationarity. The measured window is cut into 4 equal quarters [s_i, e_i). Per quarter
+  (stationarity_quarters): pause_rate_per_s (PAUSE frames in the quarter / its length),
+  mean_buffer_bytes (mean total_bytes of the buffer.csv samples whose time_s is in the quarter:
+  bytes buffered in all switches), active_flows_at_end (flows of flows.txt with start_s <= e_i
+  that had not completed by e_i, i.e. not in flows.csv or with end_s > e_i) and avg_fct_s /
+  fct_count (the completed flows that started in the quarter). A run is *not stationary* (the
+  offered load exceeds what the scheme drains, so its statistics depend on the window length)
+  when either
+    - the active flows grow: active_flows_at_end never decreases from one quarter to the next,
+      and the last quarter's exceeds the first's by more than 25% and by at least 2 flows; or
+    - the buffer grows: mean_buffer_bytes never decreases from one quarter to the next, and the
+      last quarter's exceeds the first's by more than 50% and by at least 10 KB.
+  (The absolute margins keep a nearly empty fabric from being judged on a flow or a packet.)
+  stationary is true when no evaluated check fails, false when one fails (stationarity_note
+  names the metric and its four values), null when neither could be evaluated (no flows.txt and
+  no buffer.csv, or quarters without buffer samples); stationarity_note also says which check
+  was skipped and why.
 * Copied from summary.json: cnps_sent, cnms_received, ecn_marks, flows_total, flows_completed,
   wall_time_s, events_executed; drops_total is the sum of its "drops" by reason (drops_by_reason).
-  Every run.json field (cc, workload, load, ...) is copied to the top level of stats.json.
+  Every run.json field (cc, workload, load, ...) is copied to the top level of stats.json, and
+  measured_start_s, measured_end_s, measured_duration_s give the measured window.
 
-A run that finished with no completed flow (an empty flows.csv) is not an error: the FCT and
+A run that finished with no completed flow in the measured window is not an error: the FCT and
 slowdown statistics are null and "note" says why.
 """
 import argparse
@@ -48,6 +81,9 @@ PERCENTILE_METHOD = "linear"
 FLOW_COLUMNS = ["flow_id", "src", "dst", "size_bytes", "start_s", "end_s", "fct_s",
                 "ideal_fct_s", "slowdown"]
 PFC_COLUMNS = ["time_s", "node", "port", "peer", "priority", "event", "quanta"]
+BUFFER_COLUMNS = ["time_s", "total_bytes", "max_switch_bytes"]
+# flows.txt (HPCC format) after its first line, the flow count; the flow id is the line order.
+FLOWS_TXT_COLUMNS = ["src", "dst", "priority_group", "dport", "size_bytes", "start_s"]
 # (label, exclusive lower bound, inclusive upper bound) in bytes; None = unbounded.
 SIZE_BUCKETS = [
     ("<=10KB", None, 10_000),
@@ -59,7 +95,11 @@ SIZE_BUCKETS = [
 SLOWDOWN_PERCENTILES = (50, 95, 99)
 SUMMARY_COPY = ["cnps_sent", "cnms_received", "ecn_marks", "flows_total", "flows_completed",
                 "wall_time_s", "events_executed"]
-NO_FLOWS_NOTE = "no completed flows: FCT and slowdown statistics are null"
+NO_FLOWS_NOTE = "no completed flows in the measured window: FCT and slowdown statistics are null"
+# The stationarity rule (module docstring): growth factors and absolute margins.
+QUARTERS = 4
+ACTIVE_GROWTH, ACTIVE_MIN_FLOWS = 0.25, 2
+BUFFER_GROWTH, BUFFER_MIN_BYTES = 0.5, 10_000
 
 
 class StatsError(Exception):
@@ -89,16 +129,33 @@ def _numeric_column(df, col, what):
     return vals.astype(float)
 
 
-def check_flows(flows, what="flows.csv"):
-    """Validate a flows DataFrame: required columns, numeric fct_s/size_bytes/slowdown."""
-    missing = [c for c in ("size_bytes", "fct_s", "slowdown") if c not in flows.columns]
+def _require_columns(df, columns, what):
+    missing = [c for c in columns if c not in df.columns]
     if missing:
         raise StatsError(f"{what}: missing column(s) {', '.join(missing)} "
-                         f"(have {', '.join(map(str, flows.columns))})")
+                         f"(have {', '.join(map(str, df.columns))})")
+
+
+def check_flows(flows, what="flows.csv"):
+    """Validate a flows DataFrame: required columns, numeric size_bytes/fct_s/slowdown (and
+    start_s, end_s, flow_id when present)."""
+    _require_columns(flows, ("size_bytes", "fct_s", "slowdown"), what)
     out = flows.copy()
-    for col in ("size_bytes", "fct_s", "slowdown"):
-        out[col] = _numeric_column(flows, col, what)
+    for col in ("size_bytes", "fct_s", "slowdown", "start_s", "end_s", "flow_id"):
+        if col in flows.columns:
+            out[col] = _numeric_column(flows, col, what)
     return out
+
+
+def in_window(times, start, end):
+    """Boolean mask of `times` in the half-open window [start, end)."""
+    return (times >= start) & (times < end)
+
+
+def flows_started_in(flows, start, end):
+    """The rows of a flows table whose start_s lies in [start, end)."""
+    _require_columns(flows, ("start_s",), "flows.csv")
+    return flows[in_window(_numeric_column(flows, "start_s", "flows.csv"), start, end)]
 
 
 def fct_summary(flows):
@@ -139,27 +196,29 @@ def slowdown_by_bucket(flows):
     return out
 
 
+def _pause_frames(pfc):
+    """(time_s, "node->peer") Series of the PAUSE frames of a pfc.csv table."""
+    _require_columns(pfc, ("time_s", "node", "peer", "event"), "pfc.csv")
+    pauses = pfc[pfc.event.astype(str) == "pause"]
+    t = _numeric_column(pauses, "time_s", "pfc.csv")
+    return t, pauses.node.astype(str) + "->" + pauses.peer.astype(str)
+
+
 def pause_rate(pfc, window_start_s, window_duration_s):
-    """PFC PAUSE-frame rate in the arrival window [start, start + duration) (see module doc).
+    """PFC PAUSE-frame rate in the window [start, start + duration) (see module doc).
 
     Returns {"pause_frames_in_window", "pause_rate_per_s", "pause_rate_per_link"
     ({"node->peer": frames per second}), "pause_frames_in_window_per_link"}."""
     if not (window_duration_s is not None and float(window_duration_s) > 0):
-        raise StatsError(f"arrival_duration_s must be > 0, got {window_duration_s!r}")
+        raise StatsError(f"window duration must be > 0, got {window_duration_s!r}")
     start = float(window_start_s)
-    end = start + float(window_duration_s)
-    missing = [c for c in ("time_s", "node", "peer", "event") if c not in pfc.columns]
-    if missing:
-        raise StatsError(f"pfc.csv: missing column(s) {', '.join(missing)}")
-    pauses = pfc[pfc.event.astype(str) == "pause"]
-    t = _numeric_column(pauses, "time_s", "pfc.csv")
-    links = pauses.node.astype(str) + "->" + pauses.peer.astype(str)
-    inside = (t >= start) & (t < end)
-    n = int(inside.sum())
+    dur = float(window_duration_s)
+    t, links = _pause_frames(pfc)
+    inside = in_window(t, start, start + dur)
     per_link_count = {link: 0 for link in sorted(links.unique())}
     for link, c in links[inside].value_counts().items():
         per_link_count[link] = int(c)
-    dur = float(window_duration_s)
+    n = int(inside.sum())
     return {
         "pause_frames_in_window": n,
         "pause_rate_per_s": n / dur,
@@ -168,26 +227,138 @@ def pause_rate(pfc, window_start_s, window_duration_s):
     }
 
 
+def measured_window(run):
+    """(start_s, end_s) of the measured window [a + W, a + D) of a run.json dict; StatsError
+    when a field is missing or the window is empty."""
+    for key in ("arrival_start_s", "arrival_duration_s"):
+        if key not in run:
+            raise StatsError(f"run.json: missing field {key!r}")
+    a, d = float(run["arrival_start_s"]), float(run["arrival_duration_s"])
+    w = float(run.get("warmup_s") or 0.0)
+    if not d > 0:
+        raise StatsError(f"run.json: arrival_duration_s must be > 0, got {d!r}")
+    if not 0 <= w < d:
+        raise StatsError(f"run.json: warmup_s must be >= 0 and below arrival_duration_s "
+                         f"({d!r}), got {w!r}")
+    return a + w, a + d
+
+
+def completion_in_window(flows_txt, flows, start, end):
+    """{"flows_measured", "flows_measured_completed", "completion_ratio_measured"}: the flows of
+    flows.txt (flow id = row) that started in [start, end), and how many of them are in flows
+    (completed). None values when flows_txt is None."""
+    if flows_txt is None:
+        return {"flows_measured": None, "flows_measured_completed": None,
+                "completion_ratio_measured": None}
+    ids = flows_txt.index[in_window(flows_txt.start_s, start, end)]
+    done = set(check_flows(flows).flow_id.astype(int))
+    n = int(len(ids))
+    c = int(sum(1 for i in ids if i in done))
+    return {"flows_measured": n, "flows_measured_completed": c,
+            "completion_ratio_measured": c / n if n else None}
+
+
+def active_flows(flows_txt, flows, t):
+    """Flows of flows_txt with start_s <= t that had not completed by t (not in `flows`, or
+    with end_s > t there)."""
+    started = flows_txt.index[flows_txt.start_s <= t]
+    f = check_flows(flows)
+    done_by_t = set(f.flow_id[f.end_s <= t].astype(int))
+    return int(sum(1 for i in started if i not in done_by_t))
+
+
+def quarter_stats(flows, pfc, buffer, flows_txt, start, end, quarters=QUARTERS):
+    """Per quarter of [start, end): {"start_s", "end_s", "pause_rate_per_s",
+    "mean_buffer_bytes", "active_flows_at_end", "avg_fct_s", "fct_count"} (None where the
+    input is missing: buffer None, flows_txt None, no completed flow)."""
+    pause_t, _ = _pause_frames(pfc)
+    if buffer is not None:
+        _require_columns(buffer, ("time_s", "total_bytes"), "buffer.csv")
+        buf_t = _numeric_column(buffer, "time_s", "buffer.csv")
+        buf_b = _numeric_column(buffer, "total_bytes", "buffer.csv")
+    out = []
+    length = (end - start) / quarters
+    for i in range(quarters):
+        s = start + i * length
+        e = end if i == quarters - 1 else start + (i + 1) * length
+        q = {"start_s": s, "end_s": e,
+             "pause_rate_per_s": int(in_window(pause_t, s, e).sum()) / (e - s),
+             "mean_buffer_bytes": None, "active_flows_at_end": None}
+        if buffer is not None:
+            sel = buf_b[in_window(buf_t, s, e)]
+            q["mean_buffer_bytes"] = _num(sel.mean()) if len(sel) else None
+        if flows_txt is not None:
+            q["active_flows_at_end"] = active_flows(flows_txt, flows, e)
+        fs = fct_summary(flows_started_in(flows, s, e))
+        q["avg_fct_s"], q["fct_count"] = fs["avg_fct_s"], fs["fct_count"]
+        out.append(q)
+    return out
+
+
+def _grows(values, factor, margin):
+    """Never decreasing, and the last exceeds the first by more than factor x first and by at
+    least margin."""
+    mono = all(b >= a for a, b in zip(values, values[1:]))
+    first, last = values[0], values[-1]
+    return mono and last > (1 + factor) * first and last - first >= margin
+
+
+def stationarity(quarters):
+    """(stationary: bool or None, note: str or None) of quarter_stats' output (module doc)."""
+    checks = [  # (key, what, growth factor, margin, unit)
+        ("active_flows_at_end", "active flows at the quarter ends", ACTIVE_GROWTH,
+         ACTIVE_MIN_FLOWS, "flows.txt"),
+        ("mean_buffer_bytes", "mean buffered bytes per quarter", BUFFER_GROWTH,
+         BUFFER_MIN_BYTES, "buffer.csv"),
+    ]
+    failed, skipped, evaluated = [], [], 0
+    for key, what, factor, margin, source in checks:
+        values = [q[key] for q in quarters]
+        if any(v is None for v in values):
+            skipped.append(f"{what} not checked (no {source} or a quarter without data)")
+            continue
+        evaluated += 1
+        if _grows(values, factor, margin):
+            failed.append(f"{what} grow: " + ", ".join("%.6g" % v for v in values))
+    stationary = None if evaluated == 0 else not failed
+    note = "; ".join(failed + skipped) or None
+    return stationary, note
+
+
 def _summary_field(summary, key):
     if key not in summary:
         raise StatsError(f"summary.json: missing field {key!r}")
     return summary[key]
 
 
-def compute_stats(flows, pfc, summary, run):
-    """All statistics of one run as a JSON-ready dict (see the module docstring)."""
-    for key in ("arrival_start_s", "arrival_duration_s"):
-        if key not in run:
-            raise StatsError(f"run.json: missing field {key!r}")
+def compute_stats(flows, pfc, summary, run, flows_txt=None, buffer=None):
+    """All statistics of one run as a JSON-ready dict (see the module docstring).
+
+    flows_txt: flows.txt as read by read_flows_txt (None: unknown); buffer: buffer.csv
+    (None: unknown)."""
+    m_start, m_end = measured_window(run)
     stats = dict(run)  # the run.json fields, copied in
     stats["note"] = None
-    stats.update(fct_summary(flows))
-    stats["slowdown_by_size"] = slowdown_by_bucket(flows)
-    if len(flows) == 0:
+    stats.update(measured_start_s=m_start, measured_end_s=m_end,
+                 measured_duration_s=m_end - m_start)
+    measured = flows_started_in(flows, m_start, m_end)
+    stats.update(fct_summary(measured))
+    stats["slowdown_by_size"] = slowdown_by_bucket(measured)
+    if len(measured) == 0:
         stats["note"] = NO_FLOWS_NOTE
-    stats.update(pause_rate(pfc, run["arrival_start_s"], run["arrival_duration_s"]))
+    whole = fct_summary(flows)
+    for key in ("fct_count", "avg_fct_s", "median_fct_s", "p99_fct_s"):
+        stats["whole_run_" + key] = whole[key]
+    stats.update(completion_in_window(flows_txt, flows, m_start, m_end))
+    stats.update(pause_rate(pfc, m_start, m_end - m_start))
+    arrival = pause_rate(pfc, run["arrival_start_s"], run["arrival_duration_s"])
+    stats["arrival_pause_frames"] = arrival["pause_frames_in_window"]
+    stats["arrival_pause_rate_per_s"] = arrival["pause_rate_per_s"]
     stats["pause_frames_total"] = _summary_field(summary, "pause_frames_sent")
     stats["pause_frames_per_link_total"] = summary.get("pause_frames_per_link", {})
+    quarters = quarter_stats(flows, pfc, buffer, flows_txt, m_start, m_end)
+    stats["stationarity_quarters"] = quarters
+    stats["stationary"], stats["stationarity_note"] = stationarity(quarters)
     for key in SUMMARY_COPY:
         stats[key] = _summary_field(summary, key)
     total, done = stats["flows_total"], stats["flows_completed"]
@@ -208,7 +379,8 @@ def is_complete(run_dir):
     return sweep_runner.is_complete(run_dir, RUN_FILES)
 
 
-def _read_json(path):
+def read_json(path):
+    """A JSON object from a file; StatsError naming the file."""
     try:
         with open(path) as f:
             data = json.load(f)
@@ -221,9 +393,12 @@ def _read_json(path):
     return data
 
 
-def _read_csv(path, columns):
-    """A CSV as a DataFrame; a zero-byte file is an empty table with `columns`."""
+def read_csv(path, columns, optional=False):
+    """A CSV as a DataFrame; a zero-byte file is an empty table with `columns`; a missing file
+    is None when optional, else a StatsError."""
     if not os.path.isfile(path):
+        if optional:
+            return None
         raise StatsError(f"{path}: missing")
     if os.path.getsize(path) == 0:
         return pd.DataFrame(columns=columns)
@@ -233,24 +408,52 @@ def _read_csv(path, columns):
         raise StatsError(f"{path}: cannot parse ({e})") from None
 
 
+def read_flows_txt(path):
+    """flows.txt (HPCC format: the flow count, then `src dst pg dport size start_s` per flow)
+    as a DataFrame indexed by flow id (the row order); None when the file does not exist."""
+    if not os.path.isfile(path):
+        return None
+    try:
+        with open(path) as f:
+            lines = [ln.split() for ln in f if ln.strip()]
+    except (OSError, UnicodeDecodeError) as e:
+        raise StatsError(f"{path}: cannot read ({e})") from None
+    if not lines or len(lines[0]) != 1 or not lines[0][0].isdigit():
+        raise StatsError(f"{path}: the first line must be the flow count")
+    count, rows = int(lines[0][0]), lines[1:]
+    if count != len(rows):
+        raise StatsError(f"{path}: says {count} flows but has {len(rows)}")
+    for i, r in enumerate(rows):
+        if len(r) != len(FLOWS_TXT_COLUMNS):
+            raise StatsError(f"{path}: flow {i} has {len(r)} fields, expected "
+                             f"{len(FLOWS_TXT_COLUMNS)}: {' '.join(r)!r}")
+    df = pd.DataFrame(rows, columns=FLOWS_TXT_COLUMNS)
+    for col in ("size_bytes", "start_s"):
+        df[col] = _numeric_column(df, col, path)
+    return df
+
+
 def load_run(run_dir):
-    """(flows, pfc, summary, run) of a run directory; StatsError if it is not a complete run."""
+    """(flows, pfc, summary, run, flows_txt, buffer) of a run directory (flows_txt and buffer
+    None when the file is missing); StatsError if it is not a complete run."""
     if not os.path.isdir(run_dir):
         raise StatsError(f"{run_dir}: no such run directory")
     if not is_complete(run_dir):
         raise StatsError(f"{run_dir}: not a complete run (needs summary.json and run.json)")
-    flows = _read_csv(os.path.join(run_dir, "flows.csv"), FLOW_COLUMNS)
-    pfc = _read_csv(os.path.join(run_dir, "pfc.csv"), PFC_COLUMNS)
-    summary = _read_json(os.path.join(run_dir, "summary.json"))
-    run = _read_json(os.path.join(run_dir, "run.json"))
-    return flows, pfc, summary, run
+    flows = read_csv(os.path.join(run_dir, "flows.csv"), FLOW_COLUMNS)
+    pfc = read_csv(os.path.join(run_dir, "pfc.csv"), PFC_COLUMNS)
+    summary = read_json(os.path.join(run_dir, "summary.json"))
+    run = read_json(os.path.join(run_dir, "run.json"))
+    flows_txt = read_flows_txt(os.path.join(run_dir, "flows.txt"))
+    buffer = read_csv(os.path.join(run_dir, "buffer.csv"), BUFFER_COLUMNS, optional=True)
+    return flows, pfc, summary, run, flows_txt, buffer
 
 
 def write_stats(run_dir):
     """Compute the statistics of run_dir and write run_dir/stats.json; returns the dict."""
-    flows, pfc, summary, run = load_run(run_dir)
+    flows, pfc, summary, run, flows_txt, buffer = load_run(run_dir)
     try:
-        stats = compute_stats(flows, pfc, summary, run)
+        stats = compute_stats(flows, pfc, summary, run, flows_txt, buffer)
     except StatsError as e:
         raise StatsError(f"{run_dir}: {e}") from None
     except (TypeError, ValueError) as e:  # e.g. a string where summary/run.json want a number
@@ -277,8 +480,12 @@ def main(argv=None):
             failed += 1
             continue
         fmt = lambda x, k=1e3: "null" if x is None else "%.4g" % (x * k)  # noqa: E731
-        print(f"{run_dir}: {s['fct_count']} flows, avg FCT {fmt(s['avg_fct_s'])} ms, "
-              f"p99 {fmt(s['p99_fct_s'])} ms, {s['pause_rate_per_s']:.4g} PAUSE/s"
+        ratio = s["completion_ratio_measured"]
+        print(f"{run_dir}: {s['fct_count']} measured flows, avg FCT {fmt(s['avg_fct_s'])} ms, "
+              f"p99 {fmt(s['p99_fct_s'])} ms, {s['pause_rate_per_s']:.4g} PAUSE/s, completed "
+              f"{'n/a' if ratio is None else '%.1f%%' % (100 * ratio)}, stationary "
+              f"{ {True: 'yes', False: 'NO', None: 'n/a'}[s['stationary']] }"
+              + (f" ({s['stationarity_note']})" if s["stationary"] is False else "")
               + (f" ({s['note']})" if s["note"] else ""))
     return 1 if failed else 0
 

@@ -1,40 +1,51 @@
 #!/usr/bin/python3
-"""Large-scale sweeps of the DCON paper (Fig. 9-12; dcon.md 3.3-3.4), one command per figure.
+"""Large-scale sweeps of the DCON paper (Fig. 9-12; dcon.md 3.3-3.4) and their sensitivity
+runs, one command per figure, over named scheme variants (scripts/variants.py).
 
-  fig9   WebSearch,  loads 0.4 0.5 0.6 0.7 0.8 x cc {dcon, dcqcn, swift, pcn}   (20 runs/seed)
-  fig10  DataMining, loads 0.4 .. 0.8 x cc {dcon, dcqcn, swift, pcn}           (20 runs/seed)
-  fig11  WebSearch, dcon, loads 0.4 .. 0.8 x Q_CNM {40%, 60% of the PFC threshold, dynamic},
-         all at Q_ECN = 100 KB (40% of 320 KB = 128 KB is below the default Q_ECN of 200 KB)
-  fig12  WebSearch, dcon, loads 0.4 .. 0.8 x CNM window T {2, 3, 4} RTT
-  all    the four; runs shared between figures are computed once (65 runs/seed)
+  fig9   WebSearch:  dcon dcqcn swift pcn
+  fig10  DataMining: dcon dcqcn swift pcn
+  fig11  WebSearch:  dcon-q0.4 dcon-q0.6 dcon            (Q_CNM 40% / 60% of the PFC threshold,
+                                                          dynamic)
+  fig12  WebSearch:  dcon-T2 dcon dcon-T4                (CNM window T = 2 / 3 / 4 RTT)
+  sens   WebSearch, load 0.8 only by default: dcon dcon-dcqcnsender dcon-settarget
+         dcon-ctrlstamp dcon-nqueued dcon-m1 dcon-qecn40 dcon-old dcqcn dcqcn-step
+  swift  WebSearch:  swift swift-t25 swift-t100 swift-line swift-t25-line swift-t100-line
+  all    every figure above; a run shared by figures (same name) is computed once
 
-Load is the average load at the core layer (--loadType=core). Unless a figure varies them, runs
-use DCON's defaults Q_CNM dynamic (--qcnmFraction=0), T = 3 RTT and Q_ECN 200 KB, so "dcon at
-load 0.6" of fig9 and the T=3 point of fig12 are one run. A run directory is
-  RESULTS/{workload}-{cc}-load{load}-q{qcnmFraction}-T{cnmWindowRtts}-s{seed}-d{duration}-{scale}
+Each figure runs its variants at the loads 0.4 0.6 0.8 (core layer; --loads to change, which
+also applies to sens) with the seeds 1 2 3 (--seeds). The arrival window (--duration, warm-up
+included) and the warm-up left out of the statistics (--warmup) default per workload (WORKLOADS
+below); --max-time is the simulator's safety stop. A run directory is
+  RESULTS/{workload}-{variant}-load{load}-s{seed}-d{duration}-w{warmup}-{scale}
+e.g. websearch-dcon-load0.8-s1-d60ms-w30ms-full, and its command
+  BUILD/examples/dcon-large-scale --workload=W --load=L --loadType=core --duration=D
+      --warmup=WU --seed=S --scale=SC --maxTime=MT --outdir=RESULTS/NAME.tmp VARIANT-ARGS...
+(--list prints every name and command of the plan without running anything).
 
 Each run writes into NAME.tmp, renamed to NAME only when the simulator exits 0 having written
 summary.json and run.json; finished runs are skipped, so an interrupted sweep (Ctrl-C) is simply
 restarted. A failed run's stderr tail is printed, the others go on, and the exit code is 1.
-Then scripts/fct_stats.py writes NAME/stats.json for every finished run, the sweep writes
-RESULTS/<fig>.csv (one row per run) and scripts/plot_large.py draws RESULTS/<fig>.png.
+Then scripts/fct_stats.py writes NAME/stats.json for every finished run (measured window,
+completion ratio, stationarity: see its docstring), and the sweep writes per figure
+  RESULTS/<fig>-runs.csv  one row per run: the figure keys and the run's metrics;
+  RESULTS/<fig>.csv       one row per variant and load: n seeds, mean, std and 95% confidence
+                          half-width (Student's t, scripts/seed_stats.py) of avg_fct_s,
+                          p99_fct_s and pause_rate_per_s, and non_stationary (runs flagged);
+and scripts/plot_large.py draws RESULTS/<fig>.png.
 
-Time (measured on a 2-core VM, --jobs 2): fig9 9.5 min (a full-scale WebSearch run at load 0.8
-takes about 1 min alone, 42 MiB), fig10 with --duration 20ms 20 min (DataMining's 100 MB-1 GB
-flows drain for 200-300 ms of simulated time), fig11 and fig12 5-8 min each: `all` is under an
-hour. --quick (scale small = 4 spines x 4 leaves x 12 hosts, 2 ms of arrivals, loads 0.4 0.6
-0.8: 12 runs for fig9, 39 for all) takes about half a minute per figure. --quick writes the
-same RESULTS/<fig>.csv/.png as a full sweep (its runs have their own directories): use
---results results/large-quick to keep both.
+--quick: scale small (4 spines x 4 leaves x 12 hosts), 2 ms window with 0.5 ms of warm-up, loads
+0.4 0.6 0.8 (sens 0.8), one seed; explicit options still win. Quick runs have their own
+directories but the tables and figures have the same names as a full sweep's: use --results
+results/large-quick to keep both.
 
-Usage: /usr/bin/python3 scripts/large_sweep.py fig9|fig10|fig11|fig12|all [--quick] [--jobs N]
-         [--seeds 1 2 ..] [--duration 5ms] [--scale full] [--build build] [--results results/large]
+Usage: /usr/bin/python3 scripts/large_sweep.py FIG [FIG ...]|all [--quick] [--list] [--jobs N]
+         [--seeds 1 2 3] [--loads 0.4 0.6 0.8] [--duration 60ms] [--warmup 30ms]
+         [--max-time 200s] [--scale full] [--build build] [--results results/large] [--no-plot]
 """
 import argparse
 import collections
 import math
 import os
-import re
 import sys
 
 import pandas as pd
@@ -42,88 +53,101 @@ from tqdm import tqdm
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fct_stats  # noqa: E402
+import seed_stats  # noqa: E402
 import sweep_runner  # noqa: E402
+import variants  # noqa: E402
 
-LOADS = [0.4, 0.5, 0.6, 0.7, 0.8]
-QUICK_LOADS = [0.4, 0.6, 0.8]
-CCS = ["dcon", "dcqcn", "swift", "pcn"]
+# Per-workload arrival window (warm-up included) and warm-up: the one place to tune them.
+WORKLOADS = {
+    "websearch": {"duration": "60ms", "warmup": "30ms"},
+    "datamining": {"duration": "80ms", "warmup": "40ms"},
+}
+MAX_TIME = "200s"  # the simulator's safety stop (--maxTime)
+LOADS = [0.4, 0.6, 0.8]
+SEEDS = [1, 2, 3]
 SCALES = ["full", "small", "tiny"]
-# The simulator's default Q_ECN (= ECN Kmin = Kmax), KB.
-DEFAULT_QECN_KB = 200
-DEFAULTS = {"cc": "dcon", "qcnm_fraction": 0.0, "cnm_window_rtts": 3, "qecn_kb": DEFAULT_QECN_KB}
-# figure -> (workload, the parameter the figure varies, its values, other settings)
-# Fig. 11's fixed Q_CNM are 40% and 60% of the PFC threshold (320 KB): 128 and 192 KB, below the
-# default Q_ECN of 200 KB, which DCON forbids (Q_CNM >= Q_ECN); so Fig. 11 runs all three lines
-# with Q_ECN = 100 KB (doc/large-scale.rst).
-FIGS = {
-    "fig9": ("websearch", "cc", CCS, {}),
-    "fig10": ("datamining", "cc", CCS, {}),
-    "fig11": ("websearch", "qcnm_fraction", [0.4, 0.6, 0.0], {"qecn_kb": 100}),
-    "fig12": ("websearch", "cnm_window_rtts", [2, 3, 4], {}),
-}
-FIG_NAMES = list(FIGS)
+QUICK = {"scale": "small", "duration": "2ms", "warmup": "0.5ms", "seeds": [1]}
+
+Figure = collections.namedtuple("Figure", "title workload variants loads kind")
+# kind "lines": panels against load; "bars": grouped bars at the figure's load(s).
+# loads None = the sweep's loads (--loads, default LOADS).
+FIGURES = collections.OrderedDict([
+    ("fig9", Figure("Fig. 9: WebSearch", "websearch", ["dcon", "dcqcn", "swift", "pcn"],
+                    None, "lines")),
+    ("fig10", Figure("Fig. 10: DataMining", "datamining", ["dcon", "dcqcn", "swift", "pcn"],
+                     None, "lines")),
+    ("fig11", Figure("Fig. 11: WebSearch, DCON, Q_CNM", "websearch",
+                     ["dcon-q0.4", "dcon-q0.6", "dcon"], None, "lines")),
+    ("fig12", Figure("Fig. 12: WebSearch, DCON, CNM window T", "websearch",
+                     ["dcon-T2", "dcon", "dcon-T4"], None, "lines")),
+    ("sens", Figure("DCON design choices (sensitivity), WebSearch", "websearch",
+                    ["dcon", "dcon-dcqcnsender", "dcon-settarget", "dcon-ctrlstamp",
+                     "dcon-nqueued", "dcon-m1", "dcon-qecn40", "dcon-old", "dcqcn",
+                     "dcqcn-step"], [0.8], "bars")),
+    ("swift", Figure("Swift settings, WebSearch", "websearch",
+                     ["swift", "swift-t25", "swift-t100", "swift-line", "swift-t25-line",
+                      "swift-t100-line"], None, "bars")),
+])
+FIG_NAMES = list(FIGURES)
 BINARY = os.path.join("examples", "dcon-large-scale")
-TABLE_METRICS = {  # table column -> stats.json field
+RUN_METRICS = {  # <fig>-runs.csv column -> stats.json field
     "avg_fct_s": "avg_fct_s", "p99_fct_s": "p99_fct_s", "median_fct_s": "median_fct_s",
-    "pause_rate_per_s": "pause_rate_per_s", "cnps": "cnps_sent", "cnms": "cnms_received",
-    "completion_ratio": "completion_ratio", "flows_completed": "flows_completed",
-    "flows_total": "flows_total", "wall_time_s": "wall_time_s",
+    "pause_rate_per_s": "pause_rate_per_s", "completion_ratio": "completion_ratio",
+    "completion_ratio_measured": "completion_ratio_measured",
+    "flows_measured": "flows_measured", "flows_measured_completed": "flows_measured_completed",
+    "fct_count": "fct_count", "stationary": "stationary",
+    "stationarity_note": "stationarity_note", "cnps": "cnps_sent", "cnms": "cnms_received",
+    "flows_total": "flows_total", "flows_completed": "flows_completed",
+    "wall_time_s": "wall_time_s",
 }
-TIME_RE = re.compile(r"^([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(s|ms|us|ns)$")
+CI_METRICS = ["avg_fct_s", "p99_fct_s", "pause_rate_per_s"]
 
-Run = collections.namedtuple(
-    "Run", "workload cc load qcnm_fraction cnm_window_rtts seed duration scale qecn_kb",
-    defaults=(DEFAULT_QECN_KB,))
-
+Run = collections.namedtuple("Run", "workload variant load seed duration warmup scale max_time")
 
 SweepError = sweep_runner.SweepError
 
 
-def fmt_num(x):
-    """Canonical short form of a number in run names: 0.4 -> '0.4', 0.0 -> '0', 3.0 -> '3'."""
-    return "%g" % x
+fmt_num = sweep_runner.fmt_num
 
 
-def canonical_duration(text):
-    """'5ms', '5.0ms' -> '5ms'; SweepError for anything that is not <number><s|ms|us|ns> > 0."""
-    m = TIME_RE.match(str(text).strip())
-    if not m or float(m.group(1)) <= 0:
-        raise SweepError(f"--duration must be a positive time like 5ms, 500us or 0.01s, "
-                         f"got {text!r}")
-    return fmt_num(float(m.group(1))) + m.group(2)
+canonical_time = sweep_runner.canonical_time
+seconds = sweep_runner.seconds
 
 
 def run_name(run):
     """The run's directory name; equal parameters give equal names whatever the figure."""
-    name = (f"{run.workload}-{run.cc}-load{fmt_num(run.load)}-q{fmt_num(run.qcnm_fraction)}"
-            f"-T{fmt_num(run.cnm_window_rtts)}-s{run.seed}-d{run.duration}-{run.scale}")
-    if run.qecn_kb != DEFAULT_QECN_KB:
-        name += f"-e{fmt_num(run.qecn_kb)}KB"
-    return name
+    return (f"{run.workload}-{run.variant}-load{fmt_num(run.load)}-s{run.seed}"
+            f"-d{run.duration}-w{run.warmup}-{run.scale}")
 
 
-def fig_runs(fig, loads, seeds, duration, scale):
-    """The runs of one figure, in plotting order (value, load, seed)."""
-    if fig not in FIGS:
+def window(workload, duration=None, warmup=None):
+    """(duration, warm-up) of a workload: the given ones, else WORKLOADS'; SweepError when the
+    warm-up is not shorter than the window."""
+    d = duration or WORKLOADS[workload]["duration"]
+    w = warmup or WORKLOADS[workload]["warmup"]
+    if seconds(w) >= seconds(d):
+        raise SweepError(f"the warm-up ({w}) must be shorter than the arrival window ({d}) "
+                         f"for {workload}")
+    return d, w
+
+
+def fig_runs(fig, seeds=SEEDS, loads=None, scale="full", duration=None, warmup=None,
+             max_time=MAX_TIME):
+    """The runs of one figure, in plotting order (variant, load, seed). loads None: the
+    figure's own loads, else LOADS; duration/warmup None: the workload's (WORKLOADS)."""
+    if fig not in FIGURES:
         raise SweepError(f"unknown figure {fig!r} (choose from {', '.join(FIG_NAMES)}, all)")
-    workload, key, values, other = FIGS[fig]
-    out = []
-    for v in values:
-        p = dict(DEFAULTS, **other)
-        p[key] = v
-        for load in loads:
-            for seed in seeds:
-                out.append(Run(workload, p["cc"], float(load), float(p["qcnm_fraction"]),
-                               p["cnm_window_rtts"], int(seed), duration, scale,
-                               p["qecn_kb"]))
-    return out
+    f = FIGURES[fig]
+    d, w = window(f.workload, duration, warmup)
+    return [Run(f.workload, v, float(load), int(seed), d, w, scale, max_time)
+            for v in f.variants for load in (loads or f.loads or LOADS) for seed in seeds]
 
 
-def plan(figs, loads, seeds, duration, scale):
+def plan(figs, **settings):
     """{run name: Run} over the figures, each shared run once (first-figure order)."""
     runs = {}
     for fig in figs:
-        for r in fig_runs(fig, loads, seeds, duration, scale):
+        for r in fig_runs(fig, **settings):
             runs.setdefault(run_name(r), r)
     return runs
 
@@ -134,19 +158,17 @@ def is_complete(run_dir):
 
 
 def command(binary, run, outdir):
-    return [binary, f"--cc={run.cc}", f"--workload={run.workload}", f"--load={fmt_num(run.load)}",
-            "--loadType=core", f"--duration={run.duration}", f"--seed={run.seed}",
-            f"--outdir={outdir}", f"--scale={run.scale}",
-            f"--qcnmFraction={fmt_num(run.qcnm_fraction)}",
-            f"--cnmWindowRtts={fmt_num(run.cnm_window_rtts)}",
-            f"--kmin={fmt_num(run.qecn_kb)}KB", f"--kmax={fmt_num(run.qecn_kb)}KB"]
+    """The simulator's argv of a run writing into outdir."""
+    return [binary, f"--workload={run.workload}", f"--load={fmt_num(run.load)}",
+            "--loadType=core", f"--duration={run.duration}", f"--warmup={run.warmup}",
+            f"--seed={run.seed}", f"--scale={run.scale}", f"--maxTime={run.max_time}",
+            f"--outdir={outdir}"] + variants.args(run.variant)
 
 
 def execute(runs, binary, results, jobs):
     """Run what is not finished yet (sweep_runner.execute). Returns the failure messages."""
     return sweep_runner.execute(runs, lambda run, outdir: command(binary, run, outdir), binary,
-                                results, jobs, fct_stats.RUN_FILES,
-                                "large-scale runs")
+                                results, jobs, fct_stats.RUN_FILES, "large-scale runs")
 
 
 def collect_stats(runs, results):
@@ -162,7 +184,7 @@ def collect_stats(runs, results):
         try:
             if (os.path.isfile(path) and os.path.getmtime(path) >= max(
                     script_mtime, os.path.getmtime(os.path.join(d, "summary.json")))):
-                stats[name] = fct_stats._read_json(path)
+                stats[name] = fct_stats.read_json(path)
             else:
                 stats[name] = fct_stats.write_stats(d)
         except fct_stats.StatsError as e:
@@ -171,33 +193,64 @@ def collect_stats(runs, results):
     return stats, failures
 
 
-def make_table(fig, fig_run_list, stats):
+RUN_KEYS = ["fig", "run", "workload", "variant", "label", "load", "seed", "duration", "warmup",
+            "scale"]
+
+
+def runs_table(fig, fig_run_list, stats):
     """One row per run of `fig` that has stats: figure keys + metrics (None -> NaN)."""
-    cols = ["fig", "run"] + list(Run._fields) + list(TABLE_METRICS)
     rows = []
     for r in fig_run_list:
         s = stats.get(run_name(r))
         if s is None:
             continue
-        row = {"fig": fig, "run": run_name(r), **r._asdict()}
-        for col, key in TABLE_METRICS.items():
+        row = {"fig": fig, "run": run_name(r), "label": variants.label(r.variant),
+               **{k: v for k, v in r._asdict().items() if k in RUN_KEYS}}
+        for col, key in RUN_METRICS.items():
             v = s.get(key)
-            row[col] = math.nan if v is None else v
+            row[col] = math.nan if v is None and col != "stationarity_note" else v
         rows.append(row)
-    return pd.DataFrame(rows, columns=cols)
+    return pd.DataFrame(rows, columns=RUN_KEYS + list(RUN_METRICS))
+
+
+SUMMARY_KEYS = ["fig", "workload", "variant", "label", "load", "duration", "warmup", "scale"]
+
+
+def summary_table(runs):
+    """One row per variant and load of a runs_table: n, METRIC_mean/_std/_ci95 of CI_METRICS,
+    seeds (space-separated), non_stationary (runs with stationary false) and
+    min_completion_ratio_measured."""
+    def extra(g):
+        return {"seeds": " ".join(map(str, g.seed)),
+                "non_stationary": int((g.stationary == False).sum()),  # noqa: E712
+                "min_completion_ratio_measured": pd.to_numeric(
+                    g.completion_ratio_measured, errors="coerce").min()}
+    return seed_stats.aggregate(runs, SUMMARY_KEYS, CI_METRICS, extra)
 
 
 def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("figure", choices=FIG_NAMES + ["all"], help="which figure's sweep")
+    ap.add_argument("figures", nargs="+", metavar="FIG", choices=FIG_NAMES + ["all"],
+                    help="figures to sweep: %s, or all" % " ".join(FIG_NAMES))
     ap.add_argument("--quick", action="store_true",
-                    help="scale small, 2 ms of arrivals, loads 0.4 0.6 0.8 (explicit --scale / "
-                         "--duration still win); expected: a few minutes for all on 2 cores")
+                    help="scale small, 2 ms window, 0.5 ms warm-up, one seed (explicit options "
+                         "still win)")
+    ap.add_argument("--list", action="store_true",
+                    help="print the plan (run names and commands) and exit without running")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
                     help="parallel runs (default: the number of CPUs, %(default)s)")
-    ap.add_argument("--seeds", type=int, nargs="+", default=[1],
-                    help="seeds, i.e. ns-3 run numbers >= 1 (default 1)")
-    ap.add_argument("--duration", default=None, help="arrival window (default 5ms, quick 2ms)")
+    ap.add_argument("--seeds", type=int, nargs="+", default=None,
+                    help="seeds, i.e. ns-3 run numbers >= 1 (default 1 2 3; quick 1)")
+    ap.add_argument("--loads", type=float, nargs="+", default=None,
+                    help="core loads for every figure (default 0.4 0.6 0.8; sens 0.8)")
+    ap.add_argument("--duration", default=None,
+                    help="arrival window incl. warm-up (default per workload: " + ", ".join(
+                        f"{w} {v['duration']}" for w, v in WORKLOADS.items()) + "; quick 2ms)")
+    ap.add_argument("--warmup", default=None,
+                    help="warm-up left out of the statistics (default per workload: " + ", ".join(
+                        f"{w} {v['warmup']}" for w, v in WORKLOADS.items()) + "; quick 0.5ms)")
+    ap.add_argument("--max-time", default=MAX_TIME,
+                    help="simulator safety stop (default %(default)s)")
     ap.add_argument("--scale", default=None, help="full|small|tiny (default full, quick small)")
     ap.add_argument("--build", default="build", help="build directory (default build)")
     ap.add_argument("--results", default=os.path.join("results", "large"),
@@ -206,25 +259,47 @@ def parse_args(argv):
     args = ap.parse_args(argv)
     if args.jobs < 1:
         raise SweepError(f"--jobs must be >= 1, got {args.jobs}")
+    quick = QUICK if args.quick else {}
+    args.seeds = list(dict.fromkeys(args.seeds or quick.get("seeds", SEEDS)))
     bad = [s for s in args.seeds if s < 1]
     if bad:
         raise SweepError(f"--seeds must be >= 1 (ns-3 run numbers), got {bad[0]}")
-    args.duration = canonical_duration(args.duration or ("2ms" if args.quick else "5ms"))
-    args.scale = args.scale or ("small" if args.quick else "full")
+    if args.loads is not None:
+        bad = [x for x in args.loads if not 0 < x <= 1]
+        if bad:
+            raise SweepError(f"--loads must be in (0, 1], got {fmt_num(bad[0])}")
+        args.loads = list(dict.fromkeys(args.loads))
+    duration = args.duration or quick.get("duration")
+    warmup = args.warmup or quick.get("warmup")
+    args.duration = canonical_time(duration, "--duration") if duration else None
+    args.warmup = canonical_time(warmup, "--warmup", allow_zero=True) if warmup else None
+    args.max_time = canonical_time(args.max_time, "--max-time")
+    args.scale = args.scale or quick.get("scale", "full")
     if args.scale not in SCALES:
         raise SweepError(f"--scale must be one of {', '.join(SCALES)}, got {args.scale!r}")
-    args.loads = QUICK_LOADS if args.quick else LOADS
-    args.figs = FIG_NAMES if args.figure == "all" else [args.figure]
-    args.seeds = list(dict.fromkeys(args.seeds))
+    args.figs = FIG_NAMES if "all" in args.figures else list(dict.fromkeys(args.figures))
+    args.settings = dict(seeds=args.seeds, loads=args.loads, scale=args.scale,
+                         duration=args.duration, warmup=args.warmup, max_time=args.max_time)
     return args
+
+
+def print_plan(runs, binary, results):
+    for name, run in runs.items():
+        print(name)
+        print("  " + " ".join(command(binary, run, os.path.join(results, name + ".tmp"))))
+    print(f"{len(runs)} runs")
 
 
 def main(argv=None):
     try:
         args = parse_args(argv)
-        runs = plan(args.figs, args.loads, args.seeds, args.duration, args.scale)
+        runs = plan(args.figs, **args.settings)
+        binary = os.path.join(args.build, BINARY)
+        if args.list:
+            print_plan(runs, binary, args.results)
+            return 0
         os.makedirs(args.results, exist_ok=True)
-        failures = execute(runs, os.path.join(args.build, BINARY), args.results, args.jobs)
+        failures = execute(runs, binary, args.results, args.jobs)
     except SweepError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -233,11 +308,14 @@ def main(argv=None):
     stats, stat_failures = collect_stats(runs, args.results)
     failures += stat_failures
     for fig in args.figs:
-        table = make_table(fig, fig_runs(fig, args.loads, args.seeds, args.duration, args.scale),
-                           stats)
-        path = os.path.join(args.results, fig + ".csv")
-        table.to_csv(path, index=False)
-        print(f"wrote {path} ({len(table)} runs)")
+        runs_t = runs_table(fig, fig_runs(fig, **args.settings), stats)
+        path = os.path.join(args.results, fig + "-runs.csv")
+        runs_t.to_csv(path, index=False)
+        summary = summary_table(runs_t)
+        summary.to_csv(os.path.join(args.results, fig + ".csv"), index=False)
+        flagged = int(summary.non_stationary.sum()) if len(summary) else 0
+        print(f"wrote {path} ({len(runs_t)} runs) and {fig}.csv ({len(summary)} points"
+              + (f"; {flagged} run(s) not stationary" if flagged else "") + ")")
     if not args.no_plot:
         import plot_large
         plot_large.plot_dir(args.results, args.figs)

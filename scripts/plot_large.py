@@ -1,16 +1,20 @@
 #!/usr/bin/python3
-"""Draw the DCON paper's large-scale figures (Fig. 9-12) from the tables of large_sweep.py.
+"""Draw the large-scale figures (DCON paper Fig. 9-12, and the sens and swift comparisons) from
+the tables of large_sweep.py.
 
 Usage: /usr/bin/python3 scripts/plot_large.py [RESULTS_DIR (default results/large)] [--figs fig9 ..]
 
-Reads RESULTS_DIR/<fig>.csv and writes RESULTS_DIR/<fig>.png, three panels against the core
-load, as in the paper: PFC pause-frame rate (PAUSE frames per second in the arrival window,
-fabric-wide), average FCT and 99th-percentile FCT.
-  fig9 (WebSearch), fig10 (DataMining): one line per scheme, DCON, DCQCN, Swift, PCN (fixed colours)
-  fig11: one line per Q_CNM setting (40% and 60% of the PFC threshold, dynamic)
-  fig12: one line per CNM window T (2, 3, 4 RTT)
-With several seeds a point is their mean, with min/max error bars. Missing points (failed or
-not yet run, or no completed flow) are left out; a missing table is skipped with a message.
+Reads RESULTS_DIR/<fig>.csv (one row per variant and load: the mean over seeds and the
+half-width of its 95% confidence interval, see scripts/seed_stats.py) and writes
+RESULTS_DIR/<fig>.png with three panels: PFC pause-frame rate (PAUSE frames per second in the
+measured window, fabric-wide), average FCT and 99th-percentile FCT.
+  fig9 .. fig12: against the core load, one line per variant (large_sweep.FIGURES; DCON red,
+                 DCQCN blue, Swift green, PCN orange), error bars = 95% CI;
+  sens, swift:   grouped bars, one group per load, one bar per variant, error bars = 95% CI.
+A point (or bar) where at least one seed's run was judged not stationary (fct_stats.py) is drawn
+hollow (hatched bar), and the legend says so. A point with one seed has no error bar. Missing
+points (failed or not yet run, or no completed flow) are left out; a missing table is skipped
+with a message.
 """
 import argparse
 import os
@@ -20,94 +24,128 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-COLORS = ["tab:red", "tab:blue", "tab:green", "tab:orange"]
-MARKERS = ["o", "s", "^", "D"]
-CC_SERIES = [("dcon", "DCON"), ("dcqcn", "DCQCN"), ("swift", "Swift"), ("pcn", "PCN")]
-# figure -> (title, table column the lines differ in, [(value, legend label)] in colour order)
-FIGURES = {
-    "fig9": ("Fig. 9: WebSearch", "cc", CC_SERIES),
-    "fig10": ("Fig. 10: DataMining", "cc", CC_SERIES),
-    "fig11": ("Fig. 11: WebSearch, DCON, Q_CNM", "qcnm_fraction",
-              [(0.4, "Q_CNM 40% of PFC thr."), (0.6, "Q_CNM 60% of PFC thr."),
-               (0.0, "Q_CNM dynamic")]),
-    "fig12": ("Fig. 12: WebSearch, DCON, CNM window T", "cnm_window_rtts",
-              [(2, "T = 2 RTT"), (3, "T = 3 RTT"), (4, "T = 4 RTT")]),
-}
-PANELS = [  # (column, y label, scale factor)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import large_sweep  # noqa: E402
+import variants  # noqa: E402
+
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", ">", "*"]
+PANELS = [  # (metric, y label, scale factor)
     ("pause_rate_per_s", "PFC pause rate (frames/s)", 1.0),
     ("avg_fct_s", "average FCT (ms)", 1e3),
     ("p99_fct_s", "99th-percentile FCT (ms)", 1e3),
 ]
+LINE_DODGE = 0.004  # load units between the lines' points
+NON_STATIONARY_LABEL = "hollow / hatched: >= 1 seed not stationary"
 
 
-def series_rows(table, key, value):
-    """Rows of `table` whose `key` column equals `value` (numeric keys compared with isclose)."""
-    if key == "cc":
-        return table[table[key].astype(str) == value]
-    col = pd.to_numeric(table[key], errors="coerce")
-    return table[np.isclose(col, float(value))]
-
-
-def aggregate(rows, column):
-    """Per load: mean, min, max and count over seeds of `column`, NaN values left out.
-    Returns a DataFrame indexed by load (sorted); loads with no value are absent."""
-    vals = rows[["load", column]].copy()
-    vals[column] = pd.to_numeric(vals[column], errors="coerce")
-    vals = vals.dropna()
-    if vals.empty:
-        return pd.DataFrame(columns=["mean", "min", "max", "n"])
-    g = vals.groupby("load")[column]
-    return pd.DataFrame({"mean": g.mean(), "min": g.min(), "max": g.max(),
-                         "n": g.count()}).sort_index()
+def series(table, variant, metric):
+    """Rows of one variant with a value of `metric`, sorted by load: DataFrame with load, mean,
+    ci95 (0 where unknown) and flagged (any seed not stationary)."""
+    rows = table[table.variant.astype(str) == variant]
+    mean = pd.to_numeric(rows[f"{metric}_mean"], errors="coerce")
+    ci = pd.to_numeric(rows.get(f"{metric}_ci95", pd.Series(np.nan, index=rows.index)),
+                       errors="coerce").fillna(0.0)
+    flagged = pd.to_numeric(rows.get("non_stationary", pd.Series(0, index=rows.index)),
+                            errors="coerce").fillna(0) > 0
+    out = pd.DataFrame({"load": pd.to_numeric(rows.load, errors="coerce"), "mean": mean,
+                        "ci95": ci, "flagged": flagged})
+    return out.dropna(subset=["load", "mean"]).sort_values("load").reset_index(drop=True)
 
 
 def subtitle(table):
     parts = []
-    for col, fmt in (("scale", "scale %s"), ("duration", "%s of arrivals")):
+    for col, fmt in (("scale", "scale %s"), ("duration", "%s window"), ("warmup", "%s warm-up")):
         if col in table and table[col].nunique() > 0:
             parts.append(fmt % "/".join(map(str, sorted(table[col].astype(str).unique()))))
-    if "seed" in table and len(table):
-        seeds = sorted(table.seed.unique())
-        parts.append(("seed " if len(seeds) == 1 else "seeds ") + ", ".join(map(str, seeds)))
+    if "n" in table and len(table):
+        ns = sorted(pd.to_numeric(table.n, errors="coerce").dropna().astype(int).unique())
+        parts.append("seeds per point " + "/".join(map(str, ns)))
     return ", ".join(parts)
+
+
+def _draw_lines(ax, table, names, cols, factor, metric):
+    points, flagged_any = 0, False
+    for i, v in enumerate(names):
+        s = series(table, v, metric)
+        if s.empty:
+            continue
+        points += len(s)
+        y = s["mean"].to_numpy(float) * factor
+        # a small sideways shift per variant keeps overlapping error bars apart
+        x = s["load"].to_numpy(float) + (i - (len(names) - 1) / 2) * LINE_DODGE
+        ax.errorbar(x, y, yerr=s["ci95"].to_numpy(float) * factor, color=cols[v],
+                    marker=MARKERS[i % len(MARKERS)], capsize=3, label=variants.label(v))
+        f = s["flagged"].to_numpy(bool)
+        if f.any():
+            flagged_any = True
+            ax.plot(x[f], y[f], ls="none", marker=MARKERS[i % len(MARKERS)], ms=9,
+                    markerfacecolor="white", markeredgecolor=cols[v], zorder=5)
+    ax.set_xlabel("load (core layer)")
+    return points, flagged_any
+
+
+def _draw_bars(ax, table, names, cols, factor, metric):
+    loads = sorted(pd.to_numeric(table.load, errors="coerce").dropna().unique())
+    width = 0.8 / max(1, len(names))
+    points, flagged_any = 0, False
+    for i, v in enumerate(names):
+        s = series(table, v, metric)
+        if s.empty:
+            continue
+        points += len(s)
+        offset = (i - (len(names) - 1) / 2) * width
+        for load, mean, ci, fl in s[["load", "mean", "ci95", "flagged"]].itertuples(index=False):
+            ax.bar(loads.index(load) + offset, mean * factor, width, yerr=ci * factor, capsize=2,
+                   color="white" if fl else cols[v], edgecolor=cols[v],
+                   hatch="//" if fl else None)
+            flagged_any = flagged_any or bool(fl)
+    ax.set_xticks(range(len(loads)))
+    ax.set_xticklabels([f"load {large_sweep.fmt_num(x)}" for x in loads])
+    return points, flagged_any
 
 
 def plot_fig(table, fig, path):
     """Draw one figure from its table; returns the number of points drawn (0: nothing written)."""
-    title, key, series = FIGURES[fig]
-    missing = [c for c in ["load", key] + [p[0] for p in PANELS] if c not in table.columns]
+    spec = large_sweep.FIGURES[fig]
+    needed = ["variant", "load"] + [f"{p[0]}_mean" for p in PANELS]
+    missing = [c for c in needed if c not in table.columns]
     if missing:
         print(f"skipping {fig}: table has no column(s) {', '.join(missing)}", file=sys.stderr)
         return 0
-    fig_, axes = plt.subplots(1, 3, figsize=(15, 4.2))
-    points = 0
-    for ax, (column, ylabel, factor) in zip(axes, PANELS):
-        for i, (value, label) in enumerate(series):
-            a = aggregate(series_rows(table, key, value), column)
-            if a.empty:
-                continue
-            points += len(a)
-            mean = a["mean"].to_numpy(float) * factor
-            yerr = None
-            if (a["n"] > 1).any():
-                yerr = np.vstack([mean - a["min"].to_numpy(float) * factor,
-                                  a["max"].to_numpy(float) * factor - mean])
-            ax.errorbar(a.index.to_numpy(float), mean, yerr=yerr, color=COLORS[i % len(COLORS)],
-                        marker=MARKERS[i % len(MARKERS)], capsize=3, label=label)
-        ax.set_xlabel("load (core layer)")
+    present = set(table.variant.astype(str))
+    names = [v for v in spec.variants if v in present] + sorted(present - set(spec.variants))
+    cols = variants.colors(names)
+    bars = spec.kind == "bars"
+    fig_, axes = plt.subplots(1, 3, figsize=(16, 4.6 if bars else 4.2))
+    points, flagged_any = 0, False
+    draw = _draw_bars if bars else _draw_lines
+    for ax, (metric, ylabel, factor) in zip(axes, PANELS):
+        p, f = draw(ax, table, names, cols, factor, metric)
+        points, flagged_any = points + p, flagged_any or f
         ax.set_ylabel(ylabel)
         ax.set_ylim(bottom=0)
         ax.grid(alpha=0.3)
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize=8)
     for ax, letter in zip(axes, "abc"):
         ax.set_title(f"({letter}) {ax.get_ylabel()}")
+    handles = [(Patch(facecolor=cols[v], edgecolor=cols[v]) if bars else
+                Line2D([], [], color=cols[v], marker=MARKERS[i % len(MARKERS)]), variants.label(v))
+               for i, v in enumerate(names)]
+    if flagged_any:
+        handles.append((Patch(facecolor="white", edgecolor="k", hatch="//") if bars else
+                        Line2D([], [], ls="none", marker="o", markerfacecolor="white",
+                               markeredgecolor="k"), NON_STATIONARY_LABEL))
+    if handles:
+        fig_.legend([h for h, _ in handles], [lb for _, lb in handles], loc="lower center",
+                    ncol=min(len(handles), 4), fontsize=8, frameon=False)
     sub = subtitle(table)
-    fig_.suptitle(title + (f" ({sub})" if sub else ""))
-    fig_.tight_layout()
+    fig_.suptitle(spec.title + (f" ({sub}; error bars: 95% CI over seeds)" if sub else ""))
+    nrows = (len(handles) + 3) // 4
+    fig_.tight_layout(rect=(0, 0.05 * nrows + 0.02, 1, 1))
     if points:
         fig_.savefig(path, dpi=120)
     plt.close(fig_)
@@ -117,7 +155,7 @@ def plot_fig(table, fig, path):
 def plot_dir(results, figs=None):
     """Plot every figure of `figs` (default all) whose table exists; returns the PNGs written."""
     written = []
-    for fig in figs or list(FIGURES):
+    for fig in figs or large_sweep.FIG_NAMES:
         csv = os.path.join(results, fig + ".csv")
         if not os.path.isfile(csv):
             print(f"skipping {fig}: no {csv} (run scripts/large_sweep.py {fig})", file=sys.stderr)
@@ -139,8 +177,8 @@ def plot_dir(results, figs=None):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("results", nargs="?", default=os.path.join("results", "large"),
-                    help="folder with the figN.csv tables (default results/large)")
-    ap.add_argument("--figs", nargs="+", choices=list(FIGURES), help="only these figures")
+                    help="folder with the <fig>.csv tables (default results/large)")
+    ap.add_argument("--figs", nargs="+", choices=large_sweep.FIG_NAMES, help="only these figures")
     args = ap.parse_args(argv)
     if not os.path.isdir(args.results):
         print(f"error: {args.results} is not a directory", file=sys.stderr)

@@ -10,6 +10,7 @@ keeps the runs that had finished and re-raises KeyboardInterrupt.
 """
 import concurrent.futures as cf
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -21,6 +22,33 @@ from tqdm import tqdm
 
 class SweepError(Exception):
     """Bad user input or set-up; the message names the value."""
+
+
+TIME_RE = re.compile(r"^([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(s|ms|us|ns)$")
+TIME_UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
+
+
+def fmt_num(x):
+    """Canonical short form of a number in run names: 0.4 -> '0.4', 0.0 -> '0', 3.0 -> '3'."""
+    return "%g" % x
+
+
+def canonical_time(text, option="--duration", allow_zero=False):
+    """A simulator time option's value in canonical form ('5.0ms' -> '5ms'); SweepError naming
+    the option for anything that is not <number><s|ms|us|ns> > 0 (>= 0 with allow_zero)."""
+    m = TIME_RE.match(str(text).strip())
+    if not m or not (float(m.group(1)) > 0 or (allow_zero and float(m.group(1)) == 0)):
+        raise SweepError(f"{option} must be a {'' if allow_zero else 'positive '}time like "
+                         f"5ms, 500us or 0.01s, got {text!r}")
+    return fmt_num(float(m.group(1))) + m.group(2)
+
+
+def seconds(time_text):
+    """A time like '30ms' (see canonical_time) in seconds."""
+    m = TIME_RE.match(str(time_text).strip())
+    if not m:
+        raise SweepError(f"not a time like 5ms, 500us or 0.01s: {time_text!r}")
+    return float(m.group(1)) * TIME_UNITS[m.group(2)]
 
 
 def is_complete(run_dir, required):

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Tests of scripts/fct_stats.py, large_sweep.py, burst_sweep.py (and so sweep_runner.py) and
-plot_large.py.
+"""Tests of scripts/fct_stats.py, seed_stats.py, variants.py, large_sweep.py, burst_sweep.py (and
+so sweep_runner.py) and plot_large.py. scripts/testbed_readings.py: test_testbed_readings.py.
 
 Run: /usr/bin/python3 test/test_fct_stats.py   (or python3 -m unittest from test/)
 """
@@ -24,6 +24,9 @@ import burst_sweep  # noqa: E402
 import fct_stats  # noqa: E402
 import large_sweep  # noqa: E402
 import plot_large  # noqa: E402
+import seed_stats  # noqa: E402
+import sweep_runner  # noqa: E402
+import variants  # noqa: E402
 
 FLOWS_HEADER = "flow_id,src,dst,size_bytes,start_s,end_s,fct_s,ideal_fct_s,slowdown\n"
 PFC_HEADER = "time_s,node,port,peer,priority,event,quanta\n"
@@ -160,7 +163,7 @@ class PauseRateTest(unittest.TestCase):
         self.assertEqual(p["pause_rate_per_link"], {})
 
     def test_bad_window(self):
-        with self.assertRaisesRegex(fct_stats.StatsError, "arrival_duration_s.*0"):
+        with self.assertRaisesRegex(fct_stats.StatsError, "duration must be > 0, got 0"):
             fct_stats.pause_rate(pfc_frame(), 0.001, 0)
 
 
@@ -234,96 +237,439 @@ class StatsTest(unittest.TestCase):
             self.assertFalse(os.path.exists(os.path.join(half, "stats.json")))
 
 
+def flows_txt_frame(starts):
+    """flows.txt as fct_stats.read_flows_txt returns it: flow id = row, given start times."""
+    return pd.DataFrame([{"src": 0, "dst": 1, "priority_group": 3, "dport": 100,
+                          "size_bytes": 1000.0, "start_s": float(t)} for t in starts],
+                        columns=fct_stats.FLOWS_TXT_COLUMNS)
+
+
+def completed_frame(rows):
+    """flows.csv rows (flow_id, size_bytes, start_s, end_s); fct = end - start, slowdown 1."""
+    return pd.DataFrame(
+        [{"flow_id": i, "src": "h0", "dst": "h1", "size_bytes": size, "start_s": start,
+          "end_s": end, "fct_s": end - start, "ideal_fct_s": end - start, "slowdown": 1.0}
+         for i, size, start, end in rows], columns=fct_stats.FLOW_COLUMNS)
+
+
+# Arrival window [0, 4 ms) with 2 ms of warm-up: measured window [2 ms, 4 ms), quarters of 0.5 ms
+# ending at 2.5, 3, 3.5 and 4 ms (flow times keep clear of the inner quarter boundaries).
+WARM_RUN = {"cc": "dcon", "arrival_start_s": 0.0, "arrival_duration_s": 0.004,
+            "warmup_s": 0.002}
+#            id  start      end (None: never completes)  size
+WARM_FLOWS = [(0, 0.0005, 0.0015, 1000),      # warm-up, FCT 1 ms: whole run only
+              (1, 0.0019999, 0.1019999, 1000),  # warm-up, FCT 100 ms: whole run only
+              (2, 0.002, 0.004, 5000),        # measured (at the start), FCT 2 ms, <=10KB
+              (3, 0.0031, 0.0071, 50000),     # measured, FCT 4 ms, 10KB-100KB
+              (4, 0.0036, None, 1000),        # measured, never completes
+              (5, 0.004, 0.014, 1000)]        # at the end: not measured, FCT 10 ms
+WARM_PFC = [(0.001, "leaf0", 1, "spine0", 3, "pause", 65535),   # warm-up
+            (0.002, "leaf0", 1, "spine0", 3, "pause", 65535),   # measured (at the start)
+            (0.003, "leaf0", 1, "spine0", 3, "resume", 0),      # a RESUME: never counted
+            (0.0039, "spine0", 2, "leaf1", 3, "pause", 65535),  # measured
+            (0.004, "spine0", 2, "leaf1", 3, "pause", 65535)]   # at the end: out
+WARM_SUMMARY = dict(SUMMARY, flows_total=6, flows_completed=5)
+
+
+def warm_inputs():
+    flows = completed_frame([(i, size, start, end) for i, start, end, size in WARM_FLOWS
+                             if end is not None])
+    txt = flows_txt_frame([start for _, start, _, _ in WARM_FLOWS])
+    return flows, pfc_frame(WARM_PFC), WARM_SUMMARY, WARM_RUN, txt
+
+
+class WarmupTest(unittest.TestCase):
+    def test_measured_window(self):
+        self.assertEqual(fct_stats.measured_window(WARM_RUN), (0.002, 0.004))
+        self.assertEqual(fct_stats.measured_window(RUN), (0.001, 0.003))  # no warmup_s: 0
+        with self.assertRaisesRegex(fct_stats.StatsError, "warmup_s.*0.004"):
+            fct_stats.measured_window(dict(WARM_RUN, warmup_s=0.004))
+
+    def test_warmup_excluded(self):
+        s = fct_stats.compute_stats(*warm_inputs())
+        self.assertEqual((s["measured_start_s"], s["measured_end_s"]), (0.002, 0.004))
+        self.assertAlmostEqual(s["measured_duration_s"], 0.002)
+        # completed flows that started in [2 ms, 4 ms): ids 2 (2 ms) and 3 (4 ms)
+        self.assertEqual(s["fct_count"], 2)
+        self.assertAlmostEqual(s["avg_fct_s"], 3e-3)  # (2 + 4) / 2
+        self.assertAlmostEqual(s["median_fct_s"], 3e-3)
+        self.assertAlmostEqual(s["p99_fct_s"], 3.98e-3)  # 2 + 0.99 * (4 - 2)
+        self.assertEqual([b["count"] for b in s["slowdown_by_size"].values()], [1, 1, 0, 0, 0])
+        # flows.txt: ids 2, 3, 4 started in the window; 2 and 3 completed
+        self.assertEqual(s["flows_measured"], 3)
+        self.assertEqual(s["flows_measured_completed"], 2)
+        self.assertAlmostEqual(s["completion_ratio_measured"], 2 / 3)
+        # whole run: all 5 completed flows, (1 + 100 + 2 + 4 + 10) / 5 = 23.4 ms; 5 of 6
+        self.assertEqual(s["whole_run_fct_count"], 5)
+        self.assertAlmostEqual(s["whole_run_avg_fct_s"], 23.4e-3)
+        self.assertAlmostEqual(s["completion_ratio"], 5 / 6)
+        # PAUSE frames at 2 and 3.9 ms in the measured window: 2 / 0.002 s = 1000/s; in the
+        # arrival window [0, 4 ms) also the one at 1 ms: 3 / 0.004 s = 750/s
+        self.assertEqual(s["pause_frames_in_window"], 2)
+        self.assertAlmostEqual(s["pause_rate_per_s"], 1000.0)
+        self.assertEqual(s["arrival_pause_frames"], 3)
+        self.assertAlmostEqual(s["arrival_pause_rate_per_s"], 750.0)
+        self.assertEqual(s["pause_rate_per_link"], {"leaf0->spine0": 500.0,
+                                                    "spine0->leaf1": 500.0})
+
+    def test_quarters(self):
+        q = fct_stats.compute_stats(*warm_inputs())["stationarity_quarters"]
+        self.assertEqual([x["end_s"] for x in q], [0.0025, 0.003, 0.0035, 0.004])
+        # PAUSE frames at 2 ms (quarter 1) and 3.9 ms (quarter 4): 1 / 0.0005 s = 2000/s
+        for got, want in zip([x["pause_rate_per_s"] for x in q], [2000.0, 0.0, 0.0, 2000.0]):
+            self.assertAlmostEqual(got, want)
+        # active at 2.5 ms: 1, 2; 3 ms: 1, 2; 3.5 ms: 1, 2, 3; 4 ms: 1, 3, 4, 5 (2 ended at 4 ms)
+        self.assertEqual([x["active_flows_at_end"] for x in q], [2, 2, 3, 4])
+        self.assertEqual([x["fct_count"] for x in q], [1, 0, 1, 0])
+        self.assertAlmostEqual(q[0]["avg_fct_s"], 2e-3)
+        self.assertIsNone(q[1]["avg_fct_s"])
+        self.assertAlmostEqual(q[2]["avg_fct_s"], 4e-3)
+        self.assertEqual([x["mean_buffer_bytes"] for x in q], [None] * 4)  # no buffer.csv
+
+    def test_files(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            flows, pfc, summary, run, _ = warm_inputs()
+            d = os.path.join(tmp, "run")
+            write_run(d, flows=flows, pfc=pfc, summary=summary, run=run)
+            with open(os.path.join(d, "flows.txt"), "w") as f:
+                f.write("6\n" + "".join(f"0 1 3 100 1000 {start!r}\n"
+                                        for _, start, _, _ in WARM_FLOWS))
+            with open(os.path.join(d, "buffer.csv"), "w") as f:
+                f.write("time_s,total_bytes,max_switch_bytes\n"
+                        + "".join(f"{t * 1e-4!r},{5000 * t},{1000 * t}\n" for t in range(40)))
+            with contextlib.redirect_stdout(io.StringIO()):
+                self.assertEqual(fct_stats.main([d]), 0)
+            with open(os.path.join(d, "stats.json")) as f:
+                s = json.load(f)
+            self.assertEqual(s["flows_measured"], 3)
+            self.assertAlmostEqual(s["completion_ratio_measured"], 2 / 3)
+            # buffer samples t = 2.0 .. 2.4 ms -> 5000 x (20 .. 24), mean 110000 B; and so on
+            self.assertEqual([x["mean_buffer_bytes"] for x in s["stationarity_quarters"]],
+                             [110000.0, 135000.0, 160000.0, 185000.0])
+            self.assertIs(s["stationary"], False)
+
+    def test_flows_txt_errors(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "flows.txt")
+            self.assertIsNone(fct_stats.read_flows_txt(path))
+            with open(path, "w") as f:
+                f.write("3\n0 1 3 100 1000 0.001\n0 1 3 100 1000 0.002\n")
+            with self.assertRaisesRegex(fct_stats.StatsError, "says 3 flows but has 2"):
+                fct_stats.read_flows_txt(path)
+            with open(path, "w") as f:
+                f.write("1\n0 1 3 100 1000\n")
+            with self.assertRaisesRegex(fct_stats.StatsError, "flow 0 has 5 fields"):
+                fct_stats.read_flows_txt(path)
+            with open(path, "w") as f:
+                f.write("2\n0 1 3 100 1000 0.001\n5 6 3 100 20 2e-3\n")
+            t = fct_stats.read_flows_txt(path)
+            self.assertEqual(list(t.start_s), [0.001, 0.002])
+            self.assertEqual(list(t.size_bytes), [1000.0, 20.0])
+
+
+def synthetic(growing_flows, growing_buffer, with_txt=True, with_buffer=True):
+    """A run over [0, 4 ms) with 2 ms of warm-up: 40 flows starting every 0.1 ms from 0.05 ms.
+    Growing flows never complete (active flows at the quarter ends 25, 30, 35, 40); flat ones
+    complete 0.12 ms after they start (1 active at each quarter end). The buffer, sampled every
+    0.1 ms, is 1e8 x t bytes (growing: quarter means 220, 270, 320, 370 KB) or 100 KB."""
+    starts = [0.00005 + 0.0001 * k for k in range(40)]
+    flows = completed_frame([] if growing_flows else
+                            [(k, 1000, t, t + 0.00012) for k, t in enumerate(starts)])
+    times = [j * 1e-4 for j in range(40)]
+    buffer = pd.DataFrame({"time_s": times, "max_switch_bytes": 0,
+                           "total_bytes": [1e8 * t if growing_buffer else 1e5 for t in times]})
+    return fct_stats.compute_stats(flows, pfc_frame([]), dict(SUMMARY, flows_total=40,
+                                                            flows_completed=len(flows)),
+                                   WARM_RUN, flows_txt_frame(starts) if with_txt else None,
+                                   buffer if with_buffer else None)
+
+
+class StationarityTest(unittest.TestCase):
+    def test_growing(self):
+        s = synthetic(True, True)
+        q = s["stationarity_quarters"]
+        self.assertEqual([x["active_flows_at_end"] for x in q], [25, 30, 35, 40])
+        for got, want in zip([x["mean_buffer_bytes"] for x in q], [220e3, 270e3, 320e3, 370e3]):
+            self.assertAlmostEqual(got, want, places=3)
+        self.assertIs(s["stationary"], False)
+        self.assertIn("active flows at the quarter ends grow: 25, 30, 35, 40",
+                      s["stationarity_note"])
+        self.assertIn("mean buffered bytes per quarter grow", s["stationarity_note"])
+        self.assertEqual(s["flows_measured"], 20)
+        self.assertEqual(s["completion_ratio_measured"], 0.0)
+
+    def test_flat(self):
+        s = synthetic(False, False)
+        q = s["stationarity_quarters"]
+        self.assertEqual([x["active_flows_at_end"] for x in q], [1, 1, 1, 1])
+        self.assertEqual([x["mean_buffer_bytes"] for x in q], [1e5] * 4)
+        self.assertIs(s["stationary"], True)
+        self.assertIsNone(s["stationarity_note"])
+        self.assertEqual(s["completion_ratio_measured"], 1.0)
+
+    def test_one_metric_fails(self):
+        s = synthetic(False, True)  # flows flat, buffer growing
+        self.assertIs(s["stationary"], False)
+        self.assertNotIn("active flows", s["stationarity_note"])
+        self.assertIn("buffered bytes", s["stationarity_note"])
+        s = synthetic(True, False, with_buffer=False)  # flows growing, buffer unknown
+        self.assertIs(s["stationary"], False)
+        self.assertIn("active flows at the quarter ends grow", s["stationarity_note"])
+        self.assertIn("buffered bytes per quarter not checked", s["stationarity_note"])
+
+    def test_nothing_to_check(self):
+        s = synthetic(True, True, with_txt=False, with_buffer=False)
+        self.assertIsNone(s["stationary"])
+        self.assertIn("active flows at the quarter ends not checked", s["stationarity_note"])
+        self.assertIsNone(s["flows_measured"])
+
+    def test_rule_margins(self):
+        g = fct_stats._grows
+        self.assertFalse(g([0, 0, 1, 1], 0.25, 2))        # +1 flow: below the 2-flow margin
+        self.assertTrue(g([100, 110, 120, 126], 0.25, 2))  # 126 > 125, never decreasing
+        self.assertFalse(g([100, 110, 120, 125], 0.25, 2))  # exactly +25%: not more
+        self.assertFalse(g([100, 130, 120, 140], 0.25, 2))  # decreases once
+        self.assertFalse(g([0, 100, 2000, 5000], 0.5, 10_000))  # +5 KB: below the margin
+        self.assertTrue(g([1000, 1000, 1000, 12000], 0.5, 10_000))
+
+
+class SeedStatsTest(unittest.TestCase):
+    def test_ci95(self):
+        n, mean, std, ci = seed_stats.mean_std_ci95([1, 2, 3])
+        # mean 2, std sqrt(((1-2)^2 + 0 + (3-2)^2) / 2) = 1, ci = 4.303 x 1 / sqrt(3) = 2.4843
+        self.assertEqual((n, mean, std), (3, 2.0, 1.0))
+        self.assertAlmostEqual(ci, 2.484, places=3)
+        self.assertAlmostEqual(ci, 4.303 / math.sqrt(3))
+
+    def test_small_and_missing(self):
+        n, mean, std, ci = seed_stats.mean_std_ci95([5.0])
+        self.assertEqual((n, mean), (1, 5.0))
+        self.assertTrue(math.isnan(std) and math.isnan(ci))
+        n, mean, std, ci = seed_stats.mean_std_ci95([1.0, math.nan, 3.0, None])
+        # n 2, std sqrt(2), ci 12.706 x sqrt(2) / sqrt(2) = 12.706
+        self.assertEqual((n, mean), (2, 2.0))
+        self.assertAlmostEqual(ci, 12.706)
+        self.assertTrue(all(math.isnan(x) for x in seed_stats.mean_std_ci95([])[1:]))
+
+    def test_t_table(self):
+        self.assertEqual(seed_stats.t975(1), 12.706)
+        self.assertEqual(seed_stats.t975(30), 2.042)
+        self.assertEqual(seed_stats.t975(31), 1.96)
+        self.assertEqual(len(seed_stats.T975), 30)
+
+    def test_aggregate(self):
+        t = pd.DataFrame({"v": ["a", "a", "a", "b"], "x": [1.0, 2.0, 3.0, 7.0],
+                          "y": [1.0, math.nan, 1.0, 2.0]})
+        a = seed_stats.aggregate(t, ["v"], ["x", "y"], lambda g: {"m": g.x.max()})
+        self.assertEqual(list(a.v), ["a", "b"])
+        self.assertEqual(list(a.n), [3, 1])
+        self.assertAlmostEqual(a.x_ci95[0], 2.4843, places=4)
+        self.assertEqual(a.y_n[0], 2)  # one NaN left out
+        self.assertEqual(list(a.m), [3.0, 7.0])
+        self.assertTrue(math.isnan(a.x_std[1]))
+
+
+class VariantsTest(unittest.TestCase):
+    # The brief's table, argument for argument.
+    EXPECTED = {
+        "dcon": "--cc=dcon", "dcqcn": "--cc=dcqcn", "swift": "--cc=swift", "pcn": "--cc=pcn",
+        "dcon-q0.4": "--cc=dcon --qcnmFraction=0.4", "dcon-q0.6": "--cc=dcon --qcnmFraction=0.6",
+        "dcon-T2": "--cc=dcon --cnmWindowRtts=2", "dcon-T4": "--cc=dcon --cnmWindowRtts=4",
+        "dcon-dcqcnsender": "--cc=dcon --ns3::RdmaDcon::Sender=Dcqcn "
+                            "--ns3::RdmaDcon::CnmSetsTargetRate=true",
+        "dcon-settarget": "--cc=dcon --ns3::RdmaDcon::CnmSetsTargetRate=true",
+        "dcon-ctrlstamp": "--cc=dcon --ns3::DconSwitch::ControlStampsTlast=true",
+        "dcon-nqueued": "--cc=dcon --ns3::DconQueueDisc::FlowCount=Queued",
+        "dcon-m1": "--cc=dcon --qcnmFanOut=1", "dcon-qecn40": "--cc=dcon --qecn=40KB",
+        "dcon-old": "--cc=dcon --ns3::RdmaDcon::Sender=Dcqcn "
+                    "--ns3::RdmaDcon::CnmSetsTargetRate=true "
+                    "--ns3::DconSwitch::ControlStampsTlast=true "
+                    "--ns3::DconQueueDisc::FlowCount=Queued --qcnmFanOut=1 --qecn=200KB",
+        "dcqcn-step": "--cc=dcqcn --kmin=200KB --kmax=200KB --pmax=1",
+        "swift-t25": "--cc=swift --ns3::RdmaSwift::BaseTarget=25us",
+        "swift-t100": "--cc=swift --ns3::RdmaSwift::BaseTarget=100us",
+        "swift-line": "--cc=swift --ns3::RdmaSwift::InitialCwnd=256",
+        "swift-t25-line": "--cc=swift --ns3::RdmaSwift::BaseTarget=25us "
+                          "--ns3::RdmaSwift::InitialCwnd=256",
+        "swift-t100-line": "--cc=swift --ns3::RdmaSwift::BaseTarget=100us "
+                           "--ns3::RdmaSwift::InitialCwnd=256",
+    }
+
+    def test_table(self):
+        self.assertEqual({n: " ".join(variants.args(n)) for n in variants.NAMES}, self.EXPECTED)
+        self.assertEqual(variants.cc("dcon-old"), "dcon")
+        self.assertEqual(variants.cc("dcqcn-step"), "dcqcn")
+        self.assertEqual(variants.label("dcon"), "DCON")
+        self.assertEqual(len({variants.label(n) for n in variants.NAMES}), len(variants.NAMES))
+        args = variants.args("dcon")
+        args.append("--x")  # a copy: the table is not changed
+        self.assertEqual(variants.args("dcon"), ["--cc=dcon"])
+
+    def test_unknown(self):
+        with self.assertRaisesRegex(variants.VariantError, "'dconn'.*dcon-old"):
+            variants.get("dconn")
+
+    def test_colors(self):
+        c = variants.colors(["dcon-T2", "dcon", "dcon-T4"])
+        self.assertEqual(c["dcon"], "tab:red")
+        self.assertEqual([c["dcon-T2"], c["dcon-T4"]], variants.OTHER_COLORS[:2])
+
+
 FAKE_SIM = textwrap.dedent('''\
     #!/usr/bin/python3
-    """Stand-in for dcon-large-scale: fails if every token of $FAKE_SIM_FAIL is in argv."""
+    """Stand-in for dcon-large-scale: fails if every token of $FAKE_SIM_FAIL is in argv.
+    Arrival window [0, D) with warm-up W: flow 0 starts at 0 (warm-up, FCT 100 ms), flow 1 at
+    W with FCT load x T x seed ms (T = --cnmWindowRtts, default 3), flow 2 at the middle of the
+    measured window and never completes; 10 PAUSE frames evenly in the measured window and
+    one in the warm-up; the buffer is flat (1 KB), growing (1e9 x t bytes) for T = 4."""
     import json, os, sys
     args = dict(a[2:].split("=", 1) for a in sys.argv[1:])
     fail = os.environ.get("FAKE_SIM_FAIL")
     if fail and all(t in sys.argv[1:] for t in fail.split(",")):
         sys.stderr.write("line1\\nerror: simulated failure for " + args["load"] + "\\n")
         sys.exit(3)
+    def sec(x):
+        for unit, f in (("ms", 1e-3), ("us", 1e-6), ("s", 1.0)):
+            if x.endswith(unit):
+                return float(x[:-len(unit)]) * f
     d = args["outdir"]
     os.makedirs(d)
-    load = float(args["load"])
-    T = float(args["cnmWindowRtts"])
-    # one flow with FCT = load * T ms; pause frames 0..9 at 0.1 ms steps, window [0, 1 ms)
+    load, seed = float(args["load"]), int(args["seed"])
+    T = float(args.get("cnmWindowRtts", 3))
+    D, W = sec(args["duration"]), sec(args["warmup"])
+    fct = load * T * seed / 1e3
+    mid = W + (D - W) / 2
     with open(os.path.join(d, "flows.csv"), "w") as f:
         f.write("flow_id,src,dst,size_bytes,start_s,end_s,fct_s,ideal_fct_s,slowdown\\n")
-        f.write("0,h0,h1,1000,0,%r,%r,0.0001,1\\n" % (load * T / 1e3, load * T / 1e3))
+        f.write("0,h0,h1,1000,0,0.1,0.1,0.0001,1000\\n")
+        f.write("1,h0,h1,1000,%r,%r,%r,0.0001,1\\n" % (W, W + fct, fct))
+    with open(os.path.join(d, "flows.txt"), "w") as f:
+        f.write("3\\n0 1 3 100 1000 0\\n0 1 3 100 1000 %r\\n0 1 3 100 1000 %r\\n" % (W, mid))
     with open(os.path.join(d, "pfc.csv"), "w") as f:
         f.write("time_s,node,port,peer,priority,event,quanta\\n")
+        f.write("%r,leaf0,1,spine0,3,pause,65535\\n" % (W / 2,))
         for i in range(10):
-            f.write("%r,leaf0,1,spine0,3,pause,65535\\n" % (i * 1e-4,))
-    json.dump({"cc": args["cc"], "arrival_start_s": 0.0, "arrival_duration_s": 0.001,
-               "load": load}, open(os.path.join(d, "run.json"), "w"))
-    json.dump({"wall_time_s": 1.0, "events_executed": 10, "flows_total": 2,
-               "flows_completed": 1, "pause_frames_sent": 10, "drops": {},
+            f.write("%r,leaf0,1,spine0,3,pause,65535\\n" % (W + i * (D - W) / 10,))
+    with open(os.path.join(d, "buffer.csv"), "w") as f:
+        f.write("time_s,total_bytes,max_switch_bytes\\n")
+        for j in range(int(round(D / 1e-4))):
+            f.write("%r,%r,0\\n" % (j * 1e-4, 1e9 * j * 1e-4 if T == 4 else 1000.0))
+    json.dump({"cc": args["cc"], "arrival_start_s": 0.0, "arrival_duration_s": D,
+               "warmup_s": W, "load": load}, open(os.path.join(d, "run.json"), "w"))
+    json.dump({"wall_time_s": 1.0, "events_executed": 10, "flows_total": 3,
+               "flows_completed": 2, "pause_frames_sent": 11, "drops": {},
                "ecn_marks": 0, "cnps_sent": 4, "cnms_received": 5},
               open(os.path.join(d, "summary.json"), "w"))
 ''')
 
 
+def make_fake_build(tmp):
+    """A build folder whose examples/dcon-large-scale is FAKE_SIM."""
+    build = os.path.join(tmp, "build")
+    os.makedirs(os.path.join(build, "examples"))
+    sim = os.path.join(build, "examples", "dcon-large-scale")
+    with open(sim, "w") as f:
+        f.write(FAKE_SIM)
+    os.chmod(sim, os.stat(sim).st_mode | stat.S_IXUSR)
+    return build
+
+
+def quiet(fn, *args):
+    """(fn(*args), stdout, stderr) with both captured."""
+    err, out = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
+        rc = fn(*args)
+    return rc, out.getvalue(), err.getvalue()
+
+
 class SweepTest(unittest.TestCase):
     def test_run_name(self):
-        r = large_sweep.Run("websearch", "dcon", 0.8, 0.0, 3, 1, "5ms", "full")
-        self.assertEqual(large_sweep.run_name(r), "websearch-dcon-load0.8-q0-T3-s1-d5ms-full")
-        r = large_sweep.Run("websearch", "dcon", 0.4, 0.6, 2, 7, "2ms", "small")
-        self.assertEqual(large_sweep.run_name(r), "websearch-dcon-load0.4-q0.6-T2-s7-d2ms-small")
+        r = large_sweep.Run("websearch", "dcon", 0.8, 1, "60ms", "30ms", "full", "200s")
+        self.assertEqual(large_sweep.run_name(r), "websearch-dcon-load0.8-s1-d60ms-w30ms-full")
+        r = large_sweep.Run("datamining", "dcon-q0.4", 0.4, 7, "2ms", "0.5ms", "small", "1s")
+        self.assertEqual(large_sweep.run_name(r),
+                         "datamining-dcon-q0.4-load0.4-s7-d2ms-w0.5ms-small")
 
-    def test_duration(self):
-        self.assertEqual(large_sweep.canonical_duration("5.0ms"), "5ms")
-        self.assertEqual(large_sweep.canonical_duration("500us"), "500us")
+    def test_commands_per_variant(self):
+        r = large_sweep.Run("websearch", "dcon", 0.8, 1, "60ms", "30ms", "full", "200s")
+        base = ["sim", "--workload=websearch", "--load=0.8", "--loadType=core",
+                "--duration=60ms", "--warmup=30ms", "--seed=1", "--scale=full",
+                "--maxTime=200s", "--outdir=out/N.tmp"]
+        for name in variants.NAMES:
+            self.assertEqual(large_sweep.command("sim", r._replace(variant=name), "out/N.tmp"),
+                             base + VariantsTest.EXPECTED[name].split(), name)
+
+    def test_times(self):
+        self.assertEqual(large_sweep.canonical_time("5.0ms"), "5ms")
+        self.assertEqual(large_sweep.canonical_time("500us"), "500us")
+        self.assertEqual(large_sweep.canonical_time("0ms", "--warmup", allow_zero=True), "0ms")
         for bad in ("5", "5 parsecs", "0ms", "-1ms"):
-            with self.assertRaisesRegex(large_sweep.SweepError, repr(bad)):
-                large_sweep.canonical_duration(bad)
+            with self.assertRaisesRegex(large_sweep.SweepError, "--duration.*" + repr(bad)):
+                large_sweep.canonical_time(bad)
+        self.assertAlmostEqual(large_sweep.seconds("30ms"), 0.03)
+
+    def test_windows(self):
+        runs = large_sweep.fig_runs("fig10", seeds=[1])
+        self.assertEqual({(r.duration, r.warmup, r.max_time) for r in runs},
+                         {("80ms", "40ms", "200s")})
+        runs = large_sweep.fig_runs("fig9", seeds=[1], duration="10ms", warmup="0ms")
+        self.assertEqual({(r.duration, r.warmup) for r in runs}, {("10ms", "0ms")})
+        with self.assertRaisesRegex(large_sweep.SweepError, r"warm-up \(30ms\).*\(20ms\)"):
+            large_sweep.fig_runs("fig9", duration="20ms")
 
     def test_bad_input_exit_code(self):
-        err = io.StringIO()
-        with contextlib.redirect_stderr(err):
-            self.assertEqual(large_sweep.main(["fig9", "--scale", "huge"]), 2)
-        self.assertIn("'huge'", err.getvalue())
+        for argv, what in ((["fig9", "--scale", "huge"], "'huge'"),
+                           (["fig9", "--loads", "1.5"], "--loads.*1.5"),
+                           (["fig9", "--warmup", "5 ms"], "--warmup.*'5 ms'"),
+                           (["fig9", "--seeds", "0"], "--seeds.*0"),
+                           (["fig9", "--duration", "2ms", "--warmup", "3ms"], "warm-up")):
+            rc, _, err = quiet(large_sweep.main, argv)
+            self.assertEqual(rc, 2, argv)
+            self.assertRegex(err, what)
 
     def test_run_counts(self):
-        a = ([0.4, 0.5, 0.6, 0.7, 0.8], [1], "5ms", "full")
-        # 5 loads x 4 schemes = 20; fig11/12: 5 loads x 3 settings = 15
-        self.assertEqual(len(large_sweep.fig_runs("fig9", *a)), 20)
-        self.assertEqual(len(large_sweep.fig_runs("fig10", *a)), 20)
-        self.assertEqual(len(large_sweep.fig_runs("fig11", *a)), 15)
-        self.assertEqual(len(large_sweep.fig_runs("fig12", *a)), 15)
-        two_seeds = ([0.4, 0.5, 0.6, 0.7, 0.8], [1, 2], "5ms", "full")
-        self.assertEqual(len(large_sweep.fig_runs("fig9", *two_seeds)), 40)  # 20 per seed
+        # 4 variants x 3 loads x 3 seeds = 36; sens: 10 variants x load 0.8 x 3 seeds = 30
+        self.assertEqual(len(large_sweep.fig_runs("fig9")), 36)
+        self.assertEqual(len(large_sweep.fig_runs("fig11")), 27)
+        self.assertEqual(len(large_sweep.fig_runs("sens")), 30)
+        self.assertEqual({r.load for r in large_sweep.fig_runs("sens")}, {0.8})
+        self.assertEqual(len(large_sweep.fig_runs("sens", loads=[0.4, 0.8])), 60)
+        self.assertEqual(len(large_sweep.fig_runs("swift", seeds=[1])), 18)
 
     def test_shared_runs_deduplicated(self):
-        a = ([0.4, 0.5, 0.6, 0.7, 0.8], [1], "5ms", "full")
-        # fig9's dcon runs (q dynamic, T 3) = fig12's T=3 runs; fig11 runs at Q_ECN 100 KB and
-        # shares nothing: 20 + 15 + (15 - 5) = 45 distinct runs for fig9 + fig11 + fig12
-        self.assertEqual(len(large_sweep.plan(["fig9", "fig11", "fig12"], *a)), 45)
-        self.assertEqual(len(large_sweep.plan(["fig11", "fig12"], *a)), 30)
-        # all: + fig10's 20 (DataMining, shares nothing) = 65
-        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES, *a)), 65)
-        names9 = {large_sweep.run_name(r) for r in large_sweep.fig_runs("fig9", *a)}
-        names11 = {large_sweep.run_name(r) for r in large_sweep.fig_runs("fig11", *a)}
-        names12 = {large_sweep.run_name(r) for r in large_sweep.fig_runs("fig12", *a)}
-        self.assertIn("websearch-dcon-load0.6-q0-T3-s1-d5ms-full", names9 & names12)
-        self.assertEqual(len(names9 & names12), 5)
-        self.assertEqual(len(names9 & names11), 0)
-        self.assertIn("websearch-dcon-load0.6-q0.4-T3-s1-d5ms-full-e100KB", names11)
-        # quick: 3 loads -> fig9 12 runs, all 12 + 12 + 9 + 6 = 39
-        q = ([0.4, 0.6, 0.8], [1], "2ms", "small")
-        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES, *q)), 39)
+        one = dict(seeds=[1])
+        # fig9 12; fig12 adds dcon-T2 and dcon-T4 (6), its dcon runs are fig9's
+        self.assertEqual(len(large_sweep.plan(["fig9", "fig12"], **one)), 18)
+        self.assertEqual(len(large_sweep.plan(["fig11", "fig12"], **one)), 15)  # 9 + 6
+        # sens shares dcon and dcqcn at 0.8 with fig9: 12 + 8
+        self.assertEqual(len(large_sweep.plan(["fig9", "sens"], **one)), 20)
+        # all: fig9 12 + fig10 12 + fig11 6 + fig12 6 + sens 8 + swift 15 = 59 per seed
+        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES, **one)), 59)
+        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES)), 177)
+        names9 = {large_sweep.run_name(r) for r in large_sweep.fig_runs("fig9", **one)}
+        names12 = {large_sweep.run_name(r) for r in large_sweep.fig_runs("fig12", **one)}
+        self.assertEqual(names9 & names12, {f"websearch-dcon-load{x}-s1-d60ms-w30ms-full"
+                                            for x in ("0.4", "0.6", "0.8")})
 
-    def test_fig11_sets_qecn(self):
-        # Fig. 11 passes Q_ECN = 100 KB as Kmin = Kmax; the other figures keep the default.
-        a = ([0.8], [1], "5ms", "full")
-        cmd11 = large_sweep.command("sim", large_sweep.fig_runs("fig11", *a)[0], "out")
-        self.assertIn("--kmin=100KB", cmd11)
-        cmd9 = large_sweep.command("sim", large_sweep.fig_runs("fig9", *a)[0], "out")
-        self.assertIn("--kmin=200KB", cmd9)
+    def test_list(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            res = os.path.join(tmp, "r")
+            rc, out, _ = quiet(large_sweep.main, ["fig12", "sens", "--quick", "--list",
+                                                  "--build", "B", "--results", res])
+            self.assertEqual(rc, 0)
+            self.assertFalse(os.path.exists(res))  # nothing run, nothing made
+            name = "websearch-dcon-T4-load0.6-s1-d2ms-w0.5ms-small"
+            self.assertIn(name + "\n  " + os.path.join("B", "examples", "dcon-large-scale")
+                          + " --workload=websearch --load=0.6 --loadType=core --duration=2ms "
+                          "--warmup=0.5ms --seed=1 --scale=small --maxTime=200s --outdir="
+                          + os.path.join(res, name + ".tmp") + " --cc=dcon --cnmWindowRtts=4\n",
+                          out)
+            # fig12 9 + sens 10 - dcon at 0.8 shared
+            self.assertIn("\n18 runs\n", out)
 
     def test_completeness(self):
         with tempfile.TemporaryDirectory() as tmp:
-            d = os.path.join(tmp, "websearch-dcon-load0.4-q0-T3-s1-d5ms-full")
+            d = os.path.join(tmp, "websearch-dcon-load0.4-s1-d60ms-w30ms-full")
             os.makedirs(d)
             open(os.path.join(d, "run.json"), "w").close()
             self.assertFalse(large_sweep.is_complete(d))  # only run.json
@@ -334,73 +680,82 @@ class SweepTest(unittest.TestCase):
             open(os.path.join(d, "summary.json"), "w").close()
             self.assertTrue(large_sweep.is_complete(d))
             # a finished-looking .tmp dir does not make its run complete
-            d2 = os.path.join(tmp, "websearch-dcon-load0.5-q0-T3-s1-d5ms-full")
+            d2 = os.path.join(tmp, "websearch-dcon-load0.5-s1-d60ms-w30ms-full")
             os.makedirs(d2 + ".tmp")
             for n in ("run.json", "summary.json"):
                 open(os.path.join(d2 + ".tmp", n), "w").close()
             self.assertFalse(large_sweep.is_complete(d2))
             self.assertFalse(large_sweep.is_complete(d2 + ".tmp"))
 
-    def make_fake(self, tmp):
-        build = os.path.join(tmp, "build")
-        os.makedirs(os.path.join(build, "examples"))
-        sim = os.path.join(build, "examples", "dcon-large-scale")
-        with open(sim, "w") as f:
-            f.write(FAKE_SIM)
-        os.chmod(sim, os.stat(sim).st_mode | stat.S_IXUSR)
-        return build
-
     def test_sweep_end_to_end(self):
         with tempfile.TemporaryDirectory() as tmp:
-            build = self.make_fake(tmp)
+            build = make_fake_build(tmp)
             res = os.path.join(tmp, "res")
-            argv = ["fig12", "--quick", "--jobs", "2", "--build", build, "--results", res]
+            argv = ["fig12", "--quick", "--seeds", "1", "2", "3", "--loads", "0.4", "0.8",
+                    "--jobs", "2", "--build", build, "--results", res]
             # leftovers of an interrupted sweep: a .tmp and a dir with only run.json
-            stale = os.path.join(res, "websearch-dcon-load0.4-q0-T2-s1-d2ms-small")
+            stale = os.path.join(res, "websearch-dcon-T2-load0.4-s1-d2ms-w0.5ms-small")
             os.makedirs(stale + ".tmp")
             os.makedirs(stale)
             open(os.path.join(stale, "run.json"), "w").close()
-            os.environ["FAKE_SIM_FAIL"] = "--load=0.6,--cnmWindowRtts=4"
+            os.environ["FAKE_SIM_FAIL"] = "--load=0.8,--cnmWindowRtts=4,--seed=2"
             try:
-                err, out = io.StringIO(), io.StringIO()
-                with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
-                    rc = large_sweep.main(argv)
+                rc, out, err = quiet(large_sweep.main, argv)
             finally:
                 del os.environ["FAKE_SIM_FAIL"]
-            self.assertEqual(rc, 1)  # one failed run -> nonzero, the other 8 finished
-            self.assertIn("simulated failure for 0.6", err.getvalue())
-            failed = os.path.join(res, "websearch-dcon-load0.6-q0-T4-s1-d2ms-small")
+            self.assertEqual(rc, 1)  # one failed run -> nonzero, the other 17 finished
+            self.assertIn("simulated failure for 0.8", err)
+            failed = os.path.join(res, "websearch-dcon-T4-load0.8-s2-d2ms-w0.5ms-small")
             self.assertFalse(os.path.exists(failed))
             self.assertTrue(large_sweep.is_complete(stale))
             self.assertFalse(os.path.exists(stale + ".tmp"))
+            runs = pd.read_csv(os.path.join(res, "fig12-runs.csv"))
+            self.assertEqual(len(runs), 17)  # 3 variants x 2 loads x 3 seeds - 1 failed
+            row = runs[(runs.load == 0.8) & (runs.variant == "dcon-T2") & (runs.seed == 3)].iloc[0]
+            # measured: flow 1 only, FCT = load x T x seed ms = 0.8 x 2 x 3 = 4.8 ms
+            self.assertAlmostEqual(row.avg_fct_s, 4.8e-3)
+            self.assertEqual(row.fct_count, 1)
+            # 10 PAUSE frames in the 1.5 ms measured window (the warm-up one left out)
+            self.assertAlmostEqual(row.pause_rate_per_s, 10 / 0.0015)
+            self.assertEqual((row.flows_measured, row.flows_measured_completed), (2, 1))
+            self.assertAlmostEqual(row.completion_ratio_measured, 0.5)
+            self.assertAlmostEqual(row.completion_ratio, 2 / 3)
+            self.assertEqual((row.cnps, row.cnms), (4, 5))
+            self.assertEqual(row.label, "DCON, T = 2 RTT")
+            self.assertTrue(row.stationary)
+            self.assertFalse(runs[runs.variant == "dcon-T4"].stationary.any())
             table = pd.read_csv(os.path.join(res, "fig12.csv"))
-            self.assertEqual(len(table), 8)  # 3 loads x 3 T - 1 failed
-            row = table[(table.load == 0.8) & (table.cnm_window_rtts == 2)].iloc[0]
-            # fake FCT = load * T ms = 0.8 * 2 = 1.6 ms; 10 pauses in a 1 ms window = 10000/s
-            self.assertAlmostEqual(row.avg_fct_s, 1.6e-3)
-            self.assertAlmostEqual(row.pause_rate_per_s, 10000.0)
-            self.assertEqual(row.cnps, 4)
-            self.assertEqual(row.cnms, 5)
-            self.assertAlmostEqual(row.completion_ratio, 0.5)  # 1 / 2
+            self.assertEqual(list(table.variant), ["dcon-T2"] * 2 + ["dcon"] * 2 + ["dcon-T4"] * 2)
+            row = table[(table.load == 0.4) & (table.variant == "dcon-T2")].iloc[0]
+            # FCTs 0.4 x 2 x (1, 2, 3) = 0.8, 1.6, 2.4 ms: mean 1.6, std 0.8,
+            # ci95 = 4.303 x 0.8 / sqrt(3) = 1.98753 ms
+            self.assertEqual(row.n, 3)
+            self.assertEqual(row.seeds, "1 2 3")
+            self.assertAlmostEqual(row.avg_fct_s_mean, 1.6e-3)
+            self.assertAlmostEqual(row.avg_fct_s_std, 0.8e-3)
+            self.assertAlmostEqual(row.avg_fct_s_ci95, 4.303 * 0.8e-3 / math.sqrt(3))
+            self.assertAlmostEqual(row.pause_rate_per_s_std, 0.0)
+            self.assertEqual(row.non_stationary, 0)
+            row = table[(table.load == 0.8) & (table.variant == "dcon-T4")].iloc[0]
+            # seeds 1 and 3: 3.2 and 9.6 ms, mean 6.4, std 4.5255, ci95 12.706 x 4.5255 / sqrt 2
+            self.assertEqual((row.n, row.seeds, row.non_stationary), (2, "1 3", 2))
+            self.assertAlmostEqual(row.avg_fct_s_ci95, 12.706 * 3.2e-3)
             self.assertTrue(os.path.isfile(os.path.join(res, "fig12.png")))
-            # rerun: the 8 finished runs are skipped, only the failed one is redone
-            err, out = io.StringIO(), io.StringIO()
-            with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
-                rc = large_sweep.main(argv)
+            # rerun: the 17 finished runs are skipped, only the failed one is redone
+            rc, out, _ = quiet(large_sweep.main, argv)
             self.assertEqual(rc, 0)
-            self.assertIn("9 runs, 8 already finished, 1 to do", out.getvalue())
+            self.assertIn("18 runs, 17 already finished, 1 to do", out)
             self.assertTrue(large_sweep.is_complete(failed))
             self.assertFalse(os.path.exists(failed + ".tmp"))
-            self.assertEqual(len(pd.read_csv(os.path.join(res, "fig12.csv"))), 9)
+            self.assertEqual(len(pd.read_csv(os.path.join(res, "fig12-runs.csv"))), 18)
+            self.assertEqual(pd.read_csv(os.path.join(res, "fig12.csv")).n.tolist(), [3] * 6)
 
     def test_missing_binary(self):
         with tempfile.TemporaryDirectory() as tmp:
-            err = io.StringIO()
-            with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-                rc = large_sweep.main(["fig9", "--build", os.path.join(tmp, "nobuild"),
-                                       "--results", os.path.join(tmp, "r")])
+            rc, _, err = quiet(large_sweep.main, ["fig9", "--build", os.path.join(tmp, "nobuild"),
+                                                  "--results", os.path.join(tmp, "r")])
             self.assertEqual(rc, 2)
-            self.assertIn("nobuild", err.getvalue())
+            self.assertIn("nobuild", err)
 
 
 FAKE_TESTBED = textwrap.dedent('''\
@@ -482,37 +837,44 @@ class BurstSweepTest(unittest.TestCase):
             self.assertIn("nosim", err.getvalue())
 
 
+def summary_rows(fig, variant_names, loads, flagged=()):
+    """A <fig>.csv table: mean 1 ms x (variant index + 1), ci95 0.1 ms."""
+    rows = []
+    for i, v in enumerate(variant_names):
+        for load in loads:
+            row = {"fig": fig, "workload": "websearch", "variant": v, "load": load,
+                   "duration": "2ms", "warmup": "0.5ms", "scale": "small", "n": 2,
+                   "non_stationary": 1 if (v, load) in flagged else 0}
+            for m in large_sweep.CI_METRICS:
+                row.update({f"{m}_mean": (i + 1) * 1e-3, f"{m}_std": 1e-4, f"{m}_ci95": 1e-4})
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
 class PlotTest(unittest.TestCase):
-    def test_aggregate_seeds(self):
-        t = pd.DataFrame({"load": [0.4, 0.4, 0.4, 0.6, 0.8],
-                          "avg_fct_s": [1.0, 2.0, 6.0, math.nan, 5.0]})
-        a = plot_large.aggregate(t, "avg_fct_s")
-        # load 0.4: mean (1+2+6)/3 = 3, min 1, max 6; load 0.6 has no value -> left out
-        self.assertEqual(list(a.index), [0.4, 0.8])
-        self.assertEqual(list(a["mean"]), [3.0, 5.0])
-        self.assertEqual(list(a["min"]), [1.0, 5.0])
-        self.assertEqual(list(a["max"]), [6.0, 5.0])
-        self.assertEqual(list(a["n"]), [3, 1])
+    def test_series(self):
+        t = summary_rows("fig12", ["dcon", "dcon-T2"], [0.8, 0.4], flagged=[("dcon", 0.8)])
+        t.loc[1, "avg_fct_s_mean"] = math.nan  # dcon at 0.4: no completed flow
+        s = plot_large.series(t, "dcon", "avg_fct_s")
+        self.assertEqual(list(s.load), [0.8])
+        self.assertEqual(list(s.flagged), [True])
+        s = plot_large.series(t, "dcon-T2", "p99_fct_s")
+        self.assertEqual(list(s.load), [0.4, 0.8])  # sorted by load
+        self.assertEqual(list(s["mean"]), [2e-3, 2e-3])
 
-    def test_series_rows_numeric(self):
-        t = pd.DataFrame({"qcnm_fraction": [0.4, 0.0, 0.6], "load": [0.4] * 3})
-        self.assertEqual(len(plot_large.series_rows(t, "qcnm_fraction", 0.0)), 1)
-
-    def test_plot_with_missing_points_and_tables(self):
+    def test_plot_lines_bars_and_missing(self):
         with tempfile.TemporaryDirectory() as tmp:
-            rows = []
-            for cc in ("dcon", "dcqcn"):  # swift, pcn missing entirely
-                for load, seed in ((0.4, 1), (0.4, 2), (0.8, 1)):
-                    rows.append({"cc": cc, "load": load, "seed": seed, "scale": "small",
-                                 "duration": "2ms", "pause_rate_per_s": 100.0 * load,
-                                 "avg_fct_s": math.nan if cc == "dcqcn" else 1e-3,
-                                 "p99_fct_s": 2e-3})
-            pd.DataFrame(rows).to_csv(os.path.join(tmp, "fig9.csv"), index=False)
-            err = io.StringIO()
-            with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-                written = plot_large.plot_dir(tmp)
-            self.assertEqual(written, [os.path.join(tmp, "fig9.png")])
-            self.assertIn("skipping fig10", err.getvalue())
+            summary_rows("fig9", ["dcon", "dcqcn"], [0.4, 0.8],  # swift, pcn missing
+                         flagged=[("dcqcn", 0.8)]).to_csv(os.path.join(tmp, "fig9.csv"),
+                                                          index=False)
+            summary_rows("sens", ["dcon", "dcon-old", "dcqcn-step"], [0.8],
+                         flagged=[("dcon-old", 0.8)]).to_csv(os.path.join(tmp, "sens.csv"),
+                                                             index=False)
+            pd.DataFrame({"fig": []}).to_csv(os.path.join(tmp, "swift.csv"), index=False)
+            rc, _, err = quiet(plot_large.plot_dir, tmp)
+            self.assertEqual(rc, [os.path.join(tmp, "fig9.png"), os.path.join(tmp, "sens.png")])
+            self.assertIn("skipping fig10", err)
+            self.assertIn("skipping swift: table has no column", err)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,111 @@
+#!/usr/bin/python3
+"""The named scheme variants of the sweeps: the one place that defines them.
+
+A variant is a congestion control (--cc) plus the simulator arguments that set it up; the same
+arguments work for examples/dcon-large-scale and examples/dcon-testbed. large_sweep.py,
+burst_sweep.py and testbed_readings.py take variants by name; the run directory names contain
+the name, the plots use the label.
+
+  dcon, dcqcn, swift, pcn   the schemes with their defaults (DCON as the paper writes it:
+                            Algorithm 1 sender, CNM sets the rate only, T_last stamped by data
+                            packets, N counts the flows of the last T, dynamic Q_CNM from the
+                            live fan-out, Q_ECN 5 KB; DCQCN: RED 5/200 KB, 1%)
+  dcon-q0.4, dcon-q0.6      fixed Q_CNM = 40% / 60% of the PFC threshold (Fig. 11)
+  dcon-T2, dcon-T4          CNM window T = 2 / 4 base RTTs (Fig. 12; the default is 3)
+  dcon-dcqcnsender ..       one DCON design choice at a time switched back to the older
+  dcon-qecn40               reading (sensitivity); dcon-old: all of them at once
+  dcqcn-step                DCQCN with step marking at 200 KB (Kmin = Kmax, Pmax 1)
+  swift-*                   Swift with another base target delay and/or a line-rate first window
+"""
+import collections
+
+Variant = collections.namedtuple("Variant", "label args")
+
+_DCON_OLD = ["--ns3::RdmaDcon::Sender=Dcqcn", "--ns3::RdmaDcon::CnmSetsTargetRate=true",
+             "--ns3::DconSwitch::ControlStampsTlast=true",
+             "--ns3::DconQueueDisc::FlowCount=Queued", "--qcnmFanOut=1"]
+_SWIFT_T25 = "--ns3::RdmaSwift::BaseTarget=25us"
+_SWIFT_T100 = "--ns3::RdmaSwift::BaseTarget=100us"
+_SWIFT_LINE = "--ns3::RdmaSwift::InitialCwnd=256"
+
+VARIANTS = collections.OrderedDict([
+    ("dcon", Variant("DCON", ["--cc=dcon"])),
+    ("dcqcn", Variant("DCQCN", ["--cc=dcqcn"])),
+    ("swift", Variant("Swift", ["--cc=swift"])),
+    ("pcn", Variant("PCN", ["--cc=pcn"])),
+    ("dcon-q0.4", Variant("DCON, Q_CNM 40% of PFC thr.", ["--cc=dcon", "--qcnmFraction=0.4"])),
+    ("dcon-q0.6", Variant("DCON, Q_CNM 60% of PFC thr.", ["--cc=dcon", "--qcnmFraction=0.6"])),
+    ("dcon-T2", Variant("DCON, T = 2 RTT", ["--cc=dcon", "--cnmWindowRtts=2"])),
+    ("dcon-T4", Variant("DCON, T = 4 RTT", ["--cc=dcon", "--cnmWindowRtts=4"])),
+    ("dcon-dcqcnsender", Variant("DCON, DCQCN-based sender, CNM sets target",
+                                 ["--cc=dcon", "--ns3::RdmaDcon::Sender=Dcqcn",
+                                  "--ns3::RdmaDcon::CnmSetsTargetRate=true"])),
+    ("dcon-settarget", Variant("DCON, CNM sets target rate",
+                               ["--cc=dcon", "--ns3::RdmaDcon::CnmSetsTargetRate=true"])),
+    ("dcon-ctrlstamp", Variant("DCON, control packets stamp T_last",
+                               ["--cc=dcon", "--ns3::DconSwitch::ControlStampsTlast=true"])),
+    ("dcon-nqueued", Variant("DCON, N = queued flows",
+                             ["--cc=dcon", "--ns3::DconQueueDisc::FlowCount=Queued"])),
+    ("dcon-m1", Variant("DCON, fan-out M = 1", ["--cc=dcon", "--qcnmFanOut=1"])),
+    ("dcon-qecn40", Variant("DCON, Q_ECN 40 KB", ["--cc=dcon", "--qecn=40KB"])),
+    ("dcon-old", Variant("DCON, all older readings, Q_ECN 200 KB",
+                         ["--cc=dcon"] + _DCON_OLD + ["--qecn=200KB"])),
+    ("dcqcn-step", Variant("DCQCN, step ECN at 200 KB",
+                           ["--cc=dcqcn", "--kmin=200KB", "--kmax=200KB", "--pmax=1"])),
+    ("swift-t25", Variant("Swift, target 25 us", ["--cc=swift", _SWIFT_T25])),
+    ("swift-t100", Variant("Swift, target 100 us", ["--cc=swift", _SWIFT_T100])),
+    ("swift-line", Variant("Swift, line-rate first window", ["--cc=swift", _SWIFT_LINE])),
+    ("swift-t25-line", Variant("Swift, target 25 us, line-rate first window",
+                               ["--cc=swift", _SWIFT_T25, _SWIFT_LINE])),
+    ("swift-t100-line", Variant("Swift, target 100 us, line-rate first window",
+                                ["--cc=swift", _SWIFT_T100, _SWIFT_LINE])),
+])
+NAMES = list(VARIANTS)
+
+
+class VariantError(ValueError):
+    """An unknown variant name; the message names it and lists the known ones."""
+
+
+def get(name):
+    """The Variant of a name; VariantError naming it otherwise."""
+    if name not in VARIANTS:
+        raise VariantError(f"unknown variant {name!r} (known: {', '.join(NAMES)})")
+    return VARIANTS[name]
+
+
+def args(name):
+    """The simulator arguments of a variant (a new list)."""
+    return list(get(name).args)
+
+
+def label(name):
+    """The plot label of a variant (the name itself when unknown)."""
+    return VARIANTS[name].label if name in VARIANTS else name
+
+
+# Plot colours: the four schemes always in these, the other variants in order from OTHER_COLORS.
+FIXED_COLORS = {"dcon": "tab:red", "dcqcn": "tab:blue", "swift": "tab:green",
+                "pcn": "tab:orange"}
+OTHER_COLORS = ["tab:purple", "tab:brown", "tab:pink", "tab:gray", "tab:olive", "tab:cyan",
+                "gold", "navy", "teal", "lime", "black", "maroon"]
+
+
+def colors(names):
+    """{variant: matplotlib colour} for the variants of one plot."""
+    out, i = {}, 0
+    for v in names:
+        if v in FIXED_COLORS:
+            out[v] = FIXED_COLORS[v]
+        else:
+            out[v] = OTHER_COLORS[i % len(OTHER_COLORS)]
+            i += 1
+    return out
+
+
+def cc(name):
+    """The --cc value of a variant."""
+    for a in get(name).args:
+        if a.startswith("--cc="):
+            return a[len("--cc="):]
+    raise VariantError(f"variant {name!r} has no --cc argument")
