@@ -761,7 +761,7 @@ class SweepTest(unittest.TestCase):
 FAKE_TESTBED = textwrap.dedent('''\
     #!/usr/bin/python3
     """Stand-in for dcon-testbed: exits 4 for --cc=$FAKE_TB_FAIL; else 3 flows with FCT
-    1, 2 and 3 ms times the interval (us) or the size (KB) / 10."""
+    1, 2 and 3 ms times the interval (us) or the size (KB) / 10, times the seed (--RngRun)."""
     import json, os, sys
     args = dict(a[2:].split("=", 1) for a in sys.argv[1:])
     if args["cc"] == os.environ.get("FAKE_TB_FAIL"):
@@ -771,27 +771,32 @@ FAKE_TESTBED = textwrap.dedent('''\
     os.makedirs(d)
     iv = int(args["burstInterval"][:-2])
     kb = int(args["burstFlowSize"]) // 1000
-    x = iv if kb == 64 and iv != 15 else kb / 10
+    x = (iv if kb == 64 and iv != 15 else kb / 10) * int(args["RngRun"])
     with open(os.path.join(d, "flows.csv"), "w") as f:
         f.write("flow_id,src,dst,size_bytes,start_s,end_s,fct_s,ideal_fct_s,slowdown\\n")
         for i in range(3):
             f.write("%d,h0,h1,1000,0,0,%r,0.0001,1\\n" % (i, (i + 1) * x / 1e3))
-    json.dump({"wall_time_s": 1.0}, open(os.path.join(d, "summary.json"), "w"))
+    json.dump({"wall_time_s": 1.0, "flows_total": 3}, open(os.path.join(d, "summary.json"), "w"))
 ''')
 
 
 class BurstSweepTest(unittest.TestCase):
     def test_runs_and_command(self):
-        plan = burst_sweep.runs(["dcon", "dcqcn"], quick=True)
-        self.assertEqual(len(plan), 12)  # 2 schemes x (3 intervals + 3 sizes)
-        self.assertEqual(list(plan)[:4], ["interval-dcon-10", "interval-dcon-20",
-                                          "interval-dcon-30", "size-dcon-32"])
+        plan = burst_sweep.runs(["dcon", "dcqcn"], quick=True, seeds=[1, 2])
+        self.assertEqual(len(plan), 24)  # 2 schemes x (3 intervals + 3 sizes) x 2 seeds
+        self.assertEqual(list(plan)[:4], ["interval-dcon-10-s1", "interval-dcon-10-s2",
+                                          "interval-dcon-20-s1", "interval-dcon-20-s2"])
         self.assertEqual(len(burst_sweep.runs(["dcon"], quick=False)), 10)
-        cmd = burst_sweep.command("tb", plan["size-dcqcn-512"], "out")
-        self.assertEqual(cmd[:3], ["tb", "--cc=dcqcn", "--outdir=out"])
-        self.assertIn("--burstFlowSize=512000", cmd)
-        self.assertIn("--burstInterval=15us", cmd)
-        self.assertIn("--burstFlowsPerHost=30", cmd)
+        cmd = burst_sweep.command("tb", plan["size-dcqcn-512-s2"], "out")
+        self.assertEqual(cmd[:4], ["tb", "--cc=dcqcn", "--outdir=out", "--RngRun=2"])
+        for a in ("--burstFlowSize=512000", "--burstInterval=15us", "--burstFlowsPerHost=30",
+                  "--stopTime=30s", "--runToCompletion=true", "--longFlowSize=200000000"):
+            self.assertIn(a, cmd)
+        cmd = burst_sweep.command("tb", burst_sweep.runs(["dcon-old"], True)["size-dcon-old-32-s1"],
+                                  "out")
+        self.assertEqual(cmd[1:1 + len(variants.args("dcon-old"))], variants.args("dcon-old"))
+        with self.assertRaisesRegex(variants.VariantError, "'dconn'"):
+            burst_sweep.runs(["dconn"], quick=True)
 
     def test_sweep_end_to_end(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -800,41 +805,43 @@ class BurstSweepTest(unittest.TestCase):
                 f.write(FAKE_TESTBED)
             os.chmod(sim, os.stat(sim).st_mode | stat.S_IXUSR)
             res = os.path.join(tmp, "fig7")
-            argv = ["--ccs", "dcon", "dcqcn", "--quick", "-j", "2", "--binary", sim,
-                    "--outdir", res]
+            argv = ["--ccs", "dcon", "dcqcn", "--quick", "--seeds", "1", "2", "3", "-j", "2",
+                    "--binary", sim, "--outdir", res]
             os.environ["FAKE_TB_FAIL"] = "dcqcn"
             try:
-                err = io.StringIO()
-                with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-                    rc = burst_sweep.main(argv)
+                rc, _, err = quiet(burst_sweep.main, argv)
             finally:
                 del os.environ["FAKE_TB_FAIL"]
-            self.assertEqual(rc, 1)  # dcqcn's 6 runs failed, dcon's 6 finished
-            self.assertIn("simulated failure of dcqcn", err.getvalue())
-            self.assertFalse(os.path.exists(os.path.join(res, "size-dcqcn-32")))
+            self.assertEqual(rc, 1)  # dcqcn's 18 runs failed, dcon's 18 finished
+            self.assertIn("simulated failure of dcqcn", err)
+            self.assertFalse(os.path.exists(os.path.join(res, "size-dcqcn-32-s1")))
+            self.assertEqual(len(pd.read_csv(os.path.join(res, "fig7-runs.csv"))), 18)
             table = pd.read_csv(os.path.join(res, "fig7.csv"))
             self.assertEqual(len(table), 6)
             row = table[(table.panel == "interval") & (table.value == 20)].iloc[0]
-            # FCTs 20, 40, 60 ms -> average 40 ms; the short flow (id 2): 60 ms
-            self.assertAlmostEqual(row.avg_fct_ms, 40.0)
-            self.assertAlmostEqual(row.avg_short_fct_ms, 60.0)
+            # seed s: FCTs 20s, 40s, 60s ms -> average 40s ms (40, 80, 120: mean 80, std 40,
+            # ci95 4.303 x 40 / sqrt 3); the short flow (id 2): 60s ms (mean 120)
+            self.assertEqual(row.n, 3)
+            self.assertAlmostEqual(row.avg_fct_ms_mean, 80.0)
+            self.assertAlmostEqual(row.avg_fct_ms_std, 40.0)
+            self.assertAlmostEqual(row.avg_fct_ms_ci95, 4.303 * 40 / math.sqrt(3))
+            self.assertAlmostEqual(row.avg_short_fct_ms_mean, 120.0)
             row = table[(table.panel == "size") & (table.value == 128)].iloc[0]
-            self.assertAlmostEqual(row.avg_fct_ms, 25.6)  # 12.8 x (1 + 2 + 3) / 3
-            out = io.StringIO()
-            with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(out):
-                rc = burst_sweep.main(argv)
+            self.assertAlmostEqual(row.avg_fct_ms_mean, 51.2)  # 12.8 x 2 x (1 + 2 + 3) / 3
+            self.assertTrue(os.path.isfile(os.path.join(res, "fig7.png")))
+            rc, out, _ = quiet(burst_sweep.main, argv)
             self.assertEqual(rc, 0)
-            self.assertIn("12 runs, 6 already finished, 6 to do", out.getvalue())
+            self.assertIn("36 runs, 18 already finished, 18 to do", out)
             self.assertEqual(len(pd.read_csv(os.path.join(res, "fig7.csv"))), 12)
 
-    def test_missing_binary(self):
+    def test_bad_input(self):
         with tempfile.TemporaryDirectory() as tmp:
-            err = io.StringIO()
-            with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-                rc = burst_sweep.main(["--binary", os.path.join(tmp, "nosim"),
-                                       "--outdir", os.path.join(tmp, "r")])
-            self.assertEqual(rc, 2)
-            self.assertIn("nosim", err.getvalue())
+            for argv, what in ((["--binary", os.path.join(tmp, "nosim")], "nosim"),
+                               (["--variants", "nope"], "'nope'"),
+                               (["--seeds", "0"], "--seeds")):
+                rc, _, err = quiet(burst_sweep.main, argv + ["--outdir", os.path.join(tmp, "r")])
+                self.assertEqual(rc, 2, argv)
+                self.assertIn(what, err)
 
 
 def summary_rows(fig, variant_names, loads, flagged=()):
