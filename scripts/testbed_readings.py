@@ -1,0 +1,317 @@
+#!/usr/bin/python3
+"""The testbed's facts (DCON paper Fig. 2 and 6) for every scheme variant, at both readings of
+the burst spacing.
+
+Runs examples/dcon-testbed (defaults: f0/f1 at 20 Gb/s, burst from 30 ms, 60 ms run, 20 us
+samples) for each variant of scripts/variants.py (default: dcqcn dcqcn-step pcn swift dcon and
+the DCON sensitivity variants) with --burstInterval 15us (the paper's text) and 230us (its 8 ms
+burst), and the seeds 1 (--seeds; ns-3's --RngRun). Runs go in parallel and resumably
+(sweep_runner.py: RESULTS/NAME.tmp renamed to RESULTS/NAME once summary.json is written; finished
+runs are skipped), NAME = <variant>-i<spacing>-s<seed>, e.g. dcon-i15us-s1.
+
+The facts are computed here from each run's files, with the rules of the C++ code
+(helper/dcon-testbed.cc DconTestbed::GetFacts, helper/dcon-monitor.cc GetAverageThroughput):
+  pauses X->Y   PAUSE frames sent by X to Y over the whole run (summary.json
+                pause_frames_per_link; 0 when absent), for L2->S1, S1->L0 and S1->L1;
+  mean(f, a, b) the mean of flow f's throughput.csv samples (Gb/s over the sample interval
+                ending at time_s) whose interval lies in (a, b]: time_s - interval >= a and
+                time_s <= b; 0 when there is none;
+  burst end     the completion of the last burst flow (flow id >= 2), or the stop time when a
+                burst flow has not completed (flows.csv lists completed flows only, summary.json
+                flows_total all) or it completed later;
+  before = mean(f, burstStart - 2 ms, burstStart), during = mean(f, burstStart, burst end),
+  end = mean(f, stopTime - 3 ms, stopTime) (f0 only).
+  DCQCN facts (Fig. 2, congestion spreading; expected for --cc=dcqcn): L2 pauses S1 (> 0),
+  S1 pauses L0, S1 pauses L1, f0 collapses during the burst (during < 0.5 x before), f1
+  collapses during the burst, f0 recovers after the burst (end > 0.5 x before).
+  DCON facts (Fig. 6, direct notification; expected for --cc=dcon): L2 never pauses S1 (== 0),
+  f1 is throttled during the burst (during < 0.5 x before), f0 keeps half its rate during the
+  burst (during >= 0.5 x before).
+Every fact is computed for every run; "expected" names the set the paper shows for the run's
+--cc (none for PCN and Swift), "verdict" is PASS/FAIL over that set. Times are compared in
+integer picoseconds (ns-3's resolution), as the C++ compares Time values. The numbers the
+example prints (its stdout, kept in NAME/sweep.log) are parsed too and compared with these
+("stdout_agrees"; they differ only by the CSV's rounding to 1e-6 Gb/s).
+
+Usage: /usr/bin/python3 scripts/testbed_readings.py [--variants ...] [--spacings 15us 230us]
+         [--seeds 1] [-j N] [--binary build/examples/dcon-testbed]
+         [--results results/testbed-readings]
+Writes RESULTS/readings.csv (one row per run) and prints the table.
+"""
+import argparse
+import collections
+import json
+import math
+import os
+import re
+import sys
+
+import pandas as pd
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sweep_runner  # noqa: E402
+import variants  # noqa: E402
+
+VARIANTS = ["dcqcn", "dcqcn-step", "pcn", "swift", "dcon", "dcon-dcqcnsender", "dcon-settarget",
+            "dcon-ctrlstamp", "dcon-nqueued", "dcon-m1", "dcon-qecn40", "dcon-old"]
+SPACINGS = ["15us", "230us"]
+# Passed explicitly, so the facts' windows do not depend on the example's defaults.
+BURST_START, STOP_TIME, SAMPLE_INTERVAL = "30ms", "60ms", "20us"
+BEFORE_WINDOW, END_WINDOW = "2ms", "3ms"
+RUN_FILES = ("summary.json",)  # dcon-testbed writes it last
+PAUSE_LINKS = [("L2", "S1"), ("S1", "L0"), ("S1", "L1")]
+COLLAPSE = 0.5  # the facts' factor of the rate before the burst
+
+Settings = collections.namedtuple("Settings", "burst_start stop_time sample_interval")
+DEFAULT_SETTINGS = Settings(BURST_START, STOP_TIME, SAMPLE_INTERVAL)
+TestbedRun = collections.namedtuple("TestbedRun", "variant spacing seed")
+
+# (column, the C++ fact's name, set, rule on the readings r)
+FACTS = [
+    ("l2_pauses_s1", "L2 pauses S1", "dcqcn", lambda r: r["pauses_l2_s1"] > 0),
+    ("s1_pauses_l0", "S1 pauses L0", "dcqcn", lambda r: r["pauses_s1_l0"] > 0),
+    ("s1_pauses_l1", "S1 pauses L1", "dcqcn", lambda r: r["pauses_s1_l1"] > 0),
+    ("f0_collapses", "f0 collapses during the burst", "dcqcn",
+     lambda r: r["f0_during_gbps"] < COLLAPSE * r["f0_before_gbps"]),
+    ("f1_collapses", "f1 collapses during the burst", "dcqcn",
+     lambda r: r["f1_during_gbps"] < COLLAPSE * r["f1_before_gbps"]),
+    ("f0_recovers", "f0 recovers after the burst", "dcqcn",
+     lambda r: r["f0_end_gbps"] > COLLAPSE * r["f0_before_gbps"]),
+    ("l2_never_pauses_s1", "L2 never pauses S1", "dcon", lambda r: r["pauses_l2_s1"] == 0),
+    ("f1_throttled", "f1 is throttled during the burst", "dcon",
+     lambda r: r["f1_during_gbps"] < COLLAPSE * r["f1_before_gbps"]),
+    ("f0_keeps_half", "f0 keeps half its rate during the burst", "dcon",
+     lambda r: r["f0_during_gbps"] >= COLLAPSE * r["f0_before_gbps"]),
+]
+READINGS = ["pauses_l2_s1", "pauses_s1_l0", "pauses_s1_l1", "f0_before_gbps",
+            "f0_during_gbps", "f0_end_gbps", "f1_before_gbps", "f1_during_gbps", "burst_end_ms"]
+
+
+class ReadingsError(Exception):
+    """A run directory that cannot be read; the message names the file."""
+
+
+def ps(time_text):
+    """A time like '30ms' in integer picoseconds."""
+    return round(sweep_runner.seconds(time_text) * 1e12)
+
+
+def run_name(run):
+    return f"{run.variant}-i{run.spacing}-s{run.seed}"
+
+
+def plan(variant_names, spacings, seeds):
+    """{run name: TestbedRun}, variant by variant."""
+    out = {}
+    for v in variant_names:
+        variants.get(v)  # VariantError for an unknown name
+        for sp in spacings:
+            for seed in seeds:
+                r = TestbedRun(v, sp, seed)
+                out[run_name(r)] = r
+    return out
+
+
+def command(binary, run, outdir, settings=DEFAULT_SETTINGS):
+    return ([binary] + variants.args(run.variant)
+            + [f"--burstInterval={run.spacing}", f"--burstStart={settings.burst_start}",
+               f"--stopTime={settings.stop_time}",
+               f"--sampleInterval={settings.sample_interval}", f"--outdir={outdir}",
+               f"--RngRun={run.seed}"])
+
+
+def _read_csv(path):
+    try:
+        return pd.read_csv(path)
+    except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError) as e:
+        raise ReadingsError(f"{path}: cannot read ({e})") from None
+
+
+def mean_throughput(thr, flow, from_ps, to_ps, interval_ps):
+    """GetAverageThroughput: mean gbps of the flow's samples with t - interval >= from and
+    t <= to (t in integer ps); 0.0 without such a sample."""
+    s = thr[thr.flow == flow]
+    t = (s.time_s * 1e12).round().astype("int64")
+    sel = s.gbps[(t - interval_ps >= from_ps) & (t <= to_ps)]
+    return float(sel.mean()) if len(sel) else 0.0
+
+
+def burst_end_ps(flows, flows_total, start_ps, stop_ps):
+    """The last burst flow's completion (flow id >= 2), or the stop time when one has not
+    completed or completed after it."""
+    burst = flows[flows.flow_id >= 2]
+    end = max([start_ps] + [round(x * 1e12) for x in burst.end_s])
+    all_done = set(burst.flow_id.astype(int)) >= set(range(2, int(flows_total)))
+    return end if all_done and end <= stop_ps else stop_ps
+
+
+def readings(run_dir, settings=DEFAULT_SETTINGS):
+    """The pause counts, throughputs and burst end of one testbed run directory (READINGS)."""
+    try:
+        with open(os.path.join(run_dir, "summary.json")) as f:
+            summary = json.load(f)
+    except (OSError, json.JSONDecodeError) as e:
+        raise ReadingsError(f"{run_dir}/summary.json: cannot read ({e})") from None
+    per_link = summary.get("pause_frames_per_link", {}) or {}
+    r = {f"pauses_{a.lower()}_{b.lower()}": int(per_link.get(f"{a}->{b}", 0))
+         for a, b in PAUSE_LINKS}
+    thr = _read_csv(os.path.join(run_dir, "throughput.csv"))
+    flows = _read_csv(os.path.join(run_dir, "flows.csv"))
+    if "flows_total" not in summary:
+        raise ReadingsError(f"{run_dir}/summary.json: no flows_total")
+    start, stop = ps(settings.burst_start), ps(settings.stop_time)
+    interval = ps(settings.sample_interval)
+    end = burst_end_ps(flows, summary["flows_total"], start, stop)
+    before = start - ps(BEFORE_WINDOW)
+    r.update(f0_before_gbps=mean_throughput(thr, 0, before, start, interval),
+             f0_during_gbps=mean_throughput(thr, 0, start, end, interval),
+             f0_end_gbps=mean_throughput(thr, 0, stop - ps(END_WINDOW), stop, interval),
+             f1_before_gbps=mean_throughput(thr, 1, before, start, interval),
+             f1_during_gbps=mean_throughput(thr, 1, start, end, interval),
+             burst_end_ms=end / 1e9)
+    return r
+
+
+def facts(r):
+    """{fact column: bool} of a readings dict."""
+    return {col: bool(rule(r)) for col, _, _, rule in FACTS}
+
+
+def verdict(fact_values, cc):
+    """(expected set name or "none", "PASS" | "FAIL" | "-", [names of the failed facts])."""
+    expected = cc if cc in ("dcqcn", "dcon") else "none"
+    failed = [name for col, name, which, _ in FACTS
+              if which == expected and not fact_values[col]]
+    return expected, ("-" if expected == "none" else "FAIL" if failed else "PASS"), failed
+
+
+STDOUT_PATTERNS = [
+    (re.compile(r"PAUSE frames L2->S1 (\d+), S1->L0 (\d+), S1->L1 (\d+)"),
+     ["pauses_l2_s1", "pauses_s1_l0", "pauses_s1_l1"]),
+    (re.compile(r"f0 throughput \(Gb/s\): before burst (\S+), during (\S+), end of run (\S+)"),
+     ["f0_before_gbps", "f0_during_gbps", "f0_end_gbps"]),
+    (re.compile(r"f1 throughput \(Gb/s\): before burst (\S+), during (\S+)"),
+     ["f1_before_gbps", "f1_during_gbps"]),
+    (re.compile(r"burst from \S+ to \+?(\S+)ms"), ["burst_end_ms"]),
+]
+
+
+def parse_stdout(text):
+    """The readings the example printed ({} for what is not found)."""
+    out = {}
+    for pattern, keys in STDOUT_PATTERNS:
+        m = pattern.search(text)
+        if m:
+            out.update({k: float(v.rstrip(",")) for k, v in zip(keys, m.groups())})
+    return out
+
+
+def agrees(computed, printed):
+    """True when every printed reading equals the computed one up to the printing (6
+    significant digits) and the CSV's rounding; None when nothing was printed."""
+    if not printed:
+        return None
+    return all(math.isclose(computed[k], v, rel_tol=1e-4, abs_tol=1e-5)
+               for k, v in printed.items())
+
+
+def run_stdout(run_dir):
+    """The stdout section of the sweep.log sweep_runner keeps ('' when there is none)."""
+    try:
+        with open(os.path.join(run_dir, "sweep.log")) as f:
+            text = f.read()
+    except OSError:
+        return ""
+    return text.split("--- stdout\n", 1)[-1].split("\n--- stderr\n", 1)[0]
+
+
+COLUMNS = (["run", "variant", "label", "cc", "spacing", "seed"] + READINGS
+           + [c for c, _, _, _ in FACTS] + ["expected", "verdict", "failed_facts",
+                                            "stdout_agrees"])
+
+
+def table(results, runs, settings=DEFAULT_SETTINGS):
+    """One row per finished run of {name: TestbedRun}; returns (DataFrame, error messages)."""
+    rows, errors = [], []
+    for name, run in runs.items():
+        d = os.path.join(results, name)
+        if not sweep_runner.is_complete(d, RUN_FILES):
+            continue
+        try:
+            r = readings(d, settings)
+        except ReadingsError as e:
+            errors.append(str(e))
+            continue
+        f = facts(r)
+        cc = variants.cc(run.variant)
+        expected, v, failed = verdict(f, cc)
+        rows.append({"run": name, "variant": run.variant, "label": variants.label(run.variant),
+                     "cc": cc, "spacing": run.spacing, "seed": run.seed, **r, **f,
+                     "expected": expected, "verdict": v, "failed_facts": "; ".join(failed),
+                     "stdout_agrees": agrees(r, parse_stdout(run_stdout(d)))})
+    return pd.DataFrame(rows, columns=COLUMNS), errors
+
+
+def print_table(t):
+    cols = ["variant", "spacing", "seed", "pauses_l2_s1", "pauses_s1_l0", "pauses_s1_l1",
+            "f0_before_gbps", "f0_during_gbps", "f0_end_gbps", "f1_before_gbps",
+            "f1_during_gbps", "burst_end_ms", "verdict"]
+    short = t[cols].rename(columns=lambda c: c.replace("pauses_", "").replace("_gbps", ""))
+    print(short.to_string(index=False, float_format=lambda x: "%.3f" % x))
+    for _, row in t[t.verdict == "FAIL"].iterrows():
+        print(f"  {row.run}: FAIL {row.failed_facts}")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--variants", nargs="+", default=VARIANTS,
+                    help="variants (scripts/variants.py; default: %(default)s)")
+    ap.add_argument("--spacings", nargs="+", default=SPACINGS,
+                    help="burst spacings (--burstInterval; default %(default)s)")
+    ap.add_argument("--seeds", type=int, nargs="+", default=[1],
+                    help="ns-3 run numbers (--RngRun) >= 1 (default 1)")
+    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--binary", default="build/examples/dcon-testbed")
+    ap.add_argument("--results", default=os.path.join("results", "testbed-readings"))
+    args = ap.parse_args(argv)
+    try:
+        if args.jobs < 1:
+            raise sweep_runner.SweepError(f"--jobs must be >= 1, got {args.jobs}")
+        bad = [s for s in args.seeds if s < 1]
+        if bad:
+            raise sweep_runner.SweepError(f"--seeds must be >= 1, got {bad[0]}")
+        spacings = [sweep_runner.canonical_time(s, "--spacings") for s in args.spacings]
+        try:
+            runs = plan(args.variants, list(dict.fromkeys(spacings)),
+                        list(dict.fromkeys(args.seeds)))
+        except variants.VariantError as e:
+            raise sweep_runner.SweepError(str(e)) from None
+        os.makedirs(args.results, exist_ok=True)
+        failures = sweep_runner.execute(
+            runs, lambda run, outdir: command(args.binary, run, outdir), args.binary,
+            args.results, args.jobs, RUN_FILES, "testbed runs")
+    except sweep_runner.SweepError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    t, errors = table(args.results, runs)
+    path = os.path.join(args.results, "readings.csv")
+    t.to_csv(path, index=False)
+    if len(t):
+        print_table(t)
+    print(f"wrote {path} ({len(t)} runs)")
+    disagree = t[t.stdout_agrees == False]  # noqa: E712
+    for name in disagree.run:
+        print(f"warning: {name}: the facts computed here differ from the example's printed "
+              "numbers (see its sweep.log)", file=sys.stderr)
+    failures += errors
+    if failures:
+        print(f"{len(failures)} run(s) failed:\n  " + "\n  ".join(
+            f.splitlines()[0] for f in failures), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
