@@ -45,11 +45,11 @@ NON_STATIONARY_LABEL = "hollow / hatched: >= 1 seed not stationary"
 
 def series(table, variant, metric):
     """Rows of one variant with a value of `metric`, sorted by load: DataFrame with load, mean,
-    ci95 (0 where unknown) and flagged (any seed not stationary)."""
+    ci95 (NaN where unknown: one seed) and flagged (any seed not stationary)."""
     rows = table[table.variant.astype(str) == variant]
     mean = pd.to_numeric(rows[f"{metric}_mean"], errors="coerce")
     ci = pd.to_numeric(rows.get(f"{metric}_ci95", pd.Series(np.nan, index=rows.index)),
-                       errors="coerce").fillna(0.0)
+                       errors="coerce")
     flagged = pd.to_numeric(rows.get("non_stationary", pd.Series(0, index=rows.index)),
                             errors="coerce").fillna(0) > 0
     out = pd.DataFrame({"load": pd.to_numeric(rows.load, errors="coerce"), "mean": mean,
@@ -78,13 +78,21 @@ def _draw_lines(ax, table, names, cols, factor, metric):
         y = s["mean"].to_numpy(float) * factor
         # a small sideways shift per variant keeps overlapping error bars apart
         x = s["load"].to_numpy(float) + (i - (len(names) - 1) / 2) * LINE_DODGE
-        ax.errorbar(x, y, yerr=s["ci95"].to_numpy(float) * factor, color=cols[v],
-                    marker=MARKERS[i % len(MARKERS)], capsize=3, label=variants.label(v))
+        ax.plot(x, y, color=cols[v], marker=MARKERS[i % len(MARKERS)], label=variants.label(v))
+        ci = s["ci95"].to_numpy(float) * factor
+        known = ~np.isnan(ci)  # one seed: no interval
+        if known.any():
+            ax.errorbar(x[known], y[known], yerr=ci[known], fmt="none", ecolor=cols[v],
+                        capsize=3)
         f = s["flagged"].to_numpy(bool)
         if f.any():
             flagged_any = True
             ax.plot(x[f], y[f], ls="none", marker=MARKERS[i % len(MARKERS)], ms=9,
                     markerfacecolor="white", markeredgecolor=cols[v], zorder=5)
+    loads = sorted(pd.to_numeric(table.load, errors="coerce").dropna().unique())
+    if loads:
+        ax.set_xticks(loads)
+        ax.set_xlim(loads[0] - 0.05, loads[-1] + 0.05)
     ax.set_xlabel("load (core layer)")
     return points, flagged_any
 
@@ -100,7 +108,8 @@ def _draw_bars(ax, table, names, cols, factor, metric):
         points += len(s)
         offset = (i - (len(names) - 1) / 2) * width
         for load, mean, ci, fl in s[["load", "mean", "ci95", "flagged"]].itertuples(index=False):
-            ax.bar(loads.index(load) + offset, mean * factor, width, yerr=ci * factor, capsize=2,
+            ax.bar(loads.index(load) + offset, mean * factor, width,
+                   yerr=None if np.isnan(ci) else ci * factor, capsize=2,
                    color="white" if fl else cols[v], edgecolor=cols[v],
                    hatch="//" if fl else None)
             flagged_any = flagged_any or bool(fl)
