@@ -62,6 +62,9 @@ main(int argc, char* argv[])
     cmd.AddValue("warmup",
                  "Leading part of the arrival window left out of the statistics (run.json)",
                  cfg.warmup);
+    cmd.AddValue("cooldown",
+                 "Trailing part of the arrival window left out of the statistics (run.json)",
+                 cfg.cooldown);
     cmd.AddValue("sampleInterval", "Sampling interval of buffer.csv", cfg.sampleInterval);
     cmd.AddValue("maxTime", "Safety stop", cfg.maxTime);
     cmd.AddValue("seed", "Run number (RngSeedManager::SetRun), >= 1", cfg.seed);

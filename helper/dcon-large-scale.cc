@@ -91,11 +91,14 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
         throw std::invalid_argument("arrival window (duration) must be > 0, got "
                                     + std::to_string(config.duration.GetSeconds()) + " s");
     }
-    if (config.warmup.IsStrictlyNegative() || config.warmup >= config.duration)
+    if (config.warmup.IsStrictlyNegative() || config.cooldown.IsStrictlyNegative()
+        || config.warmup + config.cooldown >= config.duration)
     {
-        throw std::invalid_argument("warm-up must be >= 0 and shorter than the arrival window ("
-                                    + std::to_string(config.duration.GetSeconds()) + " s), got "
-                                    + std::to_string(config.warmup.GetSeconds()) + " s");
+        throw std::invalid_argument(
+            "warm-up and cool-down must be >= 0 and leave part of the arrival window ("
+            + std::to_string(config.duration.GetSeconds()) + " s) to measure, got warm-up "
+            + std::to_string(config.warmup.GetSeconds()) + " s and cool-down "
+            + std::to_string(config.cooldown.GetSeconds()) + " s");
     }
     if (!config.sampleInterval.IsStrictlyPositive())
     {
@@ -222,7 +225,8 @@ DconLargeScale::Write(const std::string& dir, double wallSeconds) const
             << ",\n  \"host_load\": " << m_hostLoad
             << ",\n  \"arrival_start_s\": " << c.arrivalStart.GetSeconds()
             << ",\n  \"arrival_duration_s\": " << c.duration.GetSeconds()
-            << ",\n  \"warmup_s\": " << c.warmup.GetSeconds() << ",\n  \"seed\": " << c.seed
+            << ",\n  \"warmup_s\": " << c.warmup.GetSeconds()
+            << ",\n  \"cooldown_s\": " << c.cooldown.GetSeconds() << ",\n  \"seed\": " << c.seed
             << ",\n  \"spines\": " << c.spines << ",\n  \"leaves\": " << c.leaves
             << ",\n  \"hosts_per_leaf\": " << c.hostsPerLeaf
             << ",\n  \"link_rate_bps\": " << c.linkRate.GetBitRate()

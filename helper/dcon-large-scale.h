@@ -46,6 +46,10 @@ struct DconLargeScaleConfig
     /// [arrivalStart, arrivalStart + warmup) run but are not measured; pause rates count from
     /// arrivalStart + warmup); recorded in run.json for scripts/fct_stats.py
     Time warmup{Seconds(0)};
+    /// End of the arrival window that the statistics leave out as well (flows arriving in
+    /// [arrivalStart + duration - cooldown, arrivalStart + duration) are not measured: they
+    /// see a network whose arrivals stop); recorded in run.json
+    Time cooldown{Seconds(0)};
     Time sampleInterval{MicroSeconds(100)}; //!< buffer.csv sampling
     Time maxTime{Seconds(2)};               //!< safety stop (flows unfinished by then are reported)
     uint32_t seed{1};                       //!< run number (ns-3 RngSeedManager::SetRun)
