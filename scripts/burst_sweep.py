@@ -181,11 +181,7 @@ def main(argv=None):
     if len(incomplete):
         print("%d run(s) stopped before all their flows completed (raise --stop-time)"
               % len(incomplete), file=sys.stderr)
-    if failures:
-        print("%d run(s) failed:\n  " % len(failures)
-              + "\n  ".join(f.splitlines()[0] for f in failures), file=sys.stderr)
-        return 1
-    return 0
+    return sweep_runner.report_failures(failures)
 
 
 if __name__ == "__main__":

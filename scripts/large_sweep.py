@@ -319,11 +319,7 @@ def main(argv=None):
     if not args.no_plot:
         import plot_large
         plot_large.plot_dir(args.results, args.figs)
-    if failures:
-        print(f"{len(failures)} run(s) failed:\n  " + "\n  ".join(
-            f.splitlines()[0] for f in failures), file=sys.stderr)
-        return 1
-    return 0
+    return sweep_runner.report_failures(failures)
 
 
 if __name__ == "__main__":

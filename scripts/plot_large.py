@@ -68,12 +68,17 @@ def subtitle(table):
     return ", ".join(parts)
 
 
-def _draw_lines(ax, table, names, cols, factor, metric):
-    points, flagged_any = 0, False
+def _each_series(table, names, metric):
+    """(index, variant, series) of the variants that have a value of metric."""
     for i, v in enumerate(names):
         s = series(table, v, metric)
-        if s.empty:
-            continue
+        if not s.empty:
+            yield i, v, s
+
+
+def _draw_lines(ax, table, names, cols, factor, metric):
+    points, flagged_any = 0, False
+    for i, v, s in _each_series(table, names, metric):
         points += len(s)
         y = s["mean"].to_numpy(float) * factor
         # a small sideways shift per variant keeps overlapping error bars apart
@@ -101,10 +106,7 @@ def _draw_bars(ax, table, names, cols, factor, metric):
     loads = sorted(pd.to_numeric(table.load, errors="coerce").dropna().unique())
     width = 0.8 / max(1, len(names))
     points, flagged_any = 0, False
-    for i, v in enumerate(names):
-        s = series(table, v, metric)
-        if s.empty:
-            continue
+    for i, v, s in _each_series(table, names, metric):
         points += len(s)
         offset = (i - (len(names) - 1) / 2) * width
         for load, mean, ci, fl in s[["load", "mean", "ci95", "flagged"]].itertuples(index=False):

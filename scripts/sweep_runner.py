@@ -126,6 +126,14 @@ class Runner:
                     p.terminate()
 
 
+def report_failures(failures):
+    """Print the first line of each failure message to stderr; the exit code (1 if any, else 0)."""
+    if failures:
+        print(f"{len(failures)} run(s) failed:\n  " + "\n  ".join(
+            f.splitlines()[0] for f in failures), file=sys.stderr)
+    return 1 if failures else 0
+
+
 def execute(runs, command, binary, results, jobs, required, desc):
     """Run the runs of {name: run} that are not finished yet, `jobs` at a time, with a tqdm
     progress bar. `binary` is checked before anything starts (SweepError naming it).

@@ -306,11 +306,7 @@ def main(argv=None):
         print(f"warning: {name}: the facts computed here differ from the example's printed "
               "numbers (see its sweep.log)", file=sys.stderr)
     failures += errors
-    if failures:
-        print(f"{len(failures)} run(s) failed:\n  " + "\n  ".join(
-            f.splitlines()[0] for f in failures), file=sys.stderr)
-        return 1
-    return 0
+    return sweep_runner.report_failures(failures)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,6 @@ import fct_stats  # noqa: E402
 import large_sweep  # noqa: E402
 import plot_large  # noqa: E402
 import seed_stats  # noqa: E402
-import sweep_runner  # noqa: E402
 import variants  # noqa: E402
 
 FLOWS_HEADER = "flow_id,src,dst,size_bytes,start_s,end_s,fct_s,ideal_fct_s,slowdown\n"
@@ -563,14 +562,19 @@ FAKE_SIM = textwrap.dedent('''\
 ''')
 
 
+def write_executable(path, text):
+    """Write a stand-in script and make it executable; returns path."""
+    with open(path, "w") as f:
+        f.write(text)
+    os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
+    return path
+
+
 def make_fake_build(tmp):
     """A build folder whose examples/dcon-large-scale is FAKE_SIM."""
     build = os.path.join(tmp, "build")
     os.makedirs(os.path.join(build, "examples"))
-    sim = os.path.join(build, "examples", "dcon-large-scale")
-    with open(sim, "w") as f:
-        f.write(FAKE_SIM)
-    os.chmod(sim, os.stat(sim).st_mode | stat.S_IXUSR)
+    write_executable(os.path.join(build, "examples", "dcon-large-scale"), FAKE_SIM)
     return build
 
 
@@ -800,10 +804,7 @@ class BurstSweepTest(unittest.TestCase):
 
     def test_sweep_end_to_end(self):
         with tempfile.TemporaryDirectory() as tmp:
-            sim = os.path.join(tmp, "dcon-testbed")
-            with open(sim, "w") as f:
-                f.write(FAKE_TESTBED)
-            os.chmod(sim, os.stat(sim).st_mode | stat.S_IXUSR)
+            sim = write_executable(os.path.join(tmp, "dcon-testbed"), FAKE_TESTBED)
             res = os.path.join(tmp, "fig7")
             argv = ["--ccs", "dcon", "dcqcn", "--quick", "--seeds", "1", "2", "3", "-j", "2",
                     "--binary", sim, "--outdir", res]

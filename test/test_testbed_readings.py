@@ -4,11 +4,7 @@ the C++ rules, and a sweep with a stand-in for examples/dcon-testbed.
 
 Run: /usr/bin/python3 test/test_testbed_readings.py
 """
-import contextlib
-import io
-import json
 import os
-import stat
 import sys
 import tempfile
 import textwrap
@@ -16,11 +12,13 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
+sys.path.insert(0, HERE)
 
 import pandas as pd  # noqa: E402
 
 import testbed_readings as tr  # noqa: E402
 import variants  # noqa: E402
+from test_fct_stats import quiet, write_executable  # noqa: E402
 
 # Writes a testbed run directory: throughput samples every 20 us from 0 to 60 ms (time_s with 12
 # decimals, as the example writes it). f0 and f1: 20 Gb/s up to and at 30 ms, except 1000 Gb/s
@@ -49,7 +47,9 @@ WRITER = textwrap.dedent('''\
             json.dump({"flows_total": total, "flows_completed": len(burst_ends),
                        "pause_frames_per_link": pauses, "wall_time_s": 1.0}, f)
 ''')
-exec(WRITER)  # defines write_run
+_writer = {}
+exec(WRITER, _writer)
+write_run = _writer["write_run"]
 
 DCQCN_PAUSES = {"L2->S1": 3, "S1->L0": 2, "S1->L1": 1, "L0->H2": 7}
 # What dcon-testbed printed for a real DCQCN run (15 us spacing, seed 1).
@@ -84,13 +84,6 @@ FAKE_TESTBED = textwrap.dedent('''\
     print("  f1 throughput (Gb/s): before burst 20, during 1")
     print("  burst from +30ms to +36ms (its last flow's completion)")
 ''')
-
-
-def quiet(fn, *args):
-    err, out = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
-        rc = fn(*args)
-    return rc, out.getvalue(), err.getvalue()
 
 
 class FactsTest(unittest.TestCase):
@@ -174,10 +167,7 @@ class FactsTest(unittest.TestCase):
 class SweepTest(unittest.TestCase):
     def test_end_to_end(self):
         with tempfile.TemporaryDirectory() as tmp:
-            sim = os.path.join(tmp, "dcon-testbed")
-            with open(sim, "w") as f:
-                f.write(FAKE_TESTBED)
-            os.chmod(sim, os.stat(sim).st_mode | stat.S_IXUSR)
+            sim = write_executable(os.path.join(tmp, "dcon-testbed"), FAKE_TESTBED)
             res = os.path.join(tmp, "r")
             argv = ["--variants", "dcqcn", "dcon", "pcn", "dcon-m1", "-j", "2", "--binary", sim,
                     "--results", res]
