@@ -10,11 +10,12 @@ Definitions (1 KB = 1000 B, 1 MB = 10^6 B):
 
 * Windows. The arrival window is [a, a + D) with a = arrival_start_s and D =
   arrival_duration_s of run.json (flows arrive only in it; the run goes on until every flow has
-  completed). Its leading warm-up part of warmup_s seconds (0 when run.json has no warmup_s)
-  fills the empty fabric; the *measured window* is the rest, [a + W, a + D) (W = warmup_s,
-  half-open, measured_duration_s = D - W > 0). A flow belongs to the measured window when its
-  start_s lies in it. The warm-up flows are still simulated: they load the fabric while the
-  measured flows run.
+  completed). Its leading warm-up of W = warmup_s seconds fills the empty fabric, and its
+  trailing cool-down of C = cooldown_s seconds sees arrivals about to stop (each 0 when run.json
+  does not have it); the *measured window* is the rest, [a + W, a + D - C) (half-open,
+  measured_duration_s = D - W - C > 0). A flow belongs to the measured window when its start_s
+  lies in it. The flows outside it are still simulated: they load the fabric while the measured
+  flows run.
 * FCT statistics are over the *completed* flows (the rows of flows.csv) whose start_s is in the
   measured window: the mean of fct_s, its median and its 99th percentile (fct_count flows).
   Percentiles are numpy.percentile with method="linear" (numpy's default): for n sorted values
@@ -37,7 +38,7 @@ Definitions (1 KB = 1000 B, 1 MB = 10^6 B):
   frame -> the device it pauses) in pause_rate_per_link; every link that sent a PAUSE at any
   time in the run is listed (rate 0 if none was in the window). Refreshed PAUSE frames (sent
   while the port stays above X_off) count, as in the paper's plots. Over the whole arrival
-  window (warm-up included): arrival_pause_frames, arrival_pause_rate_per_s. The whole-run counts
+  window (warm-up and cool-down included): arrival_pause_frames, arrival_pause_rate_per_s. The whole-run counts
   (including the drain after the window) are copied from summary.json: pause_frames_total,
   pause_frames_per_link_total.
 * Stationarity. The measured window is cut into 4 equal quarters [s_i, e_i). Per quarter
@@ -228,19 +229,20 @@ def pause_rate(pfc, window_start_s, window_duration_s):
 
 
 def measured_window(run):
-    """(start_s, end_s) of the measured window [a + W, a + D) of a run.json dict; StatsError
+    """(start_s, end_s) of the measured window [a + W, a + D - C) of a run.json dict; StatsError
     when a field is missing or the window is empty."""
     for key in ("arrival_start_s", "arrival_duration_s"):
         if key not in run:
             raise StatsError(f"run.json: missing field {key!r}")
     a, d = float(run["arrival_start_s"]), float(run["arrival_duration_s"])
     w = float(run.get("warmup_s") or 0.0)
+    c = float(run.get("cooldown_s") or 0.0)
     if not d > 0:
         raise StatsError(f"run.json: arrival_duration_s must be > 0, got {d!r}")
-    if not 0 <= w < d:
-        raise StatsError(f"run.json: warmup_s must be >= 0 and below arrival_duration_s "
-                         f"({d!r}), got {w!r}")
-    return a + w, a + d
+    if not (w >= 0 and c >= 0 and w + c < d):
+        raise StatsError(f"run.json: warmup_s ({w!r}) and cooldown_s ({c!r}) must be >= 0 and "
+                         f"leave part of arrival_duration_s ({d!r}) to measure")
+    return a + w, a + d - c
 
 
 def completion_in_window(flows_txt, flows, start, end):

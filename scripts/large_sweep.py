@@ -15,11 +15,14 @@ runs, one command per figure, over named scheme variants (scripts/variants.py).
 Each figure runs its variants at the loads 0.4 0.6 0.8 (core layer; --loads to change, which
 also applies to sens) with the seeds 1 2 3 (--seeds). The arrival window (--duration, warm-up
 included) and the warm-up left out of the statistics (--warmup) default per workload (WORKLOADS
-below); --max-time is the simulator's safety stop. A run directory is
-  RESULTS/{workload}-{variant}-load{load}-s{seed}-d{duration}-w{warmup}-{scale}
-e.g. websearch-dcon-load0.8-s1-d60ms-w30ms-full, and its command
+below), and so does the cool-down (--cooldown, the end of the window also left out; 0 by
+default); --max-time is the simulator's safety stop. A run directory is
+  RESULTS/{workload}-{variant}-load{load}-s{seed}-d{duration}-w{warmup}-{scale}[-c{cooldown}]
+e.g. websearch-dcon-load0.8-s1-d60ms-w30ms-full (-c{cooldown} only when it is not 0), and its
+command
   BUILD/examples/dcon-large-scale --workload=W --load=L --loadType=core --duration=D
-      --warmup=WU --seed=S --scale=SC --maxTime=MT --outdir=RESULTS/NAME.tmp VARIANT-ARGS...
+      --warmup=WU --seed=S --scale=SC --maxTime=MT --outdir=RESULTS/NAME.tmp [--cooldown=C]
+      VARIANT-ARGS...
 (--list prints every name and command of the plan without running anything).
 
 Each run writes into NAME.tmp, renamed to NAME only when the simulator exits 0 having written
@@ -40,7 +43,7 @@ results/large-quick to keep both.
 
 Usage: /usr/bin/python3 scripts/large_sweep.py FIG [FIG ...]|all [--quick] [--list] [--jobs N]
          [--seeds 1 2 3] [--loads 0.4 0.6 0.8] [--duration 60ms] [--warmup 30ms]
-         [--max-time 200s] [--scale full] [--build build] [--results results/large] [--no-plot]
+         [--cooldown 0ms] [--max-time 200s] [--scale full] [--build build] [--results results/large] [--no-plot]
 """
 import argparse
 import collections
@@ -57,10 +60,11 @@ import seed_stats  # noqa: E402
 import sweep_runner  # noqa: E402
 import variants  # noqa: E402
 
-# Per-workload arrival window (warm-up included) and warm-up: the one place to tune them.
+# Per-workload arrival window (warm-up and cool-down included), warm-up and cool-down (the
+# leading and trailing parts of the window left out of the statistics): the one place to tune them.
 WORKLOADS = {
-    "websearch": {"duration": "60ms", "warmup": "30ms"},
-    "datamining": {"duration": "80ms", "warmup": "40ms"},
+    "websearch": {"duration": "60ms", "warmup": "30ms", "cooldown": "0ms"},
+    "datamining": {"duration": "80ms", "warmup": "40ms", "cooldown": "0ms"},
 }
 MAX_TIME = "200s"  # the simulator's safety stop (--maxTime)
 LOADS = [0.4, 0.6, 0.8]
@@ -102,7 +106,9 @@ RUN_METRICS = {  # <fig>-runs.csv column -> stats.json field
 }
 CI_METRICS = ["avg_fct_s", "p99_fct_s", "pause_rate_per_s"]
 
-Run = collections.namedtuple("Run", "workload variant load seed duration warmup scale max_time")
+Run = collections.namedtuple(
+    "Run", "workload variant load seed duration warmup scale max_time cooldown",
+    defaults=("0ms",))
 
 SweepError = sweep_runner.SweepError
 
@@ -115,31 +121,35 @@ seconds = sweep_runner.seconds
 
 
 def run_name(run):
-    """The run's directory name; equal parameters give equal names whatever the figure."""
+    """The run's directory name; equal parameters give equal names whatever the figure. A
+    cool-down, when not 0, is appended as -c{cooldown}."""
     return (f"{run.workload}-{run.variant}-load{fmt_num(run.load)}-s{run.seed}"
-            f"-d{run.duration}-w{run.warmup}-{run.scale}")
+            f"-d{run.duration}-w{run.warmup}-{run.scale}"
+            + (f"-c{run.cooldown}" if seconds(run.cooldown) > 0 else ""))
 
 
-def window(workload, duration=None, warmup=None):
-    """(duration, warm-up) of a workload: the given ones, else WORKLOADS'; SweepError when the
-    warm-up is not shorter than the window."""
+def window(workload, duration=None, warmup=None, cooldown=None):
+    """(duration, warm-up, cool-down) of a workload: the given ones, else WORKLOADS'; SweepError
+    when warm-up and cool-down together are not shorter than the window."""
     d = duration or WORKLOADS[workload]["duration"]
     w = warmup or WORKLOADS[workload]["warmup"]
-    if seconds(w) >= seconds(d):
-        raise SweepError(f"the warm-up ({w}) must be shorter than the arrival window ({d}) "
-                         f"for {workload}")
-    return d, w
+    c = cooldown or WORKLOADS[workload]["cooldown"]
+    if seconds(w) + seconds(c) >= seconds(d):
+        raise SweepError(f"the warm-up ({w}) and cool-down ({c}) must leave part of the arrival "
+                         f"window ({d}) of {workload} to measure")
+    return d, w, c
 
 
 def fig_runs(fig, seeds=SEEDS, loads=None, scale="full", duration=None, warmup=None,
-             max_time=MAX_TIME):
+             max_time=MAX_TIME, cooldown=None):
     """The runs of one figure, in plotting order (variant, load, seed). loads None: the
-    figure's own loads, else LOADS; duration/warmup None: the workload's (WORKLOADS)."""
+    figure's own loads, else LOADS; duration/warmup/cooldown None: the workload's
+    (WORKLOADS)."""
     if fig not in FIGURES:
         raise SweepError(f"unknown figure {fig!r} (choose from {', '.join(FIG_NAMES)}, all)")
     f = FIGURES[fig]
-    d, w = window(f.workload, duration, warmup)
-    return [Run(f.workload, v, float(load), int(seed), d, w, scale, max_time)
+    d, w, c = window(f.workload, duration, warmup, cooldown)
+    return [Run(f.workload, v, float(load), int(seed), d, w, scale, max_time, c)
             for v in f.variants for load in (loads or f.loads or LOADS) for seed in seeds]
 
 
@@ -159,10 +169,12 @@ def is_complete(run_dir):
 
 def command(binary, run, outdir):
     """The simulator's argv of a run writing into outdir."""
-    return [binary, f"--workload={run.workload}", f"--load={fmt_num(run.load)}",
-            "--loadType=core", f"--duration={run.duration}", f"--warmup={run.warmup}",
-            f"--seed={run.seed}", f"--scale={run.scale}", f"--maxTime={run.max_time}",
-            f"--outdir={outdir}"] + variants.args(run.variant)
+    return ([binary, f"--workload={run.workload}", f"--load={fmt_num(run.load)}",
+             "--loadType=core", f"--duration={run.duration}", f"--warmup={run.warmup}",
+             f"--seed={run.seed}", f"--scale={run.scale}", f"--maxTime={run.max_time}",
+             f"--outdir={outdir}"]
+            + ([f"--cooldown={run.cooldown}"] if seconds(run.cooldown) > 0 else [])
+            + variants.args(run.variant))
 
 
 def execute(runs, binary, results, jobs):
@@ -194,7 +206,7 @@ def collect_stats(runs, results):
 
 
 RUN_KEYS = ["fig", "run", "workload", "variant", "label", "load", "seed", "duration", "warmup",
-            "scale"]
+            "cooldown", "scale"]
 
 
 def runs_table(fig, fig_run_list, stats):
@@ -213,7 +225,8 @@ def runs_table(fig, fig_run_list, stats):
     return pd.DataFrame(rows, columns=RUN_KEYS + list(RUN_METRICS))
 
 
-SUMMARY_KEYS = ["fig", "workload", "variant", "label", "load", "duration", "warmup", "scale"]
+SUMMARY_KEYS = ["fig", "workload", "variant", "label", "load", "duration", "warmup", "cooldown",
+                "scale"]
 
 
 def summary_table(runs):
@@ -249,6 +262,10 @@ def parse_args(argv):
     ap.add_argument("--warmup", default=None,
                     help="warm-up left out of the statistics (default per workload: " + ", ".join(
                         f"{w} {v['warmup']}" for w, v in WORKLOADS.items()) + "; quick 0.5ms)")
+    ap.add_argument("--cooldown", default=None,
+                    help="end of the window left out of the statistics (default per workload: "
+                         + ", ".join(f"{w} {v['cooldown']}" for w, v in WORKLOADS.items())
+                         + "); not 0: the run names end in -c<cooldown>")
     ap.add_argument("--max-time", default=MAX_TIME,
                     help="simulator safety stop (default %(default)s)")
     ap.add_argument("--scale", default=None, help="full|small|tiny (default full, quick small)")
@@ -273,13 +290,16 @@ def parse_args(argv):
     warmup = args.warmup or quick.get("warmup")
     args.duration = canonical_time(duration, "--duration") if duration else None
     args.warmup = canonical_time(warmup, "--warmup", allow_zero=True) if warmup else None
+    args.cooldown = (canonical_time(args.cooldown, "--cooldown", allow_zero=True)
+                     if args.cooldown else None)
     args.max_time = canonical_time(args.max_time, "--max-time")
     args.scale = args.scale or quick.get("scale", "full")
     if args.scale not in SCALES:
         raise SweepError(f"--scale must be one of {', '.join(SCALES)}, got {args.scale!r}")
     args.figs = FIG_NAMES if "all" in args.figures else list(dict.fromkeys(args.figures))
     args.settings = dict(seeds=args.seeds, loads=args.loads, scale=args.scale,
-                         duration=args.duration, warmup=args.warmup, max_time=args.max_time)
+                         duration=args.duration, warmup=args.warmup, cooldown=args.cooldown,
+                         max_time=args.max_time)
     return args
 
 

@@ -281,8 +281,22 @@ class WarmupTest(unittest.TestCase):
     def test_measured_window(self):
         self.assertEqual(fct_stats.measured_window(WARM_RUN), (0.002, 0.004))
         self.assertEqual(fct_stats.measured_window(RUN), (0.001, 0.003))  # no warmup_s: 0
-        with self.assertRaisesRegex(fct_stats.StatsError, "warmup_s.*0.004"):
+        with self.assertRaisesRegex(fct_stats.StatsError, r"warmup_s \(0.004\).*0.004"):
             fct_stats.measured_window(dict(WARM_RUN, warmup_s=0.004))
+        with self.assertRaisesRegex(fct_stats.StatsError, r"cooldown_s \(0.002\)"):
+            fct_stats.measured_window(dict(WARM_RUN, cooldown_s=0.002))  # 2 + 2 ms = D
+
+    def test_cooldown_excluded(self):
+        # cool-down 0.5 ms: measured window [2 ms, 3.5 ms); flow 4 (3.6 ms) and the PAUSE
+        # frame at 3.9 ms fall in the cool-down
+        flows, pfc, summary, run, txt = warm_inputs()
+        s = fct_stats.compute_stats(flows, pfc, summary, dict(run, cooldown_s=0.0005), txt)
+        self.assertEqual((s["measured_start_s"], s["measured_end_s"]), (0.002, 0.0035))
+        self.assertEqual((s["flows_measured"], s["flows_measured_completed"]), (2, 2))
+        self.assertAlmostEqual(s["avg_fct_s"], 3e-3)
+        self.assertEqual(s["pause_frames_in_window"], 1)
+        self.assertAlmostEqual(s["pause_rate_per_s"], 1 / 0.0015)
+        self.assertEqual(s["arrival_pause_frames"], 3)  # the arrival window is unchanged
 
     def test_warmup_excluded(self):
         s = fct_stats.compute_stats(*warm_inputs())
@@ -620,6 +634,17 @@ class SweepTest(unittest.TestCase):
         self.assertEqual({(r.duration, r.warmup) for r in runs}, {("10ms", "0ms")})
         with self.assertRaisesRegex(large_sweep.SweepError, r"warm-up \(30ms\).*\(20ms\)"):
             large_sweep.fig_runs("fig9", duration="20ms")
+        with self.assertRaisesRegex(large_sweep.SweepError, r"cool-down \(30ms\)"):
+            large_sweep.fig_runs("fig9", cooldown="30ms")  # 30 + 30 ms = the 60 ms window
+
+    def test_cooldown(self):
+        r = large_sweep.fig_runs("fig9", seeds=[1], loads=[0.8], cooldown="5ms")[0]
+        self.assertEqual(large_sweep.run_name(r),
+                         "websearch-dcon-load0.8-s1-d60ms-w30ms-full-c5ms")
+        self.assertEqual(large_sweep.command("sim", r, "o")[-2:], ["--cooldown=5ms", "--cc=dcon"])
+        r = large_sweep.fig_runs("fig9", seeds=[1], loads=[0.8], cooldown="0ms")[0]
+        self.assertEqual(large_sweep.run_name(r), "websearch-dcon-load0.8-s1-d60ms-w30ms-full")
+        self.assertNotIn("--cooldown=0ms", large_sweep.command("sim", r, "o"))
 
     def test_bad_input_exit_code(self):
         for argv, what in ((["fig9", "--scale", "huge"], "'huge'"),
