@@ -25,6 +25,7 @@
 // Usage: build/examples/dcon-floor-bench [--frameHops=5000000] [--inFlight=20000] [--nodes=1000]
 // (scripts/bench.sh --floor builds and runs it).
 
+#include "ns3/checked-options.h"
 #include "ns3/command-line.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
@@ -165,9 +166,9 @@ main(int argc, char* argv[])
     uint32_t inFlight = 20000;
     uint32_t nodes = 1000;
     CommandLine cmd(__FILE__);
-    cmd.AddValue("frameHops", "Frame-hops to simulate", frameHops);
-    cmd.AddValue("inFlight", "Frames in flight at once", inFlight);
-    cmd.AddValue("nodes", "Hops (nodes) the frames travel among", nodes);
+    AddUnsignedValue(cmd, "frameHops", "Frame-hops to simulate", frameHops);
+    AddUnsignedValue(cmd, "inFlight", "Frames in flight at once", inFlight);
+    AddUnsignedValue(cmd, "nodes", "Hops (nodes) the frames travel among", nodes);
     cmd.Parse(argc, argv);
     try
     {

@@ -27,6 +27,7 @@
 
 #include "ns3/dcon-large-scale.h"
 
+#include "ns3/checked-options.h"
 #include "ns3/command-line.h"
 #include "ns3/core-module.h"
 #include "ns3/rdma-fabric-helper.h"
@@ -67,19 +68,20 @@ main(int argc, char* argv[])
                  cfg.cooldown);
     cmd.AddValue("sampleInterval", "Sampling interval of buffer.csv", cfg.sampleInterval);
     cmd.AddValue("maxTime", "Safety stop", cfg.maxTime);
-    cmd.AddValue("seed", "Run number (RngSeedManager::SetRun), >= 1", cfg.seed);
+    AddUnsignedValue(cmd, "seed", "Run number (RngSeedManager::SetRun), >= 1", cfg.seed, 1u);
     cmd.AddValue("scale", "Fabric: full (8x10x24), small (4x4x12), tiny (2x4x4)", scale);
     uint32_t spines = 0;
     uint32_t leaves = 0;
     uint32_t hostsPerLeaf = 0;
-    cmd.AddValue("spines", "Spines (non-zero overrides --scale)", spines);
-    cmd.AddValue("leaves", "Leaves (non-zero overrides --scale)", leaves);
-    cmd.AddValue("hostsPerLeaf", "Hosts per leaf (non-zero overrides --scale)", hostsPerLeaf);
+    AddUnsignedValue(cmd, "spines", "Spines (non-zero overrides --scale)", spines);
+    AddUnsignedValue(cmd, "leaves", "Leaves (non-zero overrides --scale)", leaves);
+    AddUnsignedValue(
+        cmd, "hostsPerLeaf", "Hosts per leaf (non-zero overrides --scale)", hostsPerLeaf);
     cfg.sw.AddCommandLineOptions(cmd);
     cmd.AddValue("cnmWindowRtts", "DCON T in RTTs", cfg.cnmWindowRtts);
     cmd.AddValue("incastShare", "Share of the load sent as Poisson incast events", cfg.incastShare);
-    cmd.AddValue("incastSenders", "Senders per incast event", cfg.incastSenders);
-    cmd.AddValue("incastBytes", "Bytes per incast sender", cfg.incastBytes);
+    AddUnsignedValue(cmd, "incastSenders", "Senders per incast event", cfg.incastSenders);
+    AddUnsignedValue(cmd, "incastBytes", "Bytes per incast sender", cfg.incastBytes);
     cmd.AddValue("outdir", "Output directory", outdir);
     cmd.Parse(argc, argv);
     cfg.attributeArgs = GetAttributeArguments(argc, argv);

@@ -30,6 +30,7 @@
 
 #include "ns3/dcon-testbed.h"
 
+#include "ns3/checked-options.h"
 #include "ns3/command-line.h"
 #include "ns3/core-module.h"
 #include "ns3/pfc-helper.h"
@@ -53,12 +54,12 @@ main(int argc, char* argv[])
     cmd.AddValue("dcqcnPreset", "DCQCN parameter set: paper or cx4", cfg.dcqcnPreset);
     cmd.AddValue("outdir", "Output directory", cfg.outdir);
     cmd.AddValue("burstStart", "Start of the burst", cfg.burstStart);
-    cmd.AddValue("burstFlowsPerHost", "Burst flows per sender", cfg.burstFlowsPerHost);
-    cmd.AddValue("burstFlowSize", "Bytes per burst flow", cfg.burstFlowSize);
+    AddUnsignedValue(cmd, "burstFlowsPerHost", "Burst flows per sender", cfg.burstFlowsPerHost);
+    AddUnsignedValue(cmd, "burstFlowSize", "Bytes per burst flow", cfg.burstFlowSize, uint64_t(1));
     cmd.AddValue("burstInterval", "Spacing of one sender's burst flows", cfg.burstInterval);
     cmd.AddValue("stopTime", "End of the run (a limit with --runToCompletion)", cfg.stopTime);
     cmd.AddValue("runToCompletion", "Stop when every flow has completed", cfg.runToCompletion);
-    cmd.AddValue("longFlowSize", "Bytes of f0 and f1", cfg.longFlowSize);
+    AddUnsignedValue(cmd, "longFlowSize", "Bytes of f0 and f1", cfg.longFlowSize, uint64_t(1));
     cmd.AddValue("longFlowStartRate",
                  "Rate f0 and f1 start at (default 20Gbps, the fair share; 0 = line rate)",
                  cfg.longFlowStartRate);

@@ -133,33 +133,22 @@ public:
     uint64_t
     ParseUnsigned(std::string_view token, const char* what, uint64_t max) const
     {
+        std::optional<uint64_t> value = textinput::ParseUnsigned(token, max);
+        if (value)
+        {
+            return *value;
+        }
         if (!token.empty() && token[0] == '-')
         {
             Fail(std::string(what) + " must not be negative", token);
         }
-        uint64_t value = 0;
-        bool ok = !token.empty() && token.size() <= 20;
-        for (char c : token)
+        if (!token.empty() && token.find_first_not_of("0123456789") == std::string_view::npos)
         {
-            if (c < '0' || c > '9')
-            {
-                ok = false;
-                break;
-            }
-            const Uint128 next = Uint128(value) * 10 + (c - '0');
-            if (next > max)
-            {
-                std::ostringstream oss;
-                oss << what << " is larger than " << max;
-                Fail(oss.str(), token);
-            }
-            value = static_cast<uint64_t>(next);
+            std::ostringstream oss;
+            oss << what << " is larger than " << max;
+            Fail(oss.str(), token);
         }
-        if (!ok)
-        {
-            Fail(std::string(what) + " is not a non-negative integer", token);
-        }
-        return value;
+        Fail(std::string(what) + " is not a non-negative integer", token);
     }
 
     /// \return the fields of the current line

@@ -59,6 +59,19 @@ ApplyCcPreset(const std::string& cc,
         }
         std::string name = a.substr(0, eq);
         std::string value = a.substr(eq + 1);
+        // ns-3 reads "-1" into an unsigned attribute as its largest value (and a 64-bit one
+        // passes the checker): reject a sign before it is taken for a huge number.
+        std::string::size_type sep = name.rfind("::");
+        TypeId tid;
+        TypeId::AttributeInformation info;
+        if (sep != std::string::npos && TypeId::LookupByNameFailSafe(name.substr(0, sep), &tid)
+            && tid.LookupAttributeByName(name.substr(sep + 2), &info)
+            && info.checker->GetValueTypeName() == "ns3::UintegerValue"
+            && value.find('-') != std::string::npos)
+        {
+            throw std::invalid_argument("attribute " + name + " is an unsigned integer, got '"
+                                        + value + "'");
+        }
         if (!Config::SetDefaultFailSafe(name, StringValue(value)))
         {
             throw std::invalid_argument("cannot set attribute " + name + " to '" + value

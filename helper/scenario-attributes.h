@@ -32,8 +32,9 @@ std::vector<std::string> GetAttributeArguments(int argc, char* argv[]);
  * \brief Apply a DCQCN parameter set (RdmaDcqcn::SetPreset) if the congestion control runs
  * DCQCN's attributes (DCQCN itself and DCON, a subclass), and then the user's attribute
  * arguments again, so that a preset never overrides a value the user gave.
- * \throws std::invalid_argument naming the argument if it has no "=value" or names an unknown
- * attribute, or naming the preset or cc if they are unknown. (A value ns-3 cannot parse makes
+ * \throws std::invalid_argument naming the argument if it has no "=value", names an unknown
+ * attribute or gives a negative value to an unsigned integer attribute, or naming the preset
+ * or cc if they are unknown. (A value ns-3 cannot parse makes
  * ns-3 abort with a message naming it, as CommandLine::Parse does on the same argument.)
  * \param cc the congestion control (short or TypeId name)
  * \param preset "paper" or "cx4"

@@ -5,6 +5,7 @@
 #include "switch-queue-settings.h"
 
 #include "ns3/boolean.h"
+#include "ns3/checked-options.h"
 #include "ns3/command-line.h"
 #include "ns3/dcon-queue-disc.h"
 #include "ns3/double.h"
@@ -49,9 +50,10 @@ SwitchQueueSettings::AddCommandLineOptions(CommandLine& cmd)
     cmd.AddValue("qcnmFraction",
                  "DCON fixed Q_CNM as a fraction of the PFC threshold (0 = not used)",
                  qcnmFraction);
-    cmd.AddValue("qcnmFanOut",
-                 "M of the dynamic Q_CNM (0 = the live fan-out of the ingress port)",
-                 qcnmFanOut);
+    AddUnsignedValue(cmd,
+                     "qcnmFanOut",
+                     "M of the dynamic Q_CNM (0 = the live fan-out of the ingress port)",
+                     qcnmFanOut);
     cmd.AddValue("dconMarkInBurst",
                  "DCON: keep ECN marking in burst congestion (no latch; paper: false)",
                  markInBurst);

@@ -45,5 +45,29 @@ SplitFields(std::string_view line)
     return fields;
 }
 
+std::optional<uint64_t>
+ParseUnsigned(std::string_view token, uint64_t max)
+{
+    if (token.empty())
+    {
+        return std::nullopt;
+    }
+    uint64_t value = 0;
+    for (char c : token)
+    {
+        if (c < '0' || c > '9')
+        {
+            return std::nullopt;
+        }
+        const uint64_t digit = c - '0';
+        if (value > (max - digit) / 10)
+        {
+            return std::nullopt; // value * 10 + digit > max
+        }
+        value = value * 10 + digit;
+    }
+    return value;
+}
+
 } // namespace textinput
 } // namespace ns3

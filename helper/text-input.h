@@ -6,6 +6,7 @@
 #define TEXT_INPUT_H
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,15 @@ IsSpace(char c)
  * \return views into \p line, in order (empty for a blank line)
  */
 std::vector<std::string_view> SplitFields(std::string_view line);
+
+/**
+ * \brief Parse a non-negative decimal integer: digits only (no sign, no spaces), at most
+ * \p max.
+ * \param token the text
+ * \param max the largest allowed value
+ * \return the value, or nothing if \p token is empty, has another character, or exceeds \p max
+ */
+std::optional<uint64_t> ParseUnsigned(std::string_view token, uint64_t max);
 
 } // namespace textinput
 } // namespace ns3

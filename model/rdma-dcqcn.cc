@@ -33,17 +33,17 @@ RdmaDcqcn::GetTypeId()
               .AddConstructor<RdmaDcqcn>()
               .AddAttribute("G",
                             "Alpha gain g: alpha = (1-g) alpha + g on congestion, (1-g) alpha "
-                            "per AlphaUpdateInterval without.",
+                            "per AlphaUpdateInterval without; in (0, 1].",
                             DoubleValue(1.0 / 256),
                             MakeDoubleAccessor(&RdmaDcqcn::m_g),
                             MakeDoubleChecker<double>())
               .AddAttribute("InitialAlpha",
-                            "Alpha when the flow starts (and at its first CNP).",
+                            "Alpha when the flow starts (and at its first CNP); in [0, 1].",
                             DoubleValue(1.0),
                             MakeDoubleAccessor(&RdmaDcqcn::m_initialAlpha),
                             MakeDoubleChecker<double>())
               .AddAttribute("AlphaUpdateInterval",
-                            "K: alpha period (paper 55 us, CX4 style 1 us).",
+                            "K: alpha period (paper 55 us, CX4 style 1 us); > 0.",
                             TimeValue(MicroSeconds(55)),
                             MakeTimeAccessor(&RdmaDcqcn::m_alphaInterval),
                             MakeTimeChecker())
@@ -53,11 +53,12 @@ RdmaDcqcn::GetTypeId()
                             TimeValue(Time(0)),
                             MakeTimeAccessor(&RdmaDcqcn::m_decreaseInterval),
                             MakeTimeChecker())
-              .AddAttribute("RateIncreaseInterval",
-                            "T: period of the rate-increase timer (paper 55 us, CX4 style 300 us).",
-                            TimeValue(MicroSeconds(55)),
-                            MakeTimeAccessor(&RdmaDcqcn::m_increaseInterval),
-                            MakeTimeChecker())
+              .AddAttribute(
+                  "RateIncreaseInterval",
+                  "T: period of the rate-increase timer (paper 55 us, CX4 style 300 us); > 0.",
+                  TimeValue(MicroSeconds(55)),
+                  MakeTimeAccessor(&RdmaDcqcn::m_increaseInterval),
+                  MakeTimeChecker())
               .AddAttribute("ByteCounter",
                             "B: one rate-increase event per B bytes sent; 0 disables the byte "
                             "counter (paper 10 MB = 10^7 bytes, CX4 style 0).",
@@ -80,7 +81,7 @@ RdmaDcqcn::GetTypeId()
                             MakeDataRateAccessor(&RdmaDcqcn::m_rhai),
                             MakeDataRateChecker())
               .AddAttribute("MinRate",
-                            "Lowest current and target rate.",
+                            "Lowest current and target rate; > 0 and at most the line rate.",
                             DataRateValue(DataRate("100Mb/s")),
                             MakeDataRateAccessor(&RdmaDcqcn::m_minRate),
                             MakeDataRateChecker())
@@ -143,42 +144,44 @@ RdmaDcqcn::CheckConfig(DataRate lineRate) const
     {
         fail("the flow's line rate is 0 b/s");
     }
-    if (!(m_g >= 0.0 && m_g <= 1.0))
+    if (!(m_g > 0.0 && m_g <= 1.0))
     {
-        os << "attribute G = " << m_g << " must be in [0, 1]";
+        os << "attribute ns3::RdmaDcqcn::G = " << m_g << " must be in (0, 1]";
         fail(os.str());
     }
     if (!(m_initialAlpha >= 0.0 && m_initialAlpha <= 1.0))
     {
-        os << "attribute InitialAlpha = " << m_initialAlpha << " must be in [0, 1]";
+        os << "attribute ns3::RdmaDcqcn::InitialAlpha = " << m_initialAlpha << " must be in [0, 1]";
         fail(os.str());
     }
     if (!m_alphaInterval.IsStrictlyPositive())
     {
-        os << "attribute AlphaUpdateInterval = " << m_alphaInterval.As(Time::US) << " must be > 0";
+        os << "attribute ns3::RdmaDcqcn::AlphaUpdateInterval = " << m_alphaInterval.As(Time::US)
+           << " must be > 0";
         fail(os.str());
     }
     if (!m_increaseInterval.IsStrictlyPositive())
     {
-        os << "attribute RateIncreaseInterval = " << m_increaseInterval.As(Time::US)
+        os << "attribute ns3::RdmaDcqcn::RateIncreaseInterval = " << m_increaseInterval.As(Time::US)
            << " must be > 0";
         fail(os.str());
     }
     if (m_decreaseInterval.IsStrictlyNegative())
     {
-        os << "attribute RateDecreaseInterval = " << m_decreaseInterval.As(Time::US)
+        os << "attribute ns3::RdmaDcqcn::RateDecreaseInterval = " << m_decreaseInterval.As(Time::US)
            << " must be >= 0";
         fail(os.str());
     }
     if (m_cnpInterval.IsStrictlyNegative())
     {
-        os << "attribute CnpInterval = " << m_cnpInterval.As(Time::US) << " must be >= 0";
+        os << "attribute ns3::RdmaDcqcn::CnpInterval = " << m_cnpInterval.As(Time::US)
+           << " must be >= 0";
         fail(os.str());
     }
     if (m_minRate.GetBitRate() == 0 || m_minRate > lineRate)
     {
-        os << "attribute MinRate = " << m_minRate << " must be > 0 and <= the line rate "
-           << lineRate;
+        os << "attribute ns3::RdmaDcqcn::MinRate = " << m_minRate
+           << " must be > 0 and <= the line rate " << lineRate;
         fail(os.str());
     }
 }

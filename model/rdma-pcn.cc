@@ -29,28 +29,28 @@ RdmaPcn::GetTypeId()
               .AddConstructor<RdmaPcn>()
               .AddAttribute("Wmin",
                             "Wmin: discount of the receive rate on decrease, and w after it "
-                            "(paper 1/128).",
+                            "(paper 1/128); in (0, 1).",
                             DoubleValue(1.0 / 128),
                             MakeDoubleAccessor(&RdmaPcn::m_wMin),
                             MakeDoubleChecker<double>())
               .AddAttribute("Wmax",
-                            "Wmax: limit of the increase weight w (paper 0.5).",
+                            "Wmax: limit of the increase weight w (paper 0.5); in [Wmin, 1).",
                             DoubleValue(0.5),
                             MakeDoubleAccessor(&RdmaPcn::m_wMax),
                             MakeDoubleChecker<double>())
               .AddAttribute("MinRate",
-                            "Lowest sending rate (0 allowed).",
+                            "Lowest sending rate (0 allowed); at most the line rate.",
                             DataRateValue(DataRate("100Mb/s")),
                             MakeDataRateAccessor(&RdmaPcn::m_minRate),
                             MakeDataRateChecker())
               .AddAttribute("ReceiverPeriod",
-                            "T: CNP generation period of the receiver (paper 50 us).",
+                            "T: CNP generation period of the receiver (paper 50 us); > 0.",
                             TimeValue(MicroSeconds(50)),
                             MakeTimeAccessor(&RdmaPcn::m_period),
                             MakeTimeChecker())
               .AddAttribute("CongestionRatio",
                             "A period is congested if at least this fraction of its packets "
-                            "carried CE (paper 0.95).",
+                            "carried CE (paper 0.95); in (0, 1].",
                             DoubleValue(0.95),
                             MakeDoubleAccessor(&RdmaPcn::m_congestionRatio),
                             MakeDoubleChecker<double>())
@@ -97,15 +97,17 @@ RdmaPcn::CheckSenderConfig(DataRate lineRate) const
     }
     else if (!(m_wMin > 0.0 && m_wMin < 1.0))
     {
-        os << "attribute Wmin = " << m_wMin << " must be in (0, 1)";
+        os << "attribute ns3::RdmaPcn::Wmin = " << m_wMin << " must be in (0, 1)";
     }
     else if (!(m_wMax >= m_wMin && m_wMax < 1.0))
     {
-        os << "attribute Wmax = " << m_wMax << " must be in [Wmin = " << m_wMin << ", 1)";
+        os << "attribute ns3::RdmaPcn::Wmax = " << m_wMax << " must be in [Wmin = " << m_wMin
+           << ", 1)";
     }
     else if (m_minRate > lineRate)
     {
-        os << "attribute MinRate = " << m_minRate << " must be <= the line rate " << lineRate;
+        os << "attribute ns3::RdmaPcn::MinRate = " << m_minRate << " must be <= the line rate "
+           << lineRate;
     }
     if (!os.str().empty())
     {
@@ -119,11 +121,13 @@ RdmaPcn::CheckReceiverConfig() const
     std::ostringstream os;
     if (!m_period.IsStrictlyPositive())
     {
-        os << "attribute ReceiverPeriod = " << m_period.As(Time::US) << " must be > 0";
+        os << "attribute ns3::RdmaPcn::ReceiverPeriod = " << m_period.As(Time::US)
+           << " must be > 0";
     }
     else if (!(m_congestionRatio > 0.0 && m_congestionRatio <= 1.0))
     {
-        os << "attribute CongestionRatio = " << m_congestionRatio << " must be in (0, 1]";
+        os << "attribute ns3::RdmaPcn::CongestionRatio = " << m_congestionRatio
+           << " must be in (0, 1]";
     }
     if (!os.str().empty())
     {

@@ -122,7 +122,9 @@ RdmaSwift::Init(Ptr<RdmaFlowState> flow)
 {
     if (m_fsMaxCwnd <= m_fsMinCwnd || m_maxCwnd < m_minCwnd)
     {
-        throw std::invalid_argument("RdmaSwift: need FsMinCwnd < FsMaxCwnd and MinCwnd <= MaxCwnd");
+        throw std::invalid_argument(
+            "RdmaSwift: need ns3::RdmaSwift::FsMinCwnd < ns3::RdmaSwift::FsMaxCwnd and "
+            "ns3::RdmaSwift::MinCwnd <= ns3::RdmaSwift::MaxCwnd");
     }
     RdmaCongestionOps::Init(flow);
     m_rtt = flow->m_baseRtt;

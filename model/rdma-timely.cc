@@ -11,6 +11,7 @@
 #include "ns3/uinteger.h"
 
 #include <cmath>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -113,6 +114,19 @@ RdmaTimely::WantsRttSamples() const
 void
 RdmaTimely::Init(Ptr<RdmaFlowState> flow)
 {
+    if (m_tLow >= m_tHigh)
+    {
+        throw std::invalid_argument("RdmaTimely: ns3::RdmaTimely::TLow ("
+                                    + std::to_string(m_tLow.GetMicroSeconds())
+                                    + " us) must be below ns3::RdmaTimely::THigh ("
+                                    + std::to_string(m_tHigh.GetMicroSeconds()) + " us)");
+    }
+    if (m_minRate > flow->m_lineRate || m_delta > flow->m_lineRate)
+    {
+        throw std::invalid_argument("RdmaTimely: ns3::RdmaTimely::MinRate and "
+                                    "ns3::RdmaTimely::Delta must not exceed the line rate "
+                                    + std::to_string(flow->m_lineRate.GetBitRate()) + " b/s");
+    }
     RdmaCongestionOps::Init(flow);
     // Delta 0 (the attribute's default) means line rate / 1000; the attribute keeps its value.
     m_step = m_delta.GetBitRate() ? m_delta : DataRate(flow->m_lineRate.GetBitRate() / 1000);

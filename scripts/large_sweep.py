@@ -63,14 +63,14 @@ import variants  # noqa: E402
 # Per-workload arrival window (warm-up and cool-down included), warm-up and cool-down (the
 # leading and trailing parts of the window left out of the statistics): the one place to tune them.
 WORKLOADS = {
-    "websearch": {"duration": "60ms", "warmup": "30ms", "cooldown": "0ms"},
-    "datamining": {"duration": "80ms", "warmup": "40ms", "cooldown": "0ms"},
+    "websearch": {"duration": "40ms", "warmup": "10ms", "cooldown": "10ms"},
+    "datamining": {"duration": "60ms", "warmup": "10ms", "cooldown": "10ms"},
 }
 MAX_TIME = "200s"  # the simulator's safety stop (--maxTime)
 LOADS = [0.4, 0.6, 0.8]
 SEEDS = [1, 2, 3]
 SCALES = ["full", "small", "tiny"]
-QUICK = {"scale": "small", "duration": "2ms", "warmup": "0.5ms", "seeds": [1]}
+QUICK = {"scale": "small", "duration": "2ms", "warmup": "0.5ms", "cooldown": "0ms", "seeds": [1]}
 
 Figure = collections.namedtuple("Figure", "title workload variants loads kind")
 # kind "lines": panels against load; "bars": grouped bars at the figure's load(s).
@@ -290,8 +290,9 @@ def parse_args(argv):
     warmup = args.warmup or quick.get("warmup")
     args.duration = canonical_time(duration, "--duration") if duration else None
     args.warmup = canonical_time(warmup, "--warmup", allow_zero=True) if warmup else None
-    args.cooldown = (canonical_time(args.cooldown, "--cooldown", allow_zero=True)
-                     if args.cooldown else None)
+    cooldown = args.cooldown or quick.get("cooldown")
+    args.cooldown = (canonical_time(cooldown, "--cooldown", allow_zero=True)
+                     if cooldown else None)
     args.max_time = canonical_time(args.max_time, "--max-time")
     args.scale = args.scale or quick.get("scale", "full")
     if args.scale not in SCALES:

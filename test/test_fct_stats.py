@@ -628,22 +628,23 @@ class SweepTest(unittest.TestCase):
 
     def test_windows(self):
         runs = large_sweep.fig_runs("fig10", seeds=[1])
-        self.assertEqual({(r.duration, r.warmup, r.max_time) for r in runs},
-                         {("80ms", "40ms", "200s")})
-        runs = large_sweep.fig_runs("fig9", seeds=[1], duration="10ms", warmup="0ms")
+        self.assertEqual({(r.duration, r.warmup, r.cooldown, r.max_time) for r in runs},
+                         {("60ms", "10ms", "10ms", "200s")})
+        runs = large_sweep.fig_runs("fig9", seeds=[1], duration="10ms", warmup="0ms",
+                                    cooldown="0ms")
         self.assertEqual({(r.duration, r.warmup) for r in runs}, {("10ms", "0ms")})
-        with self.assertRaisesRegex(large_sweep.SweepError, r"warm-up \(30ms\).*\(20ms\)"):
+        with self.assertRaisesRegex(large_sweep.SweepError, r"warm-up \(10ms\).*\(20ms\)"):
             large_sweep.fig_runs("fig9", duration="20ms")
         with self.assertRaisesRegex(large_sweep.SweepError, r"cool-down \(30ms\)"):
-            large_sweep.fig_runs("fig9", cooldown="30ms")  # 30 + 30 ms = the 60 ms window
+            large_sweep.fig_runs("fig9", cooldown="30ms")  # 10 + 30 ms = the 40 ms window
 
     def test_cooldown(self):
         r = large_sweep.fig_runs("fig9", seeds=[1], loads=[0.8], cooldown="5ms")[0]
         self.assertEqual(large_sweep.run_name(r),
-                         "websearch-dcon-load0.8-s1-d60ms-w30ms-full-c5ms")
+                         "websearch-dcon-load0.8-s1-d40ms-w10ms-full-c5ms")
         self.assertEqual(large_sweep.command("sim", r, "o")[-2:], ["--cooldown=5ms", "--cc=dcon"])
         r = large_sweep.fig_runs("fig9", seeds=[1], loads=[0.8], cooldown="0ms")[0]
-        self.assertEqual(large_sweep.run_name(r), "websearch-dcon-load0.8-s1-d60ms-w30ms-full")
+        self.assertEqual(large_sweep.run_name(r), "websearch-dcon-load0.8-s1-d40ms-w10ms-full")
         self.assertNotIn("--cooldown=0ms", large_sweep.command("sim", r, "o"))
 
     def test_bad_input_exit_code(self):
@@ -677,7 +678,7 @@ class SweepTest(unittest.TestCase):
         self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES)), 177)
         names9 = {large_sweep.run_name(r) for r in large_sweep.fig_runs("fig9", **one)}
         names12 = {large_sweep.run_name(r) for r in large_sweep.fig_runs("fig12", **one)}
-        self.assertEqual(names9 & names12, {f"websearch-dcon-load{x}-s1-d60ms-w30ms-full"
+        self.assertEqual(names9 & names12, {f"websearch-dcon-load{x}-s1-d40ms-w10ms-full-c10ms"
                                             for x in ("0.4", "0.6", "0.8")})
 
     def test_list(self):
