@@ -42,8 +42,10 @@ AddUnsignedValue(
     const uint64_t maxValue = std::numeric_limits<T>::max();
     cmd.AddValue(name,
                  help,
-                 Callback<bool, std::string>(
-                     [&value, name, minValue, maxValue](std::string text)
+                 // const std::string&: ns-3.48's parameter type (older releases take
+                 // std::string and wrap this callback)
+                 Callback<bool, const std::string&>(
+                     [&value, name, minValue, maxValue](const std::string& text)
                      {
                          std::optional<uint64_t> v = textinput::ParseUnsigned(text, maxValue);
                          if (!v || *v < minValue)

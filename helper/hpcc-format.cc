@@ -28,7 +28,7 @@ namespace
 {
 
 /// Unsigned 128-bit integer for overflow-free decimal scaling.
-using Uint128 = unsigned __int128;
+__extension__ using Uint128 = unsigned __int128;
 
 /// Picoseconds per second.
 constexpr uint64_t PS_PER_S = 1000000000000ULL;

@@ -327,7 +327,7 @@ RdmaDcqcn::OnCnp(Ptr<RdmaFlowState> flow, const RdmaCnpInfo& cnp)
         m_alphaCnpInPeriod = true;
     }
     m_decreasePending = true;
-    if (!m_decreaseEvent.IsRunning())
+    if (m_decreaseEvent.IsExpired())
     {
         int64_t step = m_decreaseInterval.GetTimeStep();
         int64_t n = (now - m_decreaseAnchor).GetTimeStep() / step;

@@ -313,7 +313,7 @@ RdmaNic::PullFrame(uint32_t /* port */, uint8_t pausedMask, PfcTxFrame& frame)
 void
 RdmaNic::ScheduleWake(Time when)
 {
-    if (m_wake.IsRunning())
+    if (!m_wake.IsExpired())
     {
         if (Simulator::GetDelayLeft(m_wake) + Simulator::Now() <= when)
         {

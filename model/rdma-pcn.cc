@@ -201,8 +201,10 @@ RdmaPcn::ComputeRate(uint64_t bytes, Time duration)
                                     + " ps must be > 0");
     }
     // bits * 10^12 / picoseconds, in 128 bits so that large byte counts cannot overflow.
-    unsigned __int128 num = static_cast<unsigned __int128>(bytes) * 8u * 1000000000000ull;
-    unsigned __int128 bps = num / static_cast<unsigned __int128>(duration.GetPicoSeconds());
+    __extension__ unsigned __int128 num
+        = static_cast<unsigned __int128>(bytes) * 8u * 1000000000000ull;
+    __extension__ unsigned __int128 bps
+        = num / static_cast<unsigned __int128>(duration.GetPicoSeconds());
     return DataRate(static_cast<uint64_t>(bps));
 }
 

@@ -44,12 +44,12 @@ RdmaRxPeriod::OnPacket(const RdmaRxPacketInfo& pkt)
     }
     const Time now = Simulator::Now();
     // A packet arriving exactly when the period ends belongs to the next period.
-    if (m_event.IsRunning() && Simulator::GetDelayLeft(m_event).IsZero())
+    if (!m_event.IsExpired() && Simulator::GetDelayLeft(m_event).IsZero())
     {
         m_event.Cancel();
         PeriodEnd();
     }
-    if (!m_event.IsRunning())
+    if (m_event.IsExpired())
     {
         m_event = Simulator::Schedule(m_period, &RdmaRxPeriod::PeriodEnd, this);
         m_counts = Counts();
@@ -90,7 +90,7 @@ RdmaRxPeriod::Stop()
 bool
 RdmaRxPeriod::IsRunning() const
 {
-    return m_event.IsRunning();
+    return !m_event.IsExpired();
 }
 
 } // namespace ns3

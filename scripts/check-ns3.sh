@@ -1,0 +1,242 @@
+#!/usr/bin/env bash
+# Build dcon in-tree against an ns-3 source release and check that its testbed gives the same
+# results as the standalone build (Debian's ns-3.37).
+#
+#   scripts/check-ns3.sh TARBALL_OR_TREE [--workdir DIR] [--standalone DIR] [-j N]
+#
+# TARBALL_OR_TREE  an ns-3 source tarball (.tar.xz/.tar.gz/.tar.bz2, e.g. ns-3.48-min.tar.xz)
+#                  or an unpacked ns-3 tree (the folder holding ./ns3).
+# --workdir DIR    where a tarball is unpacked and the outputs go (default: build-ns3/ in the
+#                  repository). The unpacked, built tree is kept and reused while the tarball
+#                  is unchanged (its sha256 is recorded), so later runs rebuild dcon only.
+# --standalone DIR the standalone build to compare with (default: build/, which
+#                  scripts/test.sh makes); its examples/dcon-testbed is run, not rebuilt.
+#                  If it has none, a standalone build is made in WORKDIR/standalone.
+# -j N             parallel compile jobs (default: 2).
+#
+# Steps: unpack (or use) the tree; link this repository as contrib/dcon; ./ns3 configure -d
+# release --enable-examples --enable-modules=dcon; build dcon and its examples (dcon's own
+# sources always recompiled, so that their warnings are seen: any compiler warning in dcon's
+# files fails the check, deprecations included); run dcon-testbed with --cc=dcqcn and
+# --cc=dcon in the tree (./ns3 run) and in the standalone build; compare every output file
+# byte by byte. summary.json's wall_time_s is left out, and its events_executed must be larger
+# by exactly one event per link with ns-3 >= 3.41 (ChannelList initializes every channel at
+# time 0) than with 3.37. Exit status 0: identical; 1: a difference or a failed step.
+set -euo pipefail
+trap 'echo "error: scripts/check-ns3.sh stopped at line $LINENO (exit status $?)" >&2' ERR
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+WORKDIR="$ROOT/build-ns3"
+STANDALONE="$ROOT/build"
+JOBS=2
+SOURCE=""
+
+usage() {
+  awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
+  exit 2
+}
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+  --workdir) WORKDIR="${2:?--workdir needs a folder}"; shift 2 ;;
+  --standalone) STANDALONE="${2:?--standalone needs a folder}"; shift 2 ;;
+  -j) JOBS="${2:?-j needs a number}"; shift 2 ;;
+  -j*) JOBS="${1#-j}"; shift ;;
+  -h | --help) usage ;;
+  -*) echo "error: unknown option $1" >&2; usage ;;
+  *)
+    [ -z "$SOURCE" ] || { echo "error: one TARBALL_OR_TREE only (got $SOURCE and $1)" >&2; exit 2; }
+    SOURCE="$1"; shift ;;
+  esac
+done
+[ -n "$SOURCE" ] || usage
+if ! [[ "$JOBS" =~ ^[1-9][0-9]*$ ]]; then
+  echo "error: -j must be a positive integer, got '$JOBS'" >&2
+  exit 2
+fi
+
+# ./ns3 sets CLICOLOR=1 when it is unset, and ns-3's CMake then adds -fdiagnostics-color=always;
+# CMake re-running itself inside the build (a new file in dcon) would drop the flag again, and
+# either change of the command line rebuilds all of ns-3. CLICOLOR=0 keeps one command line.
+export CLICOLOR=0
+
+T0=$(date +%s)
+phase() { echo "=== check-ns3 [$(($(date +%s) - T0)) s] $*"; }
+mkdir -p "$WORKDIR"
+WORKDIR="$(cd "$WORKDIR" && pwd)"
+
+# ------------------------------------------------------------------ the ns-3 tree
+if [ -d "$SOURCE" ]; then
+  TREE="$(cd "$SOURCE" && pwd)"
+  [ -x "$TREE/ns3" ] || { echo "error: $TREE is not an ns-3 source tree (no ./ns3)" >&2; exit 2; }
+elif [ -f "$SOURCE" ]; then
+  # The unpacked tree is reused while the tarball is the same: STAMP holds "sha256 folder".
+  STAMP="$WORKDIR/ns-3-tarball.stamp"
+  SUM="$(sha256sum "$SOURCE" | cut -d' ' -f1)"
+  OLD_SUM="" TOP=""
+  if [ -f "$STAMP" ]; then read -r OLD_SUM TOP <"$STAMP" || true; fi
+  if [ "$OLD_SUM" = "$SUM" ] && [ -n "$TOP" ] && [ -x "$WORKDIR/$TOP/ns3" ]; then
+    phase "reusing $WORKDIR/$TOP (unpacked from the same tarball)"
+  else
+    phase "unpacking $SOURCE into $WORKDIR"
+    [ -z "$TOP" ] || rm -rf "${WORKDIR:?}/$TOP"
+    rm -f "$STAMP"
+    rm -rf "$WORKDIR/unpack.tmp"
+    mkdir "$WORKDIR/unpack.tmp"
+    tar -xf "$SOURCE" -C "$WORKDIR/unpack.tmp"
+    TOP="$(ls "$WORKDIR/unpack.tmp")"
+    if [ "$(echo "$TOP" | wc -l)" != 1 ] || [ ! -x "$WORKDIR/unpack.tmp/$TOP/ns3" ]; then
+      echo "error: $SOURCE does not hold one ns-3 source folder (found: $TOP)" >&2
+      exit 2
+    fi
+    rm -rf "${WORKDIR:?}/$TOP"
+    mv "$WORKDIR/unpack.tmp/$TOP" "$WORKDIR/$TOP"
+    rmdir "$WORKDIR/unpack.tmp"
+    echo "$SUM $TOP" >"$STAMP"
+  fi
+  TREE="$WORKDIR/$TOP"
+else
+  echo "error: $SOURCE is neither an ns-3 tarball nor an ns-3 source tree" >&2
+  exit 2
+fi
+VERSION="$(cat "$TREE/VERSION" 2>/dev/null || basename "$TREE")"
+
+LINK="$TREE/contrib/dcon"
+if [ -e "$LINK" ] && [ ! -L "$LINK" ]; then
+  echo "error: $LINK exists and is not a link: move it away first" >&2
+  exit 2
+fi
+ln -sfn "$ROOT" "$LINK"
+
+# ------------------------------------------------------------------ configure and build
+cd "$TREE"
+phase "configuring ns-$VERSION (release, examples, modules: dcon)"
+./ns3 configure -d release --enable-examples --enable-modules=dcon \
+  >"$WORKDIR/configure.log" 2>&1 || {
+  tail -30 "$WORKDIR/configure.log"
+  echo "error: ./ns3 configure failed (log: $WORKDIR/configure.log)" >&2
+  exit 1
+}
+# dcon's objects are rebuilt every time: a warning is only printed when its file is compiled.
+find "$TREE/cmake-cache/contrib/dcon" -name '*.o' -delete 2>/dev/null || true
+EXAMPLES=(dcon-testbed dcon-bench dcon-large-scale dcon-floor-bench)
+phase "building dcon and ${EXAMPLES[*]} (-j$JOBS; log: $WORKDIR/build.log)"
+if ! cmake --build "$TREE/cmake-cache" -j "$JOBS" --target "${EXAMPLES[@]}" \
+  >"$WORKDIR/build.log" 2>&1; then
+  grep -E "error|FAILED" "$WORKDIR/build.log" | head -40
+  echo "error: the build against ns-$VERSION failed (log: $WORKDIR/build.log)" >&2
+  exit 1
+fi
+# Warnings located in dcon's files (through the contrib/dcon link or the repository's path).
+WARNINGS="$(sed 's/\x1b\[[0-9;]*[mK]//g' "$WORKDIR/build.log" |
+  grep -E "^($TREE/contrib/dcon|$ROOT)/[^:]*:[0-9]+:[0-9]+: warning:" | sort -u || true)"
+if [ -n "$WARNINGS" ]; then
+  echo "$WARNINGS"
+  echo "error: $(echo "$WARNINGS" | wc -l) compiler warning(s) in dcon's code with" \
+    "ns-$VERSION (log: $WORKDIR/build.log)" >&2
+  exit 1
+fi
+phase "built with no warning in dcon's code"
+
+# ------------------------------------------------------------------ the standalone build
+STANDALONE_BIN="$STANDALONE/examples/dcon-testbed"
+if [ ! -x "$STANDALONE_BIN" ]; then
+  STANDALONE="$WORKDIR/standalone"
+  STANDALONE_BIN="$STANDALONE/examples/dcon-testbed"
+  phase "no standalone dcon-testbed: building one in $STANDALONE"
+  cmake -S "$ROOT" -B "$STANDALONE" -DCMAKE_BUILD_TYPE=Release -DDCON_BUILD_TESTS=OFF \
+    >"$WORKDIR/standalone.log" 2>&1
+  cmake --build "$STANDALONE" -j "$JOBS" --target dcon-testbed >>"$WORKDIR/standalone.log" 2>&1 || {
+    tail -30 "$WORKDIR/standalone.log"
+    echo "error: the standalone build failed (log: $WORKDIR/standalone.log)" >&2
+    exit 1
+  }
+fi
+
+# ------------------------------------------------------------------ run and compare
+# The one expected difference: since ns-3.41, ChannelList::Add schedules Channel::Initialize at
+# time 0 for every channel, one more event per link in summary.json's events_executed (the
+# results do not change). The testbed has 24 links: 18 host links and 3 leaves x 2 spines.
+TESTBED_LINKS=24
+minor() { # "3.48" -> 48 (3.37 if unknown)
+  local v=${1:-3.37}
+  v=${v#3.}
+  v=${v%%[^0-9]*}
+  echo "${v:-37}"
+}
+standalone_version() { # the ns-3 version the standalone build found (ns3ConfigVersion.cmake)
+  local dir
+  dir="$(sed -n 's/^ns3_DIR:PATH=//p' "$STANDALONE/CMakeCache.txt" 2>/dev/null || true)"
+  sed -n 's/^set(PACKAGE_VERSION "\([0-9.]*\)")/\1/p' "$dir/ns3ConfigVersion.cmake" \
+    2>/dev/null | head -1 || true
+}
+STANDALONE_VERSION="$(standalone_version)"
+STANDALONE_VERSION="${STANDALONE_VERSION:-3.37}"
+TREE_MINOR=$(minor "$VERSION")
+STANDALONE_MINOR=$(minor "$STANDALONE_VERSION")
+EXTRA_EVENTS=$((((TREE_MINOR >= 41) - (STANDALONE_MINOR >= 41)) * TESTBED_LINKS))
+
+# summary.json without wall_time_s, events_executed less $2 (the expected extra events)
+summary_for_comparison() {
+  awk -v extra="$2" '/"wall_time_s"/ { next }
+    /"events_executed"/ {
+      n = $2; sub(/,$/, "", n); printf "  \"events_executed\": %d,\n", n - extra; next
+    }
+    { print }' "$1"
+}
+
+same_outputs() { # DIR_STANDALONE DIR_TREE: prints each difference, fails if any
+  local a=$1 b=$2 f rc=0
+  local files
+  files="$( (cd "$a" && ls; cd "$b" && ls) | sort -u)"
+  for f in $files; do
+    if [ ! -f "$a/$f" ] || [ ! -f "$b/$f" ]; then
+      echo "  $f: written by only one of the two builds"
+      rc=1
+    elif [ "$f" = summary.json ]; then
+      if ! cmp -s <(summary_for_comparison "$a/$f" 0) \
+        <(summary_for_comparison "$b/$f" "$EXTRA_EVENTS"); then
+        echo "  $f differs (wall_time_s left out; ns-$VERSION's events_executed" \
+          "less $EXTRA_EVENTS):"
+        diff <(summary_for_comparison "$a/$f" 0) <(summary_for_comparison "$b/$f" "$EXTRA_EVENTS") |
+          head -10 | sed 's/^/    /'
+        rc=1
+      fi
+    elif ! cmp -s "$a/$f" "$b/$f"; then
+      echo "  $f differs: $(cmp "$a/$f" "$b/$f" | head -1)"
+      rc=1
+    fi
+  done
+  return $rc
+}
+
+phase "comparing with the standalone build (ns-$STANDALONE_VERSION): every file byte by byte," \
+  "except summary.json's wall_time_s and events_executed (ns-$VERSION: $EXTRA_EVENTS more," \
+  "one Channel::Initialize per link since ns-3.41)"
+FAILED=0
+for cc in dcqcn dcon; do
+  OUT_TREE="$WORKDIR/testbed-$cc-ns$VERSION"
+  OUT_STANDALONE="$WORKDIR/testbed-$cc-standalone"
+  rm -rf "$OUT_TREE" "$OUT_STANDALONE"
+  phase "dcon-testbed --cc=$cc with ns-$VERSION (./ns3 run)"
+  ./ns3 run --no-build "dcon-testbed --cc=$cc --outdir=$OUT_TREE" >"$OUT_TREE.log" 2>&1 || {
+    tail -20 "$OUT_TREE.log"
+    echo "error: dcon-testbed --cc=$cc failed with ns-$VERSION (log: $OUT_TREE.log)" >&2
+    exit 1
+  }
+  phase "dcon-testbed --cc=$cc standalone ($STANDALONE_BIN)"
+  "$STANDALONE_BIN" --cc=$cc --outdir="$OUT_STANDALONE" >"$OUT_STANDALONE.log" 2>&1 || {
+    tail -20 "$OUT_STANDALONE.log"
+    echo "error: the standalone dcon-testbed --cc=$cc failed (log: $OUT_STANDALONE.log)" >&2
+    exit 1
+  }
+  if same_outputs "$OUT_STANDALONE" "$OUT_TREE"; then
+    echo "  --cc=$cc: identical ($(cd "$OUT_TREE" && echo *))"
+  else
+    echo "error: --cc=$cc: the outputs of ns-$VERSION and of the standalone build differ" \
+      "($OUT_TREE vs $OUT_STANDALONE)" >&2
+    FAILED=1
+  fi
+done
+phase "done"
+exit $FAILED
