@@ -111,6 +111,14 @@ Validate(std::vector<std::pair<double, double>>& points,
         {
             Fail(name, src.line, "negative flow size", src.sizeText);
         }
+        if (size > FlowSizeCdf::MAX_SIZE_BYTES)
+        {
+            Fail(name,
+                 src.line,
+                 "flow size above 2^53 bytes (9007199254740992, the largest a double holds "
+                 "exactly)",
+                 src.sizeText);
+        }
         if (frac < 0 || frac > 1)
         {
             Fail(name, src.line, "cumulative fraction outside [0, 1]", src.fracText);
@@ -319,6 +327,11 @@ FlowSizeCdf::CreateRandomVariable() const
 uint64_t
 FlowSizeCdf::ToBytes(double size)
 {
+    if (!(size <= MAX_SIZE_BYTES)) // NaN too: converting either to uint64_t is undefined
+    {
+        throw std::invalid_argument("FlowSizeCdf::ToBytes: sampled size " + FormatDouble(size)
+                                    + " is not a flow size (at most 2^53 bytes)");
+    }
     const double rounded = std::floor(size + 0.5);
     return rounded < 1 ? 1 : static_cast<uint64_t>(rounded);
 }

@@ -28,7 +28,8 @@ namespace ns3
  *
  * Rules (checked by Read, ReadFile and the constructor):
  * - at least 2 points, each exactly two finite decimal numbers (no trailing text);
- * - sizes >= 0 and non-decreasing (an equal size twice is a point mass);
+ * - sizes >= 0 and non-decreasing (an equal size twice is a point mass), at most
+ *   MAX_SIZE_BYTES (2^53, the largest whole number of bytes a double holds exactly);
  * - fractions in [0, 1] and non-decreasing (an equal fraction twice is a size range that never
  *   occurs);
  * - the last fraction is 1 within 1e-9 (it is then stored as exactly 1).
@@ -43,6 +44,10 @@ namespace ns3
 class FlowSizeCdf
 {
 public:
+    /// The largest flow size a CDF may name: 2^53 bytes (about 9.0e15), the largest whole number
+    /// of bytes a double holds exactly; larger sizes could not become a uint64_t flow size.
+    static constexpr double MAX_SIZE_BYTES = 9007199254740992.0;
+
     /**
      * \brief Build a CDF from points, checking the rules above.
      *
@@ -115,6 +120,8 @@ public:
      * \brief Round a sampled size to a flow size: the nearest whole byte, at least 1 byte.
      * \param size a sampled size in bytes (>= 0)
      * \return the flow size in bytes, >= 1
+     * \throws std::invalid_argument if \p size is NaN or above MAX_SIZE_BYTES (no sample of a
+     *         valid CDF is)
      */
     static uint64_t ToBytes(double size);
 

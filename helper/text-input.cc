@@ -16,7 +16,21 @@ void
 Fail(const std::string& name, uint64_t line, const std::string& what, std::string_view token)
 {
     std::ostringstream oss;
-    oss << name << ":" << line << ": " << what << ", got '" << token << "'";
+    oss << name << ":" << line << ": " << what << ", got '";
+    static const char HEX[] = "0123456789abcdef";
+    for (char c : token)
+    {
+        const auto u = static_cast<unsigned char>(c);
+        if ((u < 0x20 && c != '\t') || u == 0x7f)
+        {
+            oss << "\\x" << HEX[u >> 4] << HEX[u & 0xf];
+        }
+        else
+        {
+            oss << c;
+        }
+    }
+    oss << "'";
     throw std::invalid_argument(oss.str());
 }
 
@@ -60,9 +74,9 @@ ParseUnsigned(std::string_view token, uint64_t max)
             return std::nullopt;
         }
         const uint64_t digit = c - '0';
-        if (value > (max - digit) / 10)
+        if (digit > max || value > (max - digit) / 10)
         {
-            return std::nullopt; // value * 10 + digit > max
+            return std::nullopt; // value * 10 + digit > max (max - digit must not wrap)
         }
         value = value * 10 + digit;
     }

@@ -78,6 +78,10 @@ AethHeader::Serialize(Buffer::Iterator start) const
 uint32_t
 AethHeader::Deserialize(Buffer::Iterator start)
 {
+    if (start.GetRemainingSize() < SERIALIZED_SIZE)
+    {
+        return 0; // a truncated header: read nothing rather than past the end of the buffer
+    }
     uint32_t word = start.ReadNtohU32();
     m_syndrome = static_cast<uint8_t>(word >> 24);
     m_msn = word & MAX_MSN;

@@ -97,6 +97,10 @@ BthHeader::Serialize(Buffer::Iterator start) const
 uint32_t
 BthHeader::Deserialize(Buffer::Iterator start)
 {
+    if (start.GetRemainingSize() < SERIALIZED_SIZE)
+    {
+        return 0; // a truncated header: read nothing rather than past the end of the buffer
+    }
     Buffer::Iterator i = start;
     m_opcode = i.ReadU8();
     uint8_t b1 = i.ReadU8();

@@ -80,6 +80,10 @@ CnmHeader::Serialize(Buffer::Iterator start) const
 uint32_t
 CnmHeader::Deserialize(Buffer::Iterator start)
 {
+    if (start.GetRemainingSize() < SERIALIZED_SIZE)
+    {
+        return 0; // a truncated header: read nothing rather than past the end of the buffer
+    }
     Buffer::Iterator i = start;
     uint16_t first = i.ReadNtohU16();
     m_version = static_cast<uint8_t>(first >> 12);

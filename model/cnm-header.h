@@ -57,6 +57,11 @@ public:
     void Print(std::ostream& os) const override;
     uint32_t GetSerializedSize() const override;
     void Serialize(Buffer::Iterator start) const override;
+    /**
+     * \brief Read the header.
+     * \param start where it begins
+     * \return SERIALIZED_SIZE; 0 (nothing read, the header unchanged) if fewer bytes remain
+     */
     uint32_t Deserialize(Buffer::Iterator start) override;
 
     /**

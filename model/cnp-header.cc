@@ -60,6 +60,10 @@ CnpHeader::Serialize(Buffer::Iterator start) const
 uint32_t
 CnpHeader::Deserialize(Buffer::Iterator start)
 {
+    if (start.GetRemainingSize() < SERIALIZED_SIZE)
+    {
+        return 0; // a truncated header: read nothing rather than past the end of the buffer
+    }
     Buffer::Iterator i = start;
     m_congested = (i.ReadU8() & 0x01) != 0;
     i.Next(3);

@@ -83,6 +83,10 @@ PfcHeader::Serialize(Buffer::Iterator start) const
 uint32_t
 PfcHeader::Deserialize(Buffer::Iterator start)
 {
+    if (start.GetRemainingSize() < SERIALIZED_SIZE)
+    {
+        return 0; // a truncated header: read nothing rather than past the end of the buffer
+    }
     Buffer::Iterator i = start;
     m_opcode = i.ReadNtohU16();
     m_enableVector = i.ReadNtohU16();

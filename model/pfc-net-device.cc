@@ -383,7 +383,11 @@ void
 PfcNetDevice::ReceivePfc(Ptr<Packet> frame)
 {
     PfcHeader pfc;
-    frame->RemoveHeader(pfc);
+    if (frame->RemoveHeader(pfc) == 0)
+    {
+        NS_LOG_WARN("ignoring a truncated MAC control frame of " << frame->GetSize() << " bytes");
+        return;
+    }
     if (pfc.GetOpcode() != PfcHeader::OPCODE_PFC)
     {
         NS_LOG_WARN("ignoring MAC control frame with opcode " << pfc.GetOpcode());

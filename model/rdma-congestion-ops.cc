@@ -35,6 +35,13 @@ RdmaCongestionOps::Init(Ptr<RdmaFlowState> flow)
 }
 
 void
+RdmaCongestionOps::DoDispose()
+{
+    m_sendCnp = SendCnpCallback();
+    Object::DoDispose();
+}
+
+void
 RdmaCongestionOps::OnSent(Ptr<RdmaFlowState> flow, uint32_t bytes)
 {
 }

@@ -130,6 +130,10 @@ public:
     static TypeId LookupTypeId(const std::string& name);
 
 protected:
+    /// Drops the CNP callback: the NIC binds it to the receiver's queue pair, which holds this
+    /// object, so keeping it would make a reference cycle.
+    void DoDispose() override;
+
     SendCnpCallback m_sendCnp; //!< set by InitReceiver
 };
 

@@ -89,11 +89,21 @@ void
 RdmaNic::DoDispose()
 {
     m_wake.Cancel();
-    for (auto& qp : m_active)
+    // Break the queue pairs' reference cycles (see Complete and ReceiveData) for the flows still
+    // open at the end, or they outlive the simulation.
+    for (auto& [qpn, qp] : m_qps)
     {
         qp->rtoEvent.Cancel();
+        qp->rtoEvent = EventId();
         qp->rtoArmed = false;
         qp->cc->Stop();
+        qp->cc->Dispose();
+    }
+    for (auto& [key, rx] : m_rxQps)
+    {
+        rx->cc->Stop();
+        rx->cc->Dispose();
+        rx->cc = nullptr;
     }
     m_active.clear();
     m_qps.clear();
@@ -421,7 +431,11 @@ RdmaNic::ReceiveFrame(uint32_t /* port */, const Ptr<Packet>& packet, uint16_t p
     if (protocol == CnmHeader::ETHERTYPE)
     {
         CnmHeader cnm;
-        packet->RemoveHeader(cnm);
+        if (packet->RemoveHeader(cnm) == 0)
+        {
+            NS_LOG_WARN("NIC " << m_address << " ignores a truncated CNM");
+            return;
+        }
         m_stats.cnmsReceived++;
         Ptr<RdmaQueuePair> qp = FindQp(cnm.GetDestQp());
         if (qp)
@@ -464,7 +478,11 @@ RdmaNic::ReceiveFrame(uint32_t /* port */, const Ptr<Packet>& packet, uint16_t p
         case BthHeader::OPCODE_CNP:
         {
             CnpHeader cnp;
-            packet->RemoveHeader(cnp);
+            if (packet->RemoveHeader(cnp) == 0)
+            {
+                NS_LOG_WARN("NIC " << m_address << " ignores a truncated CNP");
+                break;
+            }
             m_stats.cnpsReceived++;
             Ptr<RdmaQueuePair> qp = FindQp(bth.GetDestQp());
             if (qp)
@@ -534,8 +552,11 @@ RdmaNic::ReceiveData(const RoceHeader& roce)
         uint8_t opcode = bth.GetOpcode();
         if (opcode == BthHeader::OPCODE_RC_SEND_LAST || opcode == BthHeader::OPCODE_RC_SEND_ONLY)
         {
-            // The whole message is in: keep only what late retransmissions need.
+            // The whole message is in: keep only what late retransmissions need. The receiver's
+            // CC holds a CNP callback bound to rx (a cycle): dispose of it so both are freed.
             rx->cc->Stop();
+            rx->cc->Dispose();
+            rx->cc = nullptr;
             m_completedRx[key] = psn;
             m_rxQps.erase(key);
         }
@@ -727,6 +748,7 @@ void
 RdmaNic::Complete(Ptr<RdmaQueuePair> qp)
 {
     qp->rtoEvent.Cancel();
+    qp->rtoEvent = EventId(); // its event holds qp (CheckRto's argument): a reference cycle
     qp->rtoArmed = false;
     qp->cc->Stop();
     RdmaFlowRecord rec;

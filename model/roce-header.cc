@@ -212,9 +212,9 @@ uint32_t
 RoceHeader::Deserialize(Buffer::Iterator start)
 {
     Buffer::Iterator i = start;
-    if (i.ReadU8() != IPV4_VERSION_IHL)
+    if (i.GetRemainingSize() < BASE_BYTES || i.ReadU8() != IPV4_VERSION_IHL)
     {
-        m_protocol = 0;
+        m_protocol = 0; // truncated, or not IPv4 without options: nothing for a RoCEv2 NIC
         return 0;
     }
     m_tos = i.ReadU8();
@@ -233,6 +233,11 @@ RoceHeader::Deserialize(Buffer::Iterator start)
     i.Next(m_bth.Deserialize(i));
     if (HasAeth())
     {
+        if (i.GetRemainingSize() < AethHeader::SERIALIZED_SIZE)
+        {
+            m_protocol = 0; // an ACK opcode without room for its AETH
+            return 0;
+        }
         i.Next(m_aeth.Deserialize(i));
     }
     return i.GetDistanceFrom(start);

@@ -58,8 +58,9 @@ public:
     /**
      * \brief Read the header.
      * \param start where it begins
-     * \return bytes read; 0 (nothing read, protocol left 0) if the first byte is not
-     * IPv4 with a 20-byte header
+     * \return bytes read; 0 (protocol left 0, other fields unspecified) if the first byte is
+     * not IPv4 with a 20-byte header, or if the bytes are too few for IPv4 + UDP + BTH (+ AETH
+     * for an ACK opcode)
      */
     uint32_t Deserialize(Buffer::Iterator start) override;
 

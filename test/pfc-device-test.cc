@@ -424,10 +424,11 @@ TEST_F(PfcDevice, SendingOnAHalfLinkThrows)
     a->Attach(ch);
     a->SetPullCallback(MakeCallback(&Sender::Pull, &s));
     s.Add(3, 1000, 1);
-    Simulator::ScheduleWithContext(n->GetId(), Time(0), &PfcNetDevice::NotifyTxReady, a);
+    // Called directly, not from a scheduled event: ns-3's event loop does not release an event
+    // that throws, so the event (and the device it holds) would leak (LeakSanitizer).
     try
     {
-        Simulator::Run();
+        a->NotifyTxReady();
         ADD_FAILURE() << "no exception";
     }
     catch (const std::logic_error& e)
