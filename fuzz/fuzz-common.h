@@ -96,6 +96,23 @@ DeserializeAndCheck(const uint8_t* data, size_t size, H& h)
     return n;
 }
 
+/**
+ * \brief DeserializeAndCheck for a header of fixed size H::SERIALIZED_SIZE: it is read unless
+ * the bytes are too few.
+ * \param data the bytes
+ * \param size their number
+ * \param[out] h the header read
+ * \return whether a header was read
+ */
+template <typename H>
+bool
+ReadFixedSize(const uint8_t* data, size_t size, H& h)
+{
+    const bool read = DeserializeAndCheck(data, size, h) != 0;
+    FUZZ_CHECK(read == (size >= H::SERIALIZED_SIZE));
+    return read;
+}
+
 } // namespace dconfuzz
 
 #endif /* DCON_FUZZ_COMMON_H */

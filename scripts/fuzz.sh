@@ -11,19 +11,7 @@ secs=${1:-60}
 jobs=${FUZZ_JOBS:-$(nproc)}
 [[ "$secs" =~ ^[1-9][0-9]*$ ]] || { echo "usage: scripts/fuzz.sh [SECONDS per target]" >&2; exit 2; }
 
-scripts/install-deps.sh
-# clang and libFuzzer (Debian bookworm's LLVM 14), skipped when installed.
-missing=()
-for p in clang libclang-rt-14-dev libfuzzer-14-dev; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "installing: ${missing[*]}"
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
-fi
+scripts/install-deps.sh clang libclang-rt-14-dev libfuzzer-14-dev # Debian bookworm's LLVM 14
 
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DDCON_FUZZ=ON \
   -DDCON_BUILD_TESTS=OFF -DDCON_BUILD_EXAMPLES=OFF

@@ -14,6 +14,7 @@
 #include "ns3/pfc-header.h"
 #include "ns3/roce-header.h"
 #include "ns3/text-input.h"
+#include "test-items.h"
 
 #include <gtest/gtest.h>
 
@@ -29,16 +30,7 @@ using namespace ns3;
 namespace
 {
 
-/// The wire bytes of a header.
-std::vector<uint8_t>
-WireBytes(const Header& h)
-{
-    Ptr<Packet> p = Create<Packet>();
-    p->AddHeader(h);
-    std::vector<uint8_t> v(p->GetSize());
-    p->CopyData(v.data(), v.size());
-    return v;
-}
+using test::WireBytes;
 
 /// Every proper prefix of a valid header's bytes is read as nothing: Deserialize used to read
 /// past the end of the buffer (an NS_ASSERT in debug builds, out-of-bounds bytes otherwise).

@@ -14,6 +14,7 @@
 #include "ns3/rdma-flow-id.h"
 #include "ns3/roce-header.h"
 #include "ns3/udp-header.h"
+#include "test-items.h"
 
 #include <gtest/gtest.h>
 
@@ -44,16 +45,7 @@ RoundTrip(const T& h, uint32_t payloadBytes = 0)
     return out;
 }
 
-/// The bytes a header puts on the wire.
-std::vector<uint8_t>
-WireBytes(const Header& h)
-{
-    Ptr<Packet> p = Create<Packet>();
-    p->AddHeader(h);
-    std::vector<uint8_t> v(p->GetSize());
-    p->CopyData(v.data(), v.size());
-    return v;
-}
+using test::WireBytes;
 
 /// A packet holding exactly the given bytes.
 Ptr<Packet>

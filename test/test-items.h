@@ -6,7 +6,7 @@
 #define DCON_TEST_ITEMS_H
 
 // Shared by the tests: build the switch's parsed packet the way DconSwitch does; count a
-// fabric's PAUSE frames; expect a bad-input error that names the bad value.
+// fabric's PAUSE frames; expect a bad-input error that names the bad value; a header's bytes.
 
 #include "ns3/ipv4-header.h"
 #include "ns3/packet.h"
@@ -16,8 +16,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -95,6 +97,21 @@ ExpectInvalid(F f, const std::string& needle)
         EXPECT_NE(std::string(e.what()).find(needle), std::string::npos)
             << "message '" << e.what() << "' does not name '" << needle << "'";
     }
+}
+
+/**
+ * \brief The bytes a header puts on the wire.
+ * \param h the header
+ * \return its serialized bytes
+ */
+inline std::vector<uint8_t>
+WireBytes(const Header& h)
+{
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(h);
+    std::vector<uint8_t> v(p->GetSize());
+    p->CopyData(v.data(), v.size());
+    return v;
 }
 
 } // namespace test
