@@ -39,14 +39,14 @@ AddUnsignedValue(
     CommandLine& cmd, const std::string& name, const std::string& help, T& value, T minValue = 0)
 {
     static_assert(std::is_unsigned_v<T>, "AddUnsignedValue is for unsigned integer types");
-    const uint64_t maxValue = std::numeric_limits<T>::max();
     cmd.AddValue(name,
                  help,
                  // const std::string&: ns-3.48's parameter type (older releases take
                  // std::string and wrap this callback)
                  Callback<bool, const std::string&>(
-                     [&value, name, minValue, maxValue](const std::string& text)
+                     [&value, name, minValue](const std::string& text)
                      {
+                         constexpr uint64_t maxValue = std::numeric_limits<T>::max();
                          std::optional<uint64_t> v = textinput::ParseUnsigned(text, maxValue);
                          if (!v || *v < minValue)
                          {
