@@ -33,9 +33,10 @@ draws give no flow at all is skipped. Every finished run is checked:
 
 A failing case prints the command line that reproduces it; its run folder is kept.
 
-  /usr/bin/python3 scripts/invariants.py                  # 120 cases, 2 at a time, a few minutes
+  /usr/bin/python3 scripts/invariants.py                  # 240 cases, 2 at a time, a few minutes
   /usr/bin/python3 scripts/invariants.py --cases 6 --seed 7 --jobs 1
   /usr/bin/python3 scripts/invariants.py --list           # the cases' command lines only
+  /usr/bin/python3 scripts/invariants.py --check RUN_DIR  # check one run (a reproduced case)
 Exit status: 0 all invariants hold, 1 a violation (or a run that failed), 2 bad usage.
 """
 import argparse
@@ -375,7 +376,7 @@ def parse_args(argv):
     ap = argparse.ArgumentParser(
         description="Run random small fabrics with dcon-large-scale and check the lossless "
         "fabric's invariants (see the module docstring).")
-    ap.add_argument("--cases", type=int, default=120, help="number of random cases [120]")
+    ap.add_argument("--cases", type=int, default=240, help="number of random cases [240]")
     ap.add_argument("--seed", type=int, default=1,
                     help="seed of the case generator (numpy default_rng) [1]")
     ap.add_argument("--binary", default=DEFAULT_BINARY,
@@ -392,6 +393,8 @@ def parse_args(argv):
     ap.add_argument("--workdir", help="keep every run folder here (default: a temporary folder, "
                     "removed at the end unless a case failed)")
     ap.add_argument("--list", action="store_true", help="print the cases' commands and stop")
+    ap.add_argument("--check", metavar="RUN_DIR", nargs="+",
+                    help="only check these finished run folders (e.g. of a reproduced case)")
     args = ap.parse_args(argv)
     if args.cases < 1:
         ap.error(f"--cases must be >= 1, got {args.cases}")
@@ -424,6 +427,15 @@ def pick_repeat(run_dirs):
 
 def main(argv=None):
     args = parse_args(argv)
+    if args.check:
+        failed = 0
+        for run_dir in args.check:
+            problems = check_run(run_dir)
+            print(f"{run_dir}: {'FAIL' if problems else 'every invariant holds'}")
+            for p in problems:
+                print("  " + p)
+            failed += bool(problems)
+        return 1 if failed else 0
     binary = os.path.abspath(args.binary)
     cases = draw_cases(args.seed, args.cases, args.min_hysteresis)
     workdir = os.path.abspath(args.workdir or tempfile.mkdtemp(prefix="dcon-invariants-"))
@@ -458,7 +470,9 @@ def main(argv=None):
         if problems:
             failures.setdefault(i, []).extend(
                 [f"{label}: {p}" for p in problems]
-                + [f"  reproduce: {shell_line(command(binary, cases[i], outdir))}"])
+                + [f"  reproduce: {shell_line(command(binary, cases[i], outdir))}",
+                   f"     check: /usr/bin/python3 {shlex.quote(os.path.abspath(__file__))} "
+                   f"--check {shlex.quote(outdir)}"])
         return not problems
 
     passed = {}

@@ -378,6 +378,17 @@ class DriverTest(unittest.TestCase):
         self.assertIn("determinism: summary.json differs from line 4", out)
         self.assertIn("reproduce (run it twice, compare the folders)", out)
 
+    def test_check_existing_run_folders(self):
+        good = write_run(os.path.join(self.tmp, "good"))
+        bad = write_run(os.path.join(self.tmp, "bad"), summ=summary(flows_completed=1))
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            self.assertEqual(invariants.main(["--check", good]), 0)
+            self.assertEqual(invariants.main(["--check", good, bad]), 1)
+        self.assertIn(good + ": every invariant holds", out.getvalue())
+        self.assertIn(bad + ": FAIL\n  completion: summary.json: 1 of 3 flows completed",
+                      out.getvalue())
+
     def test_list_and_bad_options(self):
         rc, out = self.run_main("", "--list")
         self.assertEqual(rc, 0)
