@@ -48,6 +48,11 @@ def summary(**over):
     return s
 
 
+def csv_rows(flows=FLOWS):
+    """flows.csv rows (id, src, dst, size, start) of completed flows as flows.txt lists them."""
+    return [(i, "h%d" % s, "h%d" % t, size, start) for i, (s, t, size, start) in enumerate(flows)]
+
+
 def write_run(d, flows=FLOWS, csv_flows=None, pfc=PFC, summ=None, drops=(), run_json=None):
     """A run folder as dcon-large-scale writes it (only the files the checks read)."""
     os.makedirs(d, exist_ok=True)
@@ -56,8 +61,7 @@ def write_run(d, flows=FLOWS, csv_flows=None, pfc=PFC, summ=None, drops=(), run_
         for src, dst, size, start in flows:
             f.write("%d %d 3 100 %d %s\n" % (src, dst, size, start))
     if csv_flows is None:
-        csv_flows = [(i, "h%d" % s, "h%d" % t, size, start)
-                     for i, (s, t, size, start) in enumerate(flows)]
+        csv_flows = csv_rows(flows)
     with open(os.path.join(d, "flows.csv"), "w") as f:
         f.write(FLOWS_HEADER)
         for i, src, dst, size, start in csv_flows:
@@ -131,29 +135,25 @@ class ChecksTest(RunFolderTest):
 
     # bytes
     def test_size_delivered_differs_from_size_sent(self):
-        rows = [(i, "h%d" % s, "h%d" % t, size, start) for i, (s, t, size, start)
-                in enumerate(FLOWS)]
+        rows = csv_rows()
         rows[1] = (1, "h3", "h4", 4496597, FLOWS[1][3])
         d = self.run_dir(csv_flows=rows)
         self.assertCaught(invariants.check_flow_bytes(d),
                           "flow 1: 4496597 bytes delivered (flows.csv), 4496598 sent")
 
     def test_flow_missing_from_flows_csv(self):
-        rows = [(i, "h%d" % s, "h%d" % t, size, start) for i, (s, t, size, start)
-                in enumerate(FLOWS)][:2]
+        rows = csv_rows()[:2]
         d = self.run_dir(csv_flows=rows)
         self.assertCaught(invariants.check_flow_bytes(d), "1 flows of flows.txt missing", "[2]")
 
     def test_flow_listed_twice_or_unknown(self):
-        rows = [(i, "h%d" % s, "h%d" % t, size, start) for i, (s, t, size, start)
-                in enumerate(FLOWS)]
+        rows = csv_rows()
         d = self.run_dir(csv_flows=rows + [rows[0], (9, "h1", "h2", 5, "0.1")])
         self.assertCaught(invariants.check_flow_bytes(d), "flow 0 listed twice",
                           "flow 9 is not in flows.txt")
 
     def test_wrong_endpoints_or_start(self):
-        rows = [(i, "h%d" % s, "h%d" % t, size, start) for i, (s, t, size, start)
-                in enumerate(FLOWS)]
+        rows = csv_rows()
         rows[0] = (0, "h5", "h1", 18397, FLOWS[0][3])
         rows[2] = (2, "h1", "h4", 120, "0.000364741883")
         d = self.run_dir(csv_flows=rows)
