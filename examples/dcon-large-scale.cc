@@ -67,7 +67,12 @@ main(int argc, char* argv[])
                  "Trailing part of the arrival window left out of the statistics (run.json)",
                  cfg.cooldown);
     cmd.AddValue("sampleInterval", "Sampling interval of buffer.csv", cfg.sampleInterval);
-    cmd.AddValue("maxTime", "Safety stop", cfg.maxTime);
+    cmd.AddValue("maxTime",
+                 "Safety stop (flows unfinished then: summary.json says \"complete\": false)",
+                 cfg.maxTime);
+    cmd.AddValue("drain",
+                 "Run this long after the last flow completed, until the fabric is empty",
+                 cfg.drain);
     AddUnsignedValue(cmd, "seed", "Run number (RngSeedManager::SetRun), >= 1", cfg.seed, 1u);
     cmd.AddValue("scale", "Fabric: full (8x10x24), small (4x4x12), tiny (2x4x4)", scale);
     uint32_t spines = 0;

@@ -93,6 +93,10 @@ main(int argc, char* argv[])
         }
         double wall = tb.Run();
         Ptr<DconMonitor> m = tb.GetMonitor();
+        if (cfg.runToCompletion && m->GetRecords().size() < tb.GetFlowCount())
+        {
+            m->SetIncomplete("stop time reached with flows unfinished (--runToCompletion)");
+        }
         m->Write(cfg.outdir, wall);
         DconTestbedFacts f = tb.GetFacts();
         std::cout << "cc=" << cfg.cc << " wall=" << wall << "s"

@@ -4,6 +4,7 @@
  */
 #include "dcon-large-scale.h"
 
+#include "atomic-output-file.h"
 #include "flow-size-cdf.h"
 #include "ns3/rdma-dcqcn.h"
 #include "ns3/rng-seed-manager.h"
@@ -100,6 +101,10 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
             + std::to_string(config.warmup.GetSeconds()) + " s and cool-down "
             + std::to_string(config.cooldown.GetSeconds()) + " s");
     }
+    if (config.drain.IsStrictlyNegative())
+    {
+        throw std::invalid_argument("drain time must be >= 0");
+    }
     if (!config.sampleInterval.IsStrictlyPositive())
     {
         throw std::invalid_argument("sample interval must be > 0");
@@ -173,7 +178,7 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
     }
 
     m_flows = Create<RdmaFlowHelper>(m_fabric);
-    m_flows->SetStopWhenDone(true);
+    m_flows->SetStopWhenDone(true, config.drain);
     m_flows->AddFlows(m_specs);
 
     m_monitor = Create<DconMonitor>(m_fabric, m_flows);
@@ -207,16 +212,15 @@ DconLargeScale::Write(const std::string& dir, double wallSeconds) const
     namespace fs = std::filesystem;
     fs::create_directories(dir);
     {
-        std::ofstream out(fs::path(dir) / "flows.txt");
-        WriteHpccFlows(out, m_specs);
-        if (!out)
-        {
-            throw std::runtime_error("cannot write " + (fs::path(dir) / "flows.txt").string());
-        }
+        AtomicOutputFile file(fs::path(dir) / "flows.txt");
+        WriteHpccFlows(file.Stream(), m_specs);
+        file.Commit();
     }
     {
         const auto& c = m_config;
-        std::ofstream out(fs::path(dir) / "run.json");
+        AtomicOutputFile file(fs::path(dir) / "run.json");
+        std::ofstream& out = file.Stream();
+        out.unsetf(std::ios::floatfield);
         out << std::setprecision(12);
         out << "{\n  \"cc\": " << JsonString(c.cc)
             << ",\n  \"workload\": " << JsonString(c.flowFile.empty() ? c.workload : c.flowFile)
@@ -248,12 +252,16 @@ DconLargeScale::Write(const std::string& dir, double wallSeconds) const
             out << (i ? ", " : "") << JsonString(c.attributeArgs[i]);
         }
         out << "],\n  \"flows_generated\": " << m_specs.size() << "\n}\n";
-        if (!out)
-        {
-            throw std::runtime_error("cannot write " + (fs::path(dir) / "run.json").string());
-        }
+        file.Commit();
     }
     m_monitor->WriteHpccFct((fs::path(dir) / "fct.txt").string());
+    const std::size_t done = m_monitor->GetRecords().size();
+    if (done < m_specs.size())
+    {
+        m_monitor->SetIncomplete("safety stop at " + std::to_string(Simulator::Now().GetSeconds())
+                                 + " s (maxTime) with " + std::to_string(m_specs.size() - done)
+                                 + " of " + std::to_string(m_specs.size()) + " flows unfinished");
+    }
     // Last: the monitor's files, summary.json being the very last one written.
     m_monitor->Write(dir, wallSeconds);
 }

@@ -51,19 +51,22 @@ struct DconLargeScaleConfig
     /// see a network whose arrivals stop); recorded in run.json
     Time cooldown{Seconds(0)};
     Time sampleInterval{MicroSeconds(100)}; //!< buffer.csv sampling
-    Time maxTime{Seconds(2)};               //!< safety stop (flows unfinished by then are reported)
-    uint32_t seed{1};                       //!< run number (ns-3 RngSeedManager::SetRun)
-    uint32_t spines{8};                     //!< spines
-    uint32_t leaves{10};                    //!< leaves
-    uint32_t hostsPerLeaf{24};              //!< hosts per leaf
-    DataRate linkRate{"40Gbps"};            //!< every link's rate
-    Time linkDelay{MicroSeconds(5)};        //!< every link's delay
-    SwitchQueueSettings sw;                 //!< buffer, PFC, ECN and queue settings
-    double cnmWindowRtts{3};                //!< DCON T in RTTs
-    double incastShare{0};                  //!< share of the load sent as Poisson incast events
-    uint32_t incastSenders{16};             //!< senders per incast event
-    uint64_t incastBytes{64000};            //!< bytes per incast sender
-    std::string flowFile;                   //!< replay this HPCC flow file instead of generating
+    /// Run on this long after the last flow completed (ACKs and CNPs still on the way leave
+    /// the switches), so that summary.json's mmu_at_end shows an empty fabric; 0 stops at once
+    Time drain{Seconds(0)};
+    Time maxTime{Seconds(2)};        //!< safety stop (flows unfinished by then are reported)
+    uint32_t seed{1};                //!< run number (ns-3 RngSeedManager::SetRun)
+    uint32_t spines{8};              //!< spines
+    uint32_t leaves{10};             //!< leaves
+    uint32_t hostsPerLeaf{24};       //!< hosts per leaf
+    DataRate linkRate{"40Gbps"};     //!< every link's rate
+    Time linkDelay{MicroSeconds(5)}; //!< every link's delay
+    SwitchQueueSettings sw;          //!< buffer, PFC, ECN and queue settings
+    double cnmWindowRtts{3};         //!< DCON T in RTTs
+    double incastShare{0};           //!< share of the load sent as Poisson incast events
+    uint32_t incastSenders{16};      //!< senders per incast event
+    uint64_t incastBytes{64000};     //!< bytes per incast sender
+    std::string flowFile;            //!< replay this HPCC flow file instead of generating
 
     /**
      * \brief Set the fabric size from a scale name: "full" (8 x 10 x 24, the paper's), "small"
@@ -103,7 +106,8 @@ public:
     double Run();
 
     /**
-     * \brief Write flows.csv, pfc.csv, drops.csv, flows.txt (the flows in HPCC format), fct.txt
+     * \brief Write flows.csv, pfc.csv, drops.csv, buffer.csv, flows.txt (the flows in HPCC
+     * format), fct.txt
      * (the completed flows in the HPCC simulator's FCT format),
      * run.json (the settings) and, last, summary.json into a directory.
      * \param dir the directory (created if needed)

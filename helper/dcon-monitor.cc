@@ -4,6 +4,7 @@
  */
 #include "dcon-monitor.h"
 
+#include "atomic-output-file.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -18,22 +19,6 @@ namespace ns3
 
 namespace
 {
-/**
- * \brief Open a file for writing or throw.
- * \param path the path
- * \return the stream
- */
-std::ofstream
-OpenOut(const std::filesystem::path& path)
-{
-    std::ofstream out(path);
-    if (!out)
-    {
-        throw std::runtime_error("cannot write " + path.string());
-    }
-    out << std::fixed;
-    return out;
-}
 
 /**
  * \brief Seconds with picosecond digits.
@@ -277,10 +262,24 @@ DconMonitor::GetRecordsById() const
 }
 
 void
+DconMonitor::SetIncomplete(const std::string& reason)
+{
+    for (char c : reason)
+    {
+        if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20)
+        {
+            throw std::invalid_argument("SetIncomplete: the reason must be plain text");
+        }
+    }
+    m_incomplete = reason;
+}
+
+void
 DconMonitor::WriteHpccFct(const std::string& path) const
 {
     std::vector<RdmaFlowRecord> recs = GetRecordsById();
-    std::ofstream out = OpenOut(path);
+    AtomicOutputFile file(path);
+    std::ofstream& out = file.Stream();
     for (const auto& r : recs)
     {
         const RdmaFlowHelper::Flow& flow = m_flows->GetFlows()[r.flowId];
@@ -299,10 +298,7 @@ DconMonitor::WriteHpccFct(const std::string& path) const
                       static_cast<long long>(ideal.GetNanoSeconds()));
         out << line;
     }
-    if (!out)
-    {
-        throw std::runtime_error("cannot write " + path);
-    }
+    file.Commit();
 }
 
 void
@@ -315,7 +311,8 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
     // flows.csv, sorted by flow id so the file does not depend on completion order ties
     std::vector<RdmaFlowRecord> recs = GetRecordsById();
     {
-        std::ofstream out = OpenOut(d / "flows.csv");
+        AtomicOutputFile file(d / "flows.csv");
+        std::ofstream& out = file.Stream();
         out << "flow_id,src,dst,size_bytes,start_s,end_s,fct_s,ideal_fct_s,slowdown\n";
         for (const auto& r : recs)
         {
@@ -327,9 +324,11 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
                 << "," << Seconds(ideal) << "," << std::setprecision(6)
                 << fct.GetSeconds() / ideal.GetSeconds() << "\n";
         }
+        file.Commit();
     }
     {
-        std::ofstream out = OpenOut(d / "pfc.csv");
+        AtomicOutputFile file(d / "pfc.csv");
+        std::ofstream& out = file.Stream();
         out << "time_s,node,port,peer,priority,event,quanta\n";
         for (const auto& e : m_pfc)
         {
@@ -337,9 +336,11 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
                 << GetNodeName(e.peer) << "," << +e.priority << ","
                 << (e.quanta ? "pause" : "resume") << "," << e.quanta << "\n";
         }
+        file.Commit();
     }
     {
-        std::ofstream out = OpenOut(d / "queues.csv");
+        AtomicOutputFile file(d / "queues.csv");
+        std::ofstream& out = file.Stream();
         out << "time_s,node,port,kind,bytes\n";
         for (const auto& q : m_queues)
         {
@@ -349,18 +350,22 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
                     << (q.ingress ? "ingress" : "egress") << "," << b << "\n";
             }
         }
+        file.Commit();
     }
     if (m_bufferProbe)
     {
-        std::ofstream out = OpenOut(d / "buffer.csv");
+        AtomicOutputFile file(d / "buffer.csv");
+        std::ofstream& out = file.Stream();
         out << "time_s,total_bytes,max_switch_bytes\n";
         for (const auto& [t, total, most] : m_bufferSamples)
         {
             out << Seconds(t) << "," << total << "," << most << "\n";
         }
+        file.Commit();
     }
     {
-        std::ofstream out = OpenOut(d / "throughput.csv");
+        AtomicOutputFile file(d / "throughput.csv");
+        std::ofstream& out = file.Stream();
         out << "time_s,flow,gbps\n";
         for (const auto& [id, f] : m_flowProbes)
         {
@@ -369,10 +374,12 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
                 out << Seconds(t) << "," << id << "," << std::setprecision(6) << g << "\n";
             }
         }
+        file.Commit();
     }
     std::map<std::string, uint64_t> drops;
     {
-        std::ofstream out = OpenOut(d / "drops.csv");
+        AtomicOutputFile file(d / "drops.csv");
+        std::ofstream& out = file.Stream();
         out << "node,reason,packets\n";
         for (uint32_t s : m_fabric->GetSwitches())
         {
@@ -388,6 +395,7 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
                 drops[reason] += n;
             }
         }
+        file.Commit();
     }
     // summary.json
     uint64_t pauses = 0;
@@ -425,10 +433,40 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
             }
         }
     }
+    // What the switches still hold: all zero once the fabric has drained.
+    uint64_t mmuTotal = 0;
+    uint64_t mmuShared = 0;
+    uint64_t mmuHeadroom = 0;
+    uint64_t ingress = 0;
+    uint64_t egress = 0;
+    uint64_t paused = 0;
+    for (uint32_t s : m_fabric->GetSwitches())
+    {
+        Ptr<DconSwitch> sw = m_fabric->GetSwitch(s);
+        Ptr<SwitchMmu> mmu = sw->GetMmu();
+        mmuTotal += mmu->GetTotalUsed();
+        mmuShared += mmu->GetSharedUsed();
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            mmuHeadroom += mmu->GetPortHeadroomBytes(p);
+            egress += sw->GetEgressBytes(p);
+            for (uint8_t prio = 0; prio < PfcNetDevice::NUM_PRIORITIES; ++prio)
+            {
+                ingress += mmu->GetIngressBytes(p, prio);
+                paused += mmu->IsPaused(p, prio);
+            }
+        }
+    }
     RdmaNic::Stats nic = m_fabric->GetNicTotals();
-    std::ofstream out = OpenOut(d / "summary.json");
+    AtomicOutputFile file(d / "summary.json");
+    std::ofstream& out = file.Stream();
     out << std::setprecision(6);
     out << "{\n";
+    out << "  \"complete\": " << (m_incomplete.empty() ? "true" : "false") << ",\n";
+    if (!m_incomplete.empty())
+    {
+        out << "  \"incomplete_reason\": \"" << m_incomplete << "\",\n";
+    }
     out << "  \"simulated_time_s\": " << Seconds(Simulator::Now()) << ",\n";
     out << "  \"wall_time_s\": " << wallSeconds << ",\n";
     out << "  \"events_executed\": " << Simulator::GetEventCount() << ",\n";
@@ -453,12 +491,12 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
     out << "  \"cnps_sent\": " << nic.cnpsSent << ",\n";
     out << "  \"cnps_received\": " << nic.cnpsReceived << ",\n";
     out << "  \"cnms_received\": " << nic.cnmsReceived << ",\n";
-    out << "  \"naks_sent\": " << nic.naksSent << "\n";
+    out << "  \"naks_sent\": " << nic.naksSent << ",\n";
+    out << "  \"mmu_at_end\": {\"total_bytes\": " << mmuTotal << ", \"shared_bytes\": " << mmuShared
+        << ", \"headroom_bytes\": " << mmuHeadroom << ", \"ingress_bytes\": " << ingress
+        << ", \"egress_bytes\": " << egress << ", \"paused_port_priorities\": " << paused << "}\n";
     out << "}\n";
-    if (!out)
-    {
-        throw std::runtime_error("cannot write " + (d / "summary.json").string());
-    }
+    file.Commit();
 }
 
 } // namespace ns3

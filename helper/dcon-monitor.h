@@ -91,12 +91,24 @@ public:
     void Start(Time interval, Time stop);
 
     /**
-     * \brief Write every file to \p dir (created if needed). Throws std::runtime_error if a
-     * file cannot be written.
+     * \brief Write every file to \p dir (created if needed), summary.json last. Each file is
+     * written under a temporary name and renamed when complete (AtomicOutputFile), so an
+     * interrupted write leaves no truncated file. summary.json says whether the run is
+     * complete (SetIncomplete) and what the switches still hold ("mmu_at_end"). Throws
+     * std::runtime_error if a file cannot be written.
      * \param dir output directory
      * \param wallSeconds wall-clock time of the run, for the summary
      */
     void Write(const std::string& dir, double wallSeconds) const;
+
+    /**
+     * \brief Mark the run as incomplete (for example stopped by a safety limit with flows
+     * unfinished): summary.json then says "complete": false and gives the reason. A run is
+     * complete unless this is called.
+     * \throws std::invalid_argument if the reason has quotes, backslashes or control characters
+     * \param reason plain text
+     */
+    void SetIncomplete(const std::string& reason);
 
     /**
      * \brief Write the completed flows in the HPCC simulator's FCT format (its fct.txt), so that
@@ -222,6 +234,7 @@ private:
     std::vector<RdmaFlowRecord> m_records;
     Time m_interval;
     Time m_stop;
+    std::string m_incomplete; //!< why the run is incomplete (empty: it is complete)
 };
 
 } // namespace ns3

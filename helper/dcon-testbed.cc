@@ -219,6 +219,12 @@ DconTestbed::GetFacts() const
     return f;
 }
 
+uint32_t
+DconTestbed::GetFlowCount() const
+{
+    return m_flows->GetFlows().size();
+}
+
 QueueSize
 DconTestbed::GetQcnm() const
 {

@@ -176,6 +176,12 @@ public:
     DconTestbedFacts GetFacts() const;
 
     /**
+     * \brief Number of flows of the scenario (f0, f1 and the burst).
+     * \return the count
+     */
+    uint32_t GetFlowCount() const;
+
+    /**
      * \brief The Q_CNM in use (DCON queues only).
      * \return Q_CNM
      */

@@ -131,9 +131,14 @@ RdmaFlowHelper::GetFiveTuple(uint32_t flowId) const
 }
 
 void
-RdmaFlowHelper::SetStopWhenDone(bool enable)
+RdmaFlowHelper::SetStopWhenDone(bool enable, Time drain)
 {
+    if (drain.IsStrictlyNegative())
+    {
+        throw std::invalid_argument("SetStopWhenDone: the drain time must be >= 0");
+    }
     m_stopWhenDone = enable;
+    m_drain = drain;
 }
 
 const std::vector<RdmaFlowHelper::Flow>&
@@ -170,7 +175,7 @@ RdmaFlowHelper::Completed(const RdmaFlowRecord& rec)
     m_completed++;
     if (m_stopWhenDone && m_completed == m_flows.size())
     {
-        Simulator::Stop();
+        Simulator::Stop(m_drain);
     }
 }
 

@@ -85,10 +85,12 @@ public:
     RdmaFiveTuple GetFiveTuple(uint32_t flowId) const;
 
     /**
-     * \brief Stop the simulator when the last flow completes (default true).
+     * \brief Stop the simulator when the last flow completes (default true), or \p drain
+     * after it (to let ACKs and CNPs still on the way leave the fabric).
      * \param enable true to stop
+     * \param drain how long after the last completion (>= 0)
      */
-    void SetStopWhenDone(bool enable);
+    void SetStopWhenDone(bool enable, Time drain = Time(0));
 
     /**
      * \brief The scheduled flows, by id.
@@ -118,6 +120,7 @@ private:
     std::vector<Flow> m_flows;
     uint32_t m_completed{0};
     bool m_stopWhenDone{true};
+    Time m_drain;                  //!< stop this long after the last completion
     std::vector<bool> m_connected; //!< per host: FlowComplete trace connected
 };
 

@@ -365,6 +365,10 @@ def compute_stats(flows, pfc, summary, run, flows_txt=None, buffer=None):
         stats[key] = _summary_field(summary, key)
     total, done = stats["flows_total"], stats["flows_completed"]
     stats["completion_ratio"] = done / total if total else None
+    # runs of the simulator before "complete" existed ran every flow to completion or said so in
+    # flows_completed; a safety stop now says "complete": false with the reason
+    stats["complete"] = bool(summary.get("complete", True))
+    stats["incomplete_reason"] = summary.get("incomplete_reason")
     drops = summary.get("drops", {}) or {}
     stats["drops_by_reason"] = drops
     stats["drops_total"] = int(sum(drops.values()))

@@ -102,7 +102,7 @@ RUN_METRICS = {  # <fig>-runs.csv column -> stats.json field
     "fct_count": "fct_count", "stationary": "stationary",
     "stationarity_note": "stationarity_note", "cnps": "cnps_sent", "cnms": "cnms_received",
     "flows_total": "flows_total", "flows_completed": "flows_completed",
-    "wall_time_s": "wall_time_s",
+    "wall_time_s": "wall_time_s", "complete": "complete",
 }
 CI_METRICS = ["avg_fct_s", "p99_fct_s", "pause_rate_per_s"]
 

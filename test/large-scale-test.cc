@@ -6,6 +6,7 @@
 // conversion by hand, bad settings rejected by name, and a 2 x 4 x 4 leaf-spine at core load 0.6
 // with PFC on that completes every flow with no drop, reproducibly.
 
+#include "ns3/atomic-output-file.h"
 #include "ns3/dcon-large-scale.h"
 #include "ns3/simulator.h"
 #include "test-items.h"
@@ -167,4 +168,77 @@ TEST_F(LargeScale, SameSeedSameOutputDifferentSeedDifferentFlows)
     c.seed = 2;
     DconLargeScale other(c);
     EXPECT_NE(other.GetFlowSpecs(), seed1Flows);
+}
+
+// A safety stop with flows unfinished is marked in summary.json ("complete": false and the
+// reason); a run that completes every flow and drains says "complete": true and that the
+// switches hold nothing ("mmu_at_end" all 0). No ".part" file is left behind.
+TEST_F(LargeScale, SummarySaysWhetherTheRunIsComplete)
+{
+    for (bool stopEarly : {true, false})
+    {
+        DconLargeScaleConfig c = TinyConfig("dcqcn");
+        c.maxTime = stopEarly ? MilliSeconds(1) : Seconds(2);
+        c.drain = MicroSeconds(100);
+        DconLargeScale run(c);
+        run.Run();
+        std::string dir = ::testing::TempDir() + "/dcon-large-complete";
+        std::filesystem::remove_all(dir);
+        run.Write(dir, 0);
+        std::string summary = Slurp(dir + "/summary.json");
+        if (stopEarly)
+        {
+            EXPECT_NE(summary.find("\"complete\": false"), std::string::npos) << summary;
+            EXPECT_NE(summary.find("flows unfinished"), std::string::npos) << summary;
+        }
+        else
+        {
+            EXPECT_NE(summary.find("\"complete\": true"), std::string::npos) << summary;
+            EXPECT_NE(summary.find("\"mmu_at_end\": {\"total_bytes\": 0, \"shared_bytes\": 0, "
+                                   "\"headroom_bytes\": 0, \"ingress_bytes\": 0, "
+                                   "\"egress_bytes\": 0, \"paused_port_priorities\": 0}"),
+                      std::string::npos)
+                << summary;
+        }
+        for (const auto& e : std::filesystem::directory_iterator(dir))
+        {
+            EXPECT_NE(e.path().extension(), ".part") << e.path();
+        }
+        Simulator::Destroy();
+    }
+}
+
+// AtomicOutputFile: the file appears under its name only when committed; abandoned, neither it
+// nor its part file remains; an unwritable path is an error naming it.
+TEST(AtomicOutputFile, CompleteOrAbsent)
+{
+    namespace fs = std::filesystem;
+    fs::path dir = fs::path(::testing::TempDir()) / "dcon-atomic";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    {
+        AtomicOutputFile f(dir / "a.csv");
+        f.Stream() << "x\n";
+        EXPECT_TRUE(fs::exists(dir / "a.csv.part"));
+        EXPECT_FALSE(fs::exists(dir / "a.csv"));
+        f.Commit();
+    }
+    EXPECT_EQ(Slurp((dir / "a.csv").string()), "x\n");
+    EXPECT_FALSE(fs::exists(dir / "a.csv.part"));
+    {
+        AtomicOutputFile f(dir / "b.csv");
+        f.Stream() << "half";
+        // abandoned, as when an exception leaves the writer
+    }
+    EXPECT_FALSE(fs::exists(dir / "b.csv"));
+    EXPECT_FALSE(fs::exists(dir / "b.csv.part"));
+    try
+    {
+        AtomicOutputFile f(dir / "no-such-dir" / "c.csv");
+        FAIL() << "an unwritable path was accepted";
+    }
+    catch (const std::runtime_error& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("c.csv"), std::string::npos) << e.what();
+    }
 }

@@ -184,6 +184,16 @@ class StatsTest(unittest.TestCase):
         for key in RUN:  # run.json copied in
             self.assertEqual(s[key], RUN[key], key)
 
+    def test_incomplete_run_is_marked(self):
+        # a safety stop: the simulator writes "complete": false and the reason; older runs
+        # without the field count as complete
+        self.assertTrue(fct_stats.compute_stats(flows_frame(), pfc_frame(), SUMMARY, RUN)
+                        ["complete"])
+        summary = dict(SUMMARY, complete=False, incomplete_reason="safety stop at 2 s")
+        s = fct_stats.compute_stats(flows_frame(), pfc_frame(), summary, RUN)
+        self.assertFalse(s["complete"])
+        self.assertEqual(s["incomplete_reason"], "safety stop at 2 s")
+
     def test_missing_summary_field_is_named(self):
         summary = dict(SUMMARY)
         del summary["cnms_received"]
