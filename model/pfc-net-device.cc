@@ -169,8 +169,17 @@ PfcNetDevice::SendPfc(uint8_t priority, uint16_t quanta)
         throw std::invalid_argument("PfcNetDevice::SendPfc: priority " + std::to_string(priority)
                                     + " is not in 0..7");
     }
+    const uint8_t bit = static_cast<uint8_t>(1u << priority);
+    if (quanta == 0 && m_pendingPfc[priority] > 0 && !(m_pausedUpstreamMask & bit))
+    {
+        // A RESUME before the PAUSE it answers went out: the upstream was never paused, so
+        // neither frame is sent (a lone RESUME would answer no PAUSE).
+        m_pendingPfc[priority] = -1;
+        m_pendingPfcMask &= static_cast<uint8_t>(~bit);
+        return;
+    }
     m_pendingPfc[priority] = quanta;
-    m_pendingPfcMask |= (1u << priority);
+    m_pendingPfcMask |= bit;
     NotifyTxReady();
 }
 
@@ -233,10 +242,12 @@ PfcNetDevice::TryTransmit()
                 if (quanta)
                 {
                     m_stats.pauseSent++;
+                    m_pausedUpstreamMask |= static_cast<uint8_t>(1u << p);
                 }
                 else
                 {
                     m_stats.resumeSent++;
+                    m_pausedUpstreamMask &= static_cast<uint8_t>(~(1u << p));
                 }
                 m_pendingPfc[p] = -1;
             }

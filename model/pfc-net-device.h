@@ -181,7 +181,10 @@ public:
      * \brief Send a PFC frame for one priority ahead of all data.
      *
      * A PFC frame for the same priority still waiting to be sent is updated in place rather
-     * than queued twice.
+     * than queued twice. A RESUME asked for while the PAUSE it answers is still waiting, and
+     * the last frame sent for that priority was not a PAUSE, cancels the PAUSE and sends
+     * nothing: the upstream was never paused, and a RESUME that follows no PAUSE would be a
+     * spurious frame.
      * \param priority the priority (0..7)
      * \param quanta pause time in quanta of 512 bit times; 0 = RESUME
      */
@@ -340,6 +343,8 @@ private:
     /// Pending PFC frames: quanta per priority, -1 = none pending.
     std::array<int32_t, NUM_PRIORITIES> m_pendingPfc;
     uint8_t m_pendingPfcMask{0};
+    /// Priorities whose last PFC frame sent was a PAUSE (the upstream may be paused by it).
+    uint8_t m_pausedUpstreamMask{0};
     /// Frames given through Send().
     std::deque<PfcTxFrame> m_sendQueue;
     std::array<EventId, NUM_PRIORITIES> m_pauseEvents;

@@ -679,6 +679,47 @@ TEST_F(PfcDevice, RepeatedPauseExtends)
     Simulator::Destroy();
 }
 
+// A RESUME asked for while its PAUSE still waits behind a frame being sent (the ingress
+// crossed X_off and fell back under X_on within one frame time) cancels the PAUSE: nothing is
+// sent. B is busy with back-to-back 1000 B frames (216.4 ns each); PAUSE at 100 ns and RESUME
+// at 150 ns: no PFC frame. PAUSE at 1000 ns, sent at the end of the current frame (1082 ns),
+// then RESUME at 1300 ns: both sent, since the upstream was paused by the first.
+TEST_F(PfcDevice, ResumeBeforeItsPauseWentOutCancelsBoth)
+{
+    Sender sa;
+    Receiver ra;
+    Sender sb;
+    Receiver rb;
+    Link link(sa, rb);
+    link.b->SetPullCallback(MakeCallback(&Sender::Pull, &sb));
+    link.a->SetFrameReceiveCallback(MakeCallback(&Receiver::Rx, &ra));
+    sb.Add(3, 1000, 20);
+    link.StartAtZero();
+    Simulator::ScheduleWithContext(
+        link.b->GetNode()->GetId(), Time(0), &PfcNetDevice::NotifyTxReady, link.b);
+    PfcLog log;
+    link.b->TraceConnectWithoutContext("PfcTx", MakeCallback(&PfcLog::Tx, &log));
+    SendPfcAt(link.b, 100 * PS_PER_NS, 3, 100);
+    SendPfcAt(link.b, 150 * PS_PER_NS, 3, 0);
+    uint64_t sentBy900 = 99;
+    Simulator::Schedule(NanoSeconds(900),
+                        [&sentBy900, &link]()
+                        {
+                            sentBy900
+                                = link.b->GetStats().pauseSent + link.b->GetStats().resumeSent;
+                        });
+    SendPfcAt(link.b, 1000 * PS_PER_NS, 3, 100);
+    SendPfcAt(link.b, 1300 * PS_PER_NS, 3, 0);
+    Simulator::Run();
+    EXPECT_EQ(sentBy900, 0u);
+    EXPECT_EQ(link.b->GetStats().pauseSent, 1u);
+    EXPECT_EQ(link.b->GetStats().resumeSent, 1u);
+    ASSERT_EQ(log.tx.size(), 2u);
+    EXPECT_EQ(log.tx[0].value, 100u);
+    EXPECT_EQ(log.tx[1].value, 0u);
+    Simulator::Destroy();
+}
+
 TEST_F(PfcDevice, BadPriorityThrows)
 {
     Sender s;
