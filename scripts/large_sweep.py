@@ -272,6 +272,9 @@ def parse_args(argv):
     ap.add_argument("--build", default="build", help="build directory (default build)")
     ap.add_argument("--results", default=os.path.join("results", "large"),
                     help="results directory (default results/large)")
+    ap.add_argument("--tables-only", action="store_true",
+                    help="run nothing: tables and plots of the runs finished so far (e.g. while "
+                         "another sweep is still running)")
     ap.add_argument("--no-plot", action="store_true", help="write the tables but do not plot")
     args = ap.parse_args(argv)
     if args.jobs < 1:
@@ -320,7 +323,7 @@ def main(argv=None):
             print_plan(runs, binary, args.results)
             return 0
         os.makedirs(args.results, exist_ok=True)
-        failures = execute(runs, binary, args.results, args.jobs)
+        failures = [] if args.tables_only else execute(runs, binary, args.results, args.jobs)
     except SweepError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -691,6 +691,17 @@ class SweepTest(unittest.TestCase):
         self.assertEqual(names9 & names12, {f"websearch-dcon-load{x}-s1-d40ms-w10ms-full-c10ms"
                                             for x in ("0.4", "0.6", "0.8")})
 
+    def test_tables_only_runs_nothing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            res = os.path.join(tmp, "r")
+            # no simulator at all: --tables-only must not need one
+            rc, out, err = quiet(large_sweep.main, ["fig12", "--quick", "--tables-only",
+                                                    "--no-plot", "--build", tmp,
+                                                    "--results", res])
+            self.assertEqual(rc, 0, err)
+            self.assertIn("(0 runs)", out)
+            self.assertEqual(len(pd.read_csv(os.path.join(res, "fig12-runs.csv"))), 0)
+
     def test_list(self):
         with tempfile.TemporaryDirectory() as tmp:
             res = os.path.join(tmp, "r")
