@@ -39,26 +39,27 @@ AddUnsignedValue(
     CommandLine& cmd, const std::string& name, const std::string& help, T& value, T minValue = 0)
 {
     static_assert(std::is_unsigned_v<T>, "AddUnsignedValue is for unsigned integer types");
-    cmd.AddValue(name,
-                 help,
-                 // const std::string&: ns-3.48's parameter type (older releases take
-                 // std::string and wrap this callback)
-                 Callback<bool, const std::string&>(
-                     [&value, name, minValue](const std::string& text)
-                     {
-                         constexpr uint64_t maxValue = std::numeric_limits<T>::max();
-                         std::optional<uint64_t> v = textinput::ParseUnsigned(text, maxValue);
-                         if (!v || *v < minValue)
-                         {
-                             std::cerr << "error: --" << name << "=" << text
-                                       << " is not an integer in [" << uint64_t(minValue) << ", "
-                                       << maxValue << "]\n";
-                             return false;
-                         }
-                         value = static_cast<T>(*v);
-                         return true;
-                     }),
-                 std::to_string(value));
+    cmd.AddValue(
+        name,
+        help,
+        // A lambda, converted by CommandLine's own Callback type: ns-3.37 takes
+        // Callback<bool, std::string>, ns-3.48 Callback<bool, const std::string&>.
+        // (Wrapping it in one of them and letting ns-3 convert to the other casts
+        // between unrelated CallbackImpl types: UBSan reports it.)
+        [&value, name, minValue](const std::string& text)
+        {
+            constexpr uint64_t maxValue = std::numeric_limits<T>::max();
+            std::optional<uint64_t> v = textinput::ParseUnsigned(text, maxValue);
+            if (!v || *v < minValue)
+            {
+                std::cerr << "error: --" << name << "=" << text << " is not an integer in ["
+                          << uint64_t(minValue) << ", " << maxValue << "]\n";
+                return false;
+            }
+            value = static_cast<T>(*v);
+            return true;
+        },
+        std::to_string(value));
 }
 
 } // namespace ns3
