@@ -2,8 +2,10 @@
 """Large-scale sweeps of the DCON paper (Fig. 9-12; dcon.md 3.3-3.4) and their sensitivity
 runs, one command per figure, over named scheme variants (scripts/variants.py).
 
-  fig9   WebSearch:  dcon dcqcn swift pcn
-  fig10  DataMining: dcon dcqcn swift pcn
+  fig9   WebSearch:  dcon dcqcn swift pcn dcon-dcqcnsender
+  fig10  DataMining: dcon dcqcn swift pcn dcon-dcqcnsender
+         (dcon-dcqcnsender: DCON with DCQCN's sender, the alternative reading of Algorithm 1,
+         next to the paper's reading so that both answer the paper's comparisons)
   fig11  WebSearch:  dcon-q0.4 dcon-q0.6 dcon            (Q_CNM 40% / 60% of the PFC threshold,
                                                           dynamic)
   fig12  WebSearch:  dcon-T2 dcon dcon-T4                (CNM window T = 2 / 3 / 4 RTT)
@@ -76,10 +78,10 @@ Figure = collections.namedtuple("Figure", "title workload variants loads kind")
 # kind "lines": panels against load; "bars": grouped bars at the figure's load(s).
 # loads None = the sweep's loads (--loads, default LOADS).
 FIGURES = collections.OrderedDict([
-    ("fig9", Figure("Fig. 9: WebSearch", "websearch", ["dcon", "dcqcn", "swift", "pcn"],
-                    None, "lines")),
-    ("fig10", Figure("Fig. 10: DataMining", "datamining", ["dcon", "dcqcn", "swift", "pcn"],
-                     None, "lines")),
+    ("fig9", Figure("Fig. 9: WebSearch", "websearch",
+                    ["dcon", "dcqcn", "swift", "pcn", "dcon-dcqcnsender"], None, "lines")),
+    ("fig10", Figure("Fig. 10: DataMining", "datamining",
+                     ["dcon", "dcqcn", "swift", "pcn", "dcon-dcqcnsender"], None, "lines")),
     ("fig11", Figure("Fig. 11: WebSearch, DCON, Q_CNM", "websearch",
                      ["dcon-q0.4", "dcon-q0.6", "dcon"], None, "lines")),
     ("fig12", Figure("Fig. 12: WebSearch, DCON, CNM window T", "websearch",

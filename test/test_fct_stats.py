@@ -668,8 +668,8 @@ class SweepTest(unittest.TestCase):
             self.assertRegex(err, what)
 
     def test_run_counts(self):
-        # 4 variants x 3 loads x 3 seeds = 36; sens: 10 variants x load 0.8 x 3 seeds = 30
-        self.assertEqual(len(large_sweep.fig_runs("fig9")), 36)
+        # 5 variants x 3 loads x 3 seeds = 45; sens: 10 variants x load 0.8 x 3 seeds = 30
+        self.assertEqual(len(large_sweep.fig_runs("fig9")), 45)
         self.assertEqual(len(large_sweep.fig_runs("fig11")), 27)
         self.assertEqual(len(large_sweep.fig_runs("sens")), 30)
         self.assertEqual({r.load for r in large_sweep.fig_runs("sens")}, {0.8})
@@ -678,14 +678,14 @@ class SweepTest(unittest.TestCase):
 
     def test_shared_runs_deduplicated(self):
         one = dict(seeds=[1])
-        # fig9 12; fig12 adds dcon-T2 and dcon-T4 (6), its dcon runs are fig9's
-        self.assertEqual(len(large_sweep.plan(["fig9", "fig12"], **one)), 18)
+        # fig9 15; fig12 adds dcon-T2 and dcon-T4 (6), its dcon runs are fig9's
+        self.assertEqual(len(large_sweep.plan(["fig9", "fig12"], **one)), 21)
         self.assertEqual(len(large_sweep.plan(["fig11", "fig12"], **one)), 15)  # 9 + 6
-        # sens shares dcon and dcqcn at 0.8 with fig9: 12 + 8
-        self.assertEqual(len(large_sweep.plan(["fig9", "sens"], **one)), 20)
-        # all: fig9 12 + fig10 12 + fig11 6 + fig12 6 + sens 8 + swift 15 = 59 per seed
-        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES, **one)), 59)
-        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES)), 177)
+        # sens shares dcon, dcqcn and dcon-dcqcnsender at 0.8 with fig9: 15 + 7
+        self.assertEqual(len(large_sweep.plan(["fig9", "sens"], **one)), 22)
+        # all: fig9 15 + fig10 15 + fig11 6 + fig12 6 + sens 7 + swift 15 = 64 per seed
+        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES, **one)), 64)
+        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES)), 192)
         names9 = {large_sweep.run_name(r) for r in large_sweep.fig_runs("fig9", **one)}
         names12 = {large_sweep.run_name(r) for r in large_sweep.fig_runs("fig12", **one)}
         self.assertEqual(names9 & names12, {f"websearch-dcon-load{x}-s1-d40ms-w10ms-full-c10ms"
