@@ -1,0 +1,320 @@
+#!/usr/bin/python3
+"""Every claim of the DCON paper's evaluation next to our numbers: the validation table of
+doc/dcon.rst, computed from the tables the sweeps write (nothing is run here).
+
+Inputs (each optional: a claim whose table is missing gets the verdict "not run"):
+  LARGE/fig9-runs.csv, fig10-runs.csv, fig11-runs.csv, fig12-runs.csv   scripts/large_sweep.py
+  FIG7/fig7-runs.csv                                                    scripts/burst_sweep.py
+  TESTBED/readings.csv                                                  scripts/testbed_readings.py
+
+Each claim is evaluated under two readings of DCON's sender: "paper" (variant dcon, Algorithm 1
+as written) and "alternative" (variant dcon-dcqcnsender, DCQCN's sender plus the CNM reaction),
+against the baselines dcqcn, swift and pcn (Fig. 11 and 12 compare DCON variants with each other
+and are run with the paper's reading only). Kinds of claim and their verdicts:
+
+  lowest     "DCON has the lowest METRIC": at each point (load, burst interval or size) DCON's
+             mean over the seeds is compared with each baseline's. Verdict "holds" (lowest at
+             every point), "partly (k of n)" or "no"; ours lists DCON's rank at each point.
+  reduction  "DCON's METRIC is P% below BASELINE's at POINT": per seed s (the same seed gives
+             every scheme the same flows), r_s = 1 - DCON_s / BASELINE_s; ours is the mean of
+             r_s in % with its 95% confidence half-width (Student's t over the seeds,
+             scripts/seed_stats.py). Verdict "reproduced" (P inside the interval), "same
+             direction" (r > 0 but P outside), "opposite" (r <= 0).
+  best       "VARIANT is best" (Fig. 11, 12): the variant has the lowest mean average FCT at
+             each load; "holds" / "partly (k of n)" / "no".
+  gap        "DCON's pause-rate advantage is largest on DataMining": the reductions of the mean
+             pause rate, 1 - DCON / baseline, vs each baseline at load 0.8 on both workloads
+             (means: a baseline may not pause at all); "holds" when every reduction is positive
+             and larger on DataMining, "no" otherwise.
+  facts      the testbed's facts of Fig. 2 (DCQCN) and Fig. 6 (DCON) at the burst spacing of
+             the paper's text (15 us), from readings.csv: "holds" when they hold for every seed,
+             else the facts that fail.
+
+Usage: /usr/bin/python3 scripts/paper_claims.py [--large results/large] [--fig7 results/fig7]
+         [--testbed results/testbed-readings] [--out results/claims.csv]
+Prints the table (reStructuredText) and writes it as CSV to --out.
+"""
+import argparse
+import math
+import os
+import sys
+
+import pandas as pd
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import seed_stats  # noqa: E402
+
+BASELINES = ["dcqcn", "swift", "pcn"]
+READINGS = [("paper", "dcon"), ("alternative", "dcon-dcqcnsender")]
+NAMES = {"dcon": "DCON", "dcon-dcqcnsender": "DCON", "dcqcn": "DCQCN", "swift": "Swift",
+         "pcn": "PCN"}
+COLUMNS = ["claim", "figure", "what", "paper", "reading", "ours", "verdict"]
+
+
+class Source:
+    """One sweep table: rows with a variant, a seed, a point column and metric columns."""
+
+    def __init__(self, table, point):
+        self.table = table
+        self.point = point
+
+    def points(self, variant):
+        return sorted(self.table[self.table.variant == variant][self.point].unique())
+
+    def mean(self, variant, point, metric):
+        rows = self.table[(self.table.variant == variant) & (self.table[self.point] == point)]
+        return seed_stats.mean_std_ci95(rows[metric])[1]
+
+    def paired(self, variant, other, point, metric):
+        """[(seed, variant's value, other's value)] for the seeds both have."""
+        t = self.table[self.table[self.point] == point]
+        a = t[t.variant == variant].set_index("seed")[metric].dropna()
+        b = t[t.variant == other].set_index("seed")[metric].dropna()
+        return [(s, float(a[s]), float(b[s])) for s in sorted(set(a.index) & set(b.index))]
+
+
+def read_table(path, point=None, filters=None):
+    """A Source over the CSV at path (None when the file does not exist)."""
+    if not os.path.isfile(path):
+        return None
+    t = pd.read_csv(path)
+    for col, value in (filters or {}).items():
+        t = t[t[col] == value]
+    return Source(t, point)
+
+
+def fmt_point(p):
+    return ("%g" % p) if isinstance(p, (int, float)) else str(p)
+
+
+def claim_lowest(src, dcon, metric, unit_scale, unit):
+    """(ours, verdict) of "DCON has the lowest metric" at every point of src."""
+    if src is None or not src.points(dcon):
+        return "", "not run"
+    parts, wins, n = [], 0, 0
+    for p in src.points(dcon):
+        means = {v: src.mean(v, p, metric) for v in [dcon] + BASELINES}
+        if any(math.isnan(x) for x in means.values()):
+            continue
+        n += 1
+        rank = 1 + sum(means[b] < means[dcon] for b in BASELINES)
+        wins += rank == 1
+        best = min(BASELINES, key=lambda b: means[b])
+        parts.append("%s: %s %s (rank %d; best baseline %s %s)"
+                     % (fmt_point(p), fmt_value(means[dcon] * unit_scale), unit, rank,
+                        NAMES[best], fmt_value(means[best] * unit_scale)))
+    if n == 0:
+        return "", "not run"
+    verdict = "holds" if wins == n else ("no" if wins == 0 else "partly (%d of %d)" % (wins, n))
+    return "; ".join(parts), verdict
+
+
+def fmt_value(x):
+    if math.isnan(x):
+        return "-"
+    if abs(x) >= 100:
+        return "{:,.0f}".format(x)
+    return "%.2f" % x
+
+
+def paired_reduction(src, dcon, baseline, point, metric):
+    """(n, mean, ci95) of the per-seed reductions 1 - dcon/baseline, in %."""
+    pairs = [(s, a, b) for s, a, b in src.paired(dcon, baseline, point, metric) if b > 0]
+    n, mean, _, ci = seed_stats.mean_std_ci95([100.0 * (1.0 - a / b) for _, a, b in pairs])
+    return n, mean, ci
+
+
+def fmt_interval(n, mean, ci):
+    if n == 0:
+        return "-"
+    if n == 1 or math.isnan(ci):
+        return "%+.0f%% (1 seed)" % (-mean)
+    return "%+.0f%% +- %.0f" % (-mean, ci)
+
+
+def claim_reduction(src, dcon, baseline, point, metric, paper_pct):
+    """(ours, verdict) of "DCON's metric is paper_pct % below baseline's at point"."""
+    if src is None or point not in src.points(dcon):
+        return "", "not run"
+    n, mean, ci = paired_reduction(src, dcon, baseline, point, metric)
+    if n == 0:
+        return "", "not run"
+    ours = "%s vs %s" % (fmt_interval(n, mean, ci), NAMES[baseline])
+    if mean <= 0:
+        return ours, "opposite"
+    if not math.isnan(ci) and abs(mean - paper_pct) <= ci:
+        return ours, "reproduced"
+    return ours, "same direction"
+
+
+def claim_best(src, best, others, metric="avg_fct_s"):
+    """(ours, verdict) of "variant best has the lowest mean metric at every load"."""
+    if src is None or not src.points(best):
+        return "", "not run"
+    parts, wins, n = [], 0, 0
+    for p in src.points(best):
+        means = {v: src.mean(v, p, metric) for v in [best] + others}
+        if any(math.isnan(x) for x in means.values()):
+            continue
+        n += 1
+        winner = min(means, key=means.get)
+        wins += winner == best
+        parts.append("%s: %s" % (fmt_point(p), " / ".join(fmt_value(means[v] * 1e3)
+                                                          for v in others + [best])))
+    if n == 0:
+        return "", "not run"
+    verdict = "holds" if wins == n else ("no" if wins == 0 else "partly (%d of %d)" % (wins, n))
+    return "; ".join(parts), verdict
+
+
+def mean_reduction(src, dcon, baseline, point, metric):
+    """1 - mean(DCON) / mean(baseline) in % over the seeds (0 when both means are 0, -inf
+    when only the baseline's is), or NaN when a mean is missing."""
+    a, b = src.mean(dcon, point, metric), src.mean(baseline, point, metric)
+    if math.isnan(a) or math.isnan(b):
+        return math.nan
+    if b == 0:
+        return 0.0 if a == 0 else -math.inf
+    return 100.0 * (1.0 - a / b)
+
+
+def fmt_reduction(r, baseline):
+    if r == -math.inf:
+        return "DCON > 0 = %s" % NAMES[baseline]
+    return "%+.0f%%" % -r
+
+
+def claim_gap(web, mine, dcon, point=0.8):
+    """(ours, verdict) of "DCON's pause-rate reduction is larger on DataMining": the reductions
+    of the mean pause rate vs each baseline at the point, on both workloads (means, not pairs:
+    a baseline may not pause at all)."""
+    if web is None or mine is None:
+        return "", "not run"
+    parts, holds = [], True
+    for b in BASELINES:
+        rw = mean_reduction(web, dcon, b, point, "pause_rate_per_s")
+        rm = mean_reduction(mine, dcon, b, point, "pause_rate_per_s")
+        if math.isnan(rw) or math.isnan(rm):
+            return "", "not run"
+        parts.append("vs %s: WebSearch %s, DataMining %s"
+                     % (NAMES[b], fmt_reduction(rw, b), fmt_reduction(rm, b)))
+        holds = holds and rw > 0 and rm > rw
+    return "; ".join(parts), "holds" if holds else "no"
+
+
+def claim_facts(readings, variant, fact_columns, spacing="15us"):
+    """(ours, verdict) of the testbed facts of one variant at one burst spacing."""
+    if readings is None:
+        return "", "not run"
+    t = readings[(readings.variant == variant) & (readings.spacing == spacing)]
+    if t.empty:
+        return "", "not run"
+    failing = [name for col, name in fact_columns if not t[col].astype(bool).all()]
+    holding = [name for col, name in fact_columns if t[col].astype(bool).all()]
+    ours = "%d seed(s); hold: %s" % (len(t), ", ".join(holding) or "none")
+    return ours, "holds" if not failing else "fails: " + ", ".join(failing)
+
+
+FIG2_FACTS = [("l2_pauses_s1", "L2 pauses S1"), ("s1_pauses_l0", "S1 pauses L0"),
+              ("s1_pauses_l1", "S1 pauses L1"), ("f0_collapses", "f0 collapses"),
+              ("f1_collapses", "f1 collapses"), ("f0_recovers", "f0 recovers")]
+FIG6_FACTS = [("l2_never_pauses_s1", "L2 never pauses S1"), ("f1_throttled", "f1 throttled"),
+              ("f0_keeps_half", "f0 keeps half its rate")]
+
+
+def claims(large, fig7_dir, testbed_dir):
+    """The claims table (a DataFrame with COLUMNS)."""
+    web = read_table(os.path.join(large, "fig9-runs.csv"), "load")
+    mine = read_table(os.path.join(large, "fig10-runs.csv"), "load")
+    f11 = read_table(os.path.join(large, "fig11-runs.csv"), "load")
+    f12 = read_table(os.path.join(large, "fig12-runs.csv"), "load")
+    fig7_path = os.path.join(fig7_dir, "fig7-runs.csv")
+    f7a = read_table(fig7_path, "value", {"panel": "interval"})
+    f7b = read_table(fig7_path, "value", {"panel": "size"})
+    rpath = os.path.join(testbed_dir, "readings.csv")
+    readings = pd.read_csv(rpath) if os.path.isfile(rpath) else None
+
+    rows = []
+
+    def add(claim, figure, what, paper, reading, result):
+        rows.append(dict(zip(COLUMNS, [claim, figure, what, paper, reading, *result])))
+
+    add("fig2", "Fig. 2", "DCQCN: L2 pauses S1, S1 pauses L0 and L1, f0 and f1 collapse, f0 "
+        "recovers", "all hold", "DCQCN", claim_facts(readings, "dcqcn", FIG2_FACTS))
+    for reading, dcon in READINGS:
+        add("fig6", "Fig. 6", "DCON: L2 never pauses S1, f1 throttled, f0 keeps its rate",
+            "all hold", reading, claim_facts(readings, dcon, FIG6_FACTS))
+    lowest = [("fig7a", "Fig. 7a", "lowest average FCT of the 422 flows, burst interval "
+               "10-30 us (us: ms)", f7a, "avg_fct_ms", 1, "ms"),
+              ("fig7b", "Fig. 7b", "lowest average FCT of the 422 flows, burst flow size "
+               "32-512 KB (KB: ms)", f7b, "avg_fct_ms", 1, "ms"),
+              ("fig9a", "Fig. 9a", "WebSearch: lowest PFC pause rate (load: PAUSE/s)", web,
+               "pause_rate_per_s", 1, "/s"),
+              ("fig9b", "Fig. 9b", "WebSearch: lowest average FCT (load: ms)", web,
+               "avg_fct_s", 1e3, "ms"),
+              ("fig9c", "Fig. 9c", "WebSearch: lowest p99 FCT (load: ms)", web, "p99_fct_s",
+               1e3, "ms"),
+              ("fig10a", "Fig. 10a", "DataMining: lowest PFC pause rate (load: PAUSE/s)", mine,
+               "pause_rate_per_s", 1, "/s"),
+              ("fig10b", "Fig. 10b", "DataMining: lowest average FCT (load: ms)", mine,
+               "avg_fct_s", 1e3, "ms"),
+              ("fig10c", "Fig. 10c", "DataMining: lowest p99 FCT (load: ms)", mine,
+               "p99_fct_s", 1e3, "ms")]
+    reductions = {"fig7a": [("dcqcn", 20, "avg_fct_ms", 47)],
+                  "fig9b": [("dcqcn", 0.8, "avg_fct_s", 55), ("swift", 0.8, "avg_fct_s", 42),
+                            ("pcn", 0.8, "avg_fct_s", 20)],
+                  "fig10c": [("dcqcn", 0.8, "p99_fct_s", 64), ("swift", 0.8, "p99_fct_s", 53),
+                             ("pcn", 0.8, "p99_fct_s", 32)]}
+    for claim, figure, what, src, metric, scale, unit in lowest:
+        for reading, dcon in READINGS:
+            add(claim, figure, what, "DCON lowest", reading,
+                claim_lowest(src, dcon, metric, scale, unit))
+        for baseline, point, m, pct in reductions.get(claim, []):
+            where = ("at %g us" % point) if claim == "fig7a" else ("at load %g" % point)
+            for reading, dcon in READINGS:
+                add(claim, figure, "%s: DCON vs %s %s" % (m.replace("_s", "").replace(
+                    "_ms", ""), NAMES[baseline], where), "-%d%%" % pct, reading,
+                    claim_reduction(src, dcon, baseline, point, m, pct))
+        if claim == "fig10a":
+            for reading, dcon in READINGS:
+                add("fig10a", "Fig. 10a", "DCON's pause-rate reduction larger on DataMining "
+                    "than on WebSearch (load 0.8)", "larger on DataMining", reading,
+                    claim_gap(web, mine, dcon))
+    add("fig11", "Fig. 11", "dynamic Q_CNM gives the lowest average FCT (load: 40% / 60% / "
+        "dynamic, ms)", "dynamic best", "paper", claim_best(f11, "dcon",
+                                                           ["dcon-q0.4", "dcon-q0.6"]))
+    add("fig12", "Fig. 12", "T = 3 RTT gives the lowest average FCT (load: T = 2 / 4 / 3 RTT, "
+        "ms)", "3 RTT best", "paper", claim_best(f12, "dcon", ["dcon-T2", "dcon-T4"]))
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def rst(table):
+    """The table as an reStructuredText list-table."""
+    lines = [".. list-table::", "   :header-rows: 1", "   :widths: 8 30 10 10 30 12", "",
+             "   * - figure", "     - claim", "     - paper", "     - reading",
+             "     - ours (mean over seeds; +- 95% CI)", "     - verdict"]
+    for r in table.itertuples():
+        lines += ["   * - " + r.figure, "     - " + r.what, "     - " + r.paper,
+                  "     - " + r.reading, "     - " + (r.ours or "-"), "     - " + r.verdict]
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--large", default="results/large")
+    ap.add_argument("--fig7", default="results/fig7")
+    ap.add_argument("--testbed", default="results/testbed-readings")
+    ap.add_argument("--out", default="results/claims.csv")
+    args = ap.parse_args(argv)
+    table = claims(args.large, args.fig7, args.testbed)
+    out_dir = os.path.dirname(args.out)
+    if out_dir:
+        os.makedirs(out_dir, exist_ok=True)
+    table.to_csv(args.out + ".part", index=False)  # complete or absent
+    os.replace(args.out + ".part", args.out)
+    print(rst(table))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

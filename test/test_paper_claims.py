@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+"""Tests of scripts/paper_claims.py: the claims table from synthetic sweep tables, with the
+numbers worked out by hand.
+
+Run: /usr/bin/python3 test/test_paper_claims.py
+"""
+import os
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
+sys.path.insert(0, HERE)
+
+import pandas as pd  # noqa: E402
+
+import paper_claims as pc  # noqa: E402
+from test_fct_stats import quiet  # noqa: E402
+
+
+def runs_table(values, metric_columns=("avg_fct_s", "p99_fct_s", "pause_rate_per_s")):
+    """A <fig>-runs.csv table from {(variant, load): [(avg, p99, pause) per seed 1, 2, ...]}."""
+    rows = []
+    for (variant, load), per_seed in values.items():
+        for seed, vals in enumerate(per_seed, start=1):
+            row = {"variant": variant, "load": load, "seed": seed}
+            row.update(dict(zip(metric_columns, vals)))
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def row(table, claim, reading, what_part=""):
+    t = table[(table.claim == claim) & (table.reading == reading)
+              & table.what.str.contains(what_part, regex=False)]
+    assert len(t) == 1, (claim, reading, what_part, t)
+    return t.iloc[0]
+
+
+class ClaimsTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.large = os.path.join(self.tmp.name, "large")
+        os.makedirs(self.large)
+        # WebSearch, load 0.8, three seeds. DCON (paper): avg 1, 2, 3 ms; DCQCN 2, 4, 6 ms
+        # (paired reductions 50, 50, 50%: mean 50, std 0, CI 0); Swift 1.25, 2.5, 3.75 ms (20%
+        # each); PCN 0.5, 1, 1.5 ms (DCON 100% above: reduction -100%). At load 0.4 DCON is
+        # lowest (0.1 ms against 0.2). dcon-dcqcnsender: half of DCQCN at 0.8 (50%) with seed
+        # 3 at 5/6 (reductions 50, 50, 16.67%: mean 38.89, std 19.245, CI 4.303 x 19.245 /
+        # sqrt(3) = 47.81, so the paper's 55% is inside).
+        web = {("dcon", 0.8): [(1e-3, 10e-3, 100), (2e-3, 20e-3, 200), (3e-3, 30e-3, 300)],
+               ("dcqcn", 0.8): [(2e-3, 1e-3, 1000), (4e-3, 2e-3, 2000), (6e-3, 3e-3, 3000)],
+               ("swift", 0.8): [(1.25e-3, 1e-3, 0), (2.5e-3, 2e-3, 0), (3.75e-3, 3e-3, 0)],
+               ("pcn", 0.8): [(0.5e-3, 1e-3, 400), (1e-3, 2e-3, 800), (1.5e-3, 3e-3, 1200)],
+               ("dcon-dcqcnsender", 0.8): [(1e-3, 1e-3, 50), (2e-3, 1e-3, 50),
+                                           (5e-3, 1e-3, 50)],
+               ("dcon", 0.4): [(0.1e-3, 1e-3, 0)], ("dcqcn", 0.4): [(0.2e-3, 1e-3, 0)],
+               ("swift", 0.4): [(0.2e-3, 1e-3, 0)], ("pcn", 0.4): [(0.2e-3, 1e-3, 0)]}
+        runs_table(web).to_csv(os.path.join(self.large, "fig9-runs.csv"), index=False)
+        # DataMining, load 0.8, one seed: pause rates DCON 100, DCQCN 10,000 (99%), Swift 200
+        # (50%), PCN 1,000 (90%); on WebSearch (means) DCON (paper) 200 vs DCQCN 2,000 (90%),
+        # vs Swift 0 (DCON above a baseline that never pauses), vs PCN 800 (75%).
+        mine = {("dcon", 0.8): [(1e-3, 1e-3, 100)], ("dcqcn", 0.8): [(1e-3, 1e-3, 10000)],
+                ("swift", 0.8): [(1e-3, 1e-3, 200)], ("pcn", 0.8): [(1e-3, 1e-3, 1000)]}
+        runs_table(mine).to_csv(os.path.join(self.large, "fig10-runs.csv"), index=False)
+        # Fig. 11: dynamic (dcon) best at 0.4, the 40% point at 0.8.
+        f11 = {("dcon", 0.4): [(1e-3, 0, 0)], ("dcon-q0.4", 0.4): [(2e-3, 0, 0)],
+               ("dcon-q0.6", 0.4): [(3e-3, 0, 0)], ("dcon", 0.8): [(2e-3, 0, 0)],
+               ("dcon-q0.4", 0.8): [(1e-3, 0, 0)], ("dcon-q0.6", 0.8): [(3e-3, 0, 0)]}
+        runs_table(f11).to_csv(os.path.join(self.large, "fig11-runs.csv"), index=False)
+        self.table = pc.claims(self.large, os.path.join(self.tmp.name, "none"),
+                               os.path.join(self.tmp.name, "none"))
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_reductions(self):
+        r = row(self.table, "fig9b", "paper", "vs DCQCN")
+        self.assertEqual(r.paper, "-55%")
+        self.assertEqual(r.ours, "-50% +- 0 vs DCQCN")
+        self.assertEqual(r.verdict, "same direction")  # 55 is outside [50, 50]
+        self.assertEqual(row(self.table, "fig9b", "paper", "vs Swift").ours, "-20% +- 0 vs Swift")
+        r = row(self.table, "fig9b", "paper", "vs PCN")
+        self.assertEqual((r.ours, r.verdict), ("+100% +- 0 vs PCN", "opposite"))
+        r = row(self.table, "fig9b", "alternative", "vs DCQCN")
+        self.assertEqual((r.ours, r.verdict), ("-39% +- 48 vs DCQCN", "reproduced"))
+
+    def test_lowest(self):
+        r = row(self.table, "fig9b", "paper", "lowest")
+        # 0.4: DCON 0.10 ms, first; 0.8: DCON 2.00 ms, second (PCN 1.00 below, Swift 2.50 and
+        # DCQCN 4.00 above).
+        self.assertEqual(r.verdict, "partly (1 of 2)")
+        self.assertEqual(r.ours, "0.4: 0.10 ms (rank 1; best baseline DCQCN 0.20); "
+                                 "0.8: 2.00 ms (rank 2; best baseline PCN 1.00)")
+        # The alternative reading has load 0.8 only: DCON 2.67 ms, PCN 1.00.
+        self.assertEqual(row(self.table, "fig9b", "alternative", "lowest").verdict, "no")
+        # Pause rate: DCON 200/s at 0.8 against Swift 0: rank 2; 0 at 0.4 ties (not below).
+        self.assertEqual(row(self.table, "fig9a", "paper").verdict, "partly (1 of 2)")
+
+    def test_gap(self):
+        r = row(self.table, "fig10a", "paper", "larger on DataMining")
+        self.assertEqual(r.ours, "vs DCQCN: WebSearch -90%, DataMining -99%; vs Swift: "
+                                 "WebSearch DCON > 0 = Swift, DataMining -50%; vs PCN: "
+                                 "WebSearch -75%, DataMining -90%")
+        self.assertEqual(r.verdict, "no")  # Swift's 0 on WebSearch
+        self.assertEqual(row(self.table, "fig10a", "paper", "lowest").verdict, "holds")
+        self.assertEqual(row(self.table, "fig10a", "alternative", "larger").verdict, "not run")
+
+    def test_best_and_missing(self):
+        r = row(self.table, "fig11", "paper")
+        self.assertEqual(r.verdict, "partly (1 of 2)")
+        self.assertEqual(r.ours, "0.4: 2.00 / 3.00 / 1.00; 0.8: 1.00 / 3.00 / 2.00")
+        self.assertEqual(row(self.table, "fig12", "paper").verdict, "not run")
+        self.assertEqual(row(self.table, "fig7a", "paper", "lowest").verdict, "not run")
+        self.assertEqual(row(self.table, "fig2", "DCQCN").verdict, "not run")
+
+    def test_facts(self):
+        readings = pd.DataFrame([
+            {"variant": "dcqcn", "spacing": "15us", "seed": s, **{c: True for c, _ in
+                                                                 pc.FIG2_FACTS}}
+            for s in (1, 2)] + [
+            {"variant": "dcon", "spacing": "15us", "seed": 1, "l2_never_pauses_s1": False,
+             "f1_throttled": True, "f0_keeps_half": False},
+            {"variant": "dcon", "spacing": "230us", "seed": 1, "l2_never_pauses_s1": True,
+             "f1_throttled": True, "f0_keeps_half": True}])
+        self.assertEqual(pc.claim_facts(readings, "dcqcn", pc.FIG2_FACTS)[1], "holds")
+        ours, verdict = pc.claim_facts(readings, "dcon", pc.FIG6_FACTS)
+        self.assertEqual(verdict, "fails: L2 never pauses S1, f0 keeps half its rate")
+        self.assertEqual(ours, "1 seed(s); hold: f1 throttled")
+        self.assertEqual(pc.claim_facts(readings, "dcon", pc.FIG6_FACTS, "230us")[1], "holds")
+
+    def test_main_writes_csv_and_rst(self):
+        out = os.path.join(self.tmp.name, "claims.csv")
+        rc, text, _ = quiet(pc.main, ["--large", self.large, "--out", out,
+                                      "--fig7", self.tmp.name, "--testbed", self.tmp.name])
+        self.assertEqual(rc, 0)
+        self.assertIn(".. list-table::", text)
+        self.assertEqual(list(pd.read_csv(out).columns), pc.COLUMNS)
+        self.assertFalse(os.path.exists(out + ".part"))
+
+
+if __name__ == "__main__":
+    unittest.main()
