@@ -87,26 +87,37 @@ def fmt_point(p):
     return ("%g" % p) if isinstance(p, (int, float)) else str(p)
 
 
-def claim_lowest(src, dcon, metric, unit_scale, unit):
-    """(ours, verdict) of "DCON has the lowest metric" at every point of src."""
-    if src is None or not src.points(dcon):
+def compare_points(src, subject, others, metric, describe):
+    """(ours, verdict) of "subject has the lowest mean metric at every point of src": per point
+    with every mean known, describe(point, means, rank) gives the text (rank 1 = no other mean
+    strictly below the subject's); "holds", "partly (k of n)", "no" or "not run"."""
+    if src is None or not src.points(subject):
         return "", "not run"
     parts, wins, n = [], 0, 0
-    for p in src.points(dcon):
-        means = {v: src.mean(v, p, metric) for v in [dcon] + BASELINES}
+    for p in src.points(subject):
+        means = {v: src.mean(v, p, metric) for v in [subject] + others}
         if any(math.isnan(x) for x in means.values()):
             continue
         n += 1
-        rank = 1 + sum(means[b] < means[dcon] for b in BASELINES)
+        rank = 1 + sum(means[o] < means[subject] for o in others)
         wins += rank == 1
-        best = min(BASELINES, key=lambda b: means[b])
-        parts.append("%s: %s %s (rank %d; best baseline %s %s)"
-                     % (fmt_point(p), fmt_value(means[dcon] * unit_scale), unit, rank,
-                        NAMES[best], fmt_value(means[best] * unit_scale)))
+        parts.append(describe(p, means, rank))
     if n == 0:
         return "", "not run"
     verdict = "holds" if wins == n else ("no" if wins == 0 else "partly (%d of %d)" % (wins, n))
     return "; ".join(parts), verdict
+
+
+def claim_lowest(src, dcon, metric, unit_scale, unit):
+    """(ours, verdict) of "DCON has the lowest metric (than every baseline)" at every point."""
+
+    def describe(p, means, rank):
+        best = min(BASELINES, key=lambda b: means[b])
+        return "%s: %s %s (rank %d; best baseline %s %s)" % (
+            fmt_point(p), fmt_value(means[dcon] * unit_scale), unit, rank, NAMES[best],
+            fmt_value(means[best] * unit_scale))
+
+    return compare_points(src, dcon, BASELINES, metric, describe)
 
 
 def fmt_value(x):
@@ -148,23 +159,14 @@ def claim_reduction(src, dcon, baseline, point, metric, paper_pct):
 
 
 def claim_best(src, best, others, metric="avg_fct_s"):
-    """(ours, verdict) of "variant best has the lowest mean metric at every load"."""
-    if src is None or not src.points(best):
-        return "", "not run"
-    parts, wins, n = [], 0, 0
-    for p in src.points(best):
-        means = {v: src.mean(v, p, metric) for v in [best] + others}
-        if any(math.isnan(x) for x in means.values()):
-            continue
-        n += 1
-        winner = min(means, key=means.get)
-        wins += winner == best
-        parts.append("%s: %s" % (fmt_point(p), " / ".join(fmt_value(means[v] * 1e3)
-                                                          for v in others + [best])))
-    if n == 0:
-        return "", "not run"
-    verdict = "holds" if wins == n else ("no" if wins == 0 else "partly (%d of %d)" % (wins, n))
-    return "; ".join(parts), verdict
+    """(ours, verdict) of "variant best has the lowest mean metric at every load"; ours lists
+    the means in ms, the others' first."""
+
+    def describe(p, means, rank):
+        return "%s: %s" % (fmt_point(p), " / ".join(fmt_value(means[v] * 1e3)
+                                                    for v in others + [best]))
+
+    return compare_points(src, best, others, metric, describe)
 
 
 def mean_reduction(src, dcon, baseline, point, metric):
