@@ -31,8 +31,10 @@ and are run with the paper's reading only). Kinds of claim and their verdicts:
              else the facts that fail.
 
 Usage: /usr/bin/python3 scripts/paper_claims.py [--large results/large] [--fig7 results/fig7]
-         [--testbed results/testbed-readings] [--out results/claims.csv]
-Prints the table (reStructuredText) and writes it as CSV to --out.
+         [--testbed results/testbed-readings] [--out results/claims.csv] [--tables]
+Prints the table (reStructuredText) and writes it as CSV to --out; --tables also prints, per
+large-scale figure, the mean +- 95% CI over the seeds of the average FCT, p99 FCT and pause rate
+of every variant and load (from LARGE/<fig>.csv).
 """
 import argparse
 import math
@@ -301,12 +303,64 @@ def rst(table):
     return "\n".join(lines)
 
 
+FIGURE_TABLES = ["fig9", "fig10", "fig11", "fig12", "sens", "swift"]
+FIGURE_METRICS = [("avg_fct_s", 1e3, "%.2f"), ("p99_fct_s", 1e3, "%.1f"),
+                  ("pause_rate_per_s", 1.0, "{:,.0f}")]
+
+
+def fmt_cell(row, metric, scale, fmt):
+    """'mean +- ci95' of one metric of a <fig>.csv row (the CI left out when unknown), with a
+    trailing '*' when a run of the point was not stationary."""
+    mean = row[metric + "_mean"] * scale
+    ci = row[metric + "_ci95"] * scale
+    text = "-" if math.isnan(mean) else fmt.format(mean) if "{" in fmt else fmt % mean
+    if not math.isnan(mean) and not math.isnan(ci):
+        text += " +- " + (fmt.format(ci) if "{" in fmt else fmt % ci)
+    return text
+
+
+def simple_table(header, rows):
+    """An reStructuredText simple table (columns as wide as their widest cell)."""
+    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
+    rule = "  ".join("=" * w for w in widths)
+    line = lambda cells: "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()
+    return "\n".join([rule, line(header), rule] + [line(r) for r in rows] + [rule])
+
+
+def figure_table(table, fig):
+    """One <fig>.csv as an reStructuredText table: a row per variant and load with the average
+    FCT (ms), p99 FCT (ms) and PAUSE frames per second, each mean +- 95% CI over the seeds, the
+    number of seeds and how many of the point's runs were not stationary."""
+    rows = []
+    for r in table.itertuples(index=False):
+        r = r._asdict()
+        rows.append([str(r["variant"]), "%g" % r["load"]]
+                    + [fmt_cell(r, m, sc, f) for m, sc, f in FIGURE_METRICS]
+                    + [str(r["n"]), str(r.get("non_stationary", 0))])
+    header = ["variant", "load", "avg FCT ms", "p99 FCT ms", "PAUSE/s", "seeds", "non-stat."]
+    title = "%s (%s)" % (fig, ", ".join(sorted({str(w) for w in table.workload})))
+    return title + "\n\n" + simple_table(header, rows)
+
+
+def figure_tables(large):
+    """The tables of every figure whose <fig>.csv exists in large."""
+    out = []
+    for fig in FIGURE_TABLES:
+        path = os.path.join(large, fig + ".csv")
+        if os.path.isfile(path):
+            out.append(figure_table(pd.read_csv(path), fig))
+    return "\n\n".join(out)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--large", default="results/large")
     ap.add_argument("--fig7", default="results/fig7")
     ap.add_argument("--testbed", default="results/testbed-readings")
     ap.add_argument("--out", default="results/claims.csv")
+    ap.add_argument("--tables", action="store_true",
+                    help="also print each large-scale figure's table (LARGE/<fig>.csv): mean "
+                         "+- 95%% CI of the average and p99 FCT and the pause rate per point")
     args = ap.parse_args(argv)
     table = claims(args.large, args.fig7, args.testbed)
     out_dir = os.path.dirname(args.out)
@@ -315,6 +369,9 @@ def main(argv=None):
     table.to_csv(args.out + ".part", index=False)  # complete or absent
     os.replace(args.out + ".part", args.out)
     print(rst(table))
+    if args.tables:
+        print()
+        print(figure_tables(args.large))
     return 0
 
 

@@ -129,6 +129,26 @@ class ClaimsTest(unittest.TestCase):
         self.assertEqual(ours, "1 seed(s); hold: f1 throttled")
         self.assertEqual(pc.claim_facts(readings, "dcon", pc.FIG6_FACTS, "230us")[1], "holds")
 
+    def test_figure_table(self):
+        nan = float("nan")
+        t = pd.DataFrame([
+            {"workload": "websearch", "variant": "dcon", "load": 0.8, "n": 3,
+             "avg_fct_s_mean": 1.5e-3, "avg_fct_s_ci95": 0.25e-3, "p99_fct_s_mean": 20e-3,
+             "p99_fct_s_ci95": 1e-3, "pause_rate_per_s_mean": 12345.0,
+             "pause_rate_per_s_ci95": 1000.0, "non_stationary": 1},
+            {"workload": "websearch", "variant": "pcn", "load": 0.4, "n": 1,
+             "avg_fct_s_mean": 1e-3, "avg_fct_s_ci95": nan, "p99_fct_s_mean": nan,
+             "p99_fct_s_ci95": nan, "pause_rate_per_s_mean": 0.0,
+             "pause_rate_per_s_ci95": nan, "non_stationary": 0}])
+        self.assertEqual(pc.figure_table(t, "fig9"), "\n".join([
+            "fig9 (websearch)", "",
+            "=======  ====  ============  ===========  ===============  =====  =========",
+            "variant  load  avg FCT ms    p99 FCT ms   PAUSE/s          seeds  non-stat.",
+            "=======  ====  ============  ===========  ===============  =====  =========",
+            "dcon     0.8   1.50 +- 0.25  20.0 +- 1.0  12,345 +- 1,000  3      1",
+            "pcn      0.4   1.00          -            0                1      0",
+            "=======  ====  ============  ===========  ===============  =====  ========="]))
+
     def test_main_writes_csv_and_rst(self):
         out = os.path.join(self.tmp.name, "claims.csv")
         rc, text, _ = quiet(pc.main, ["--large", self.large, "--out", out,
