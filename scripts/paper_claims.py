@@ -50,6 +50,8 @@ BASELINES = ["dcqcn", "swift", "pcn"]
 READINGS = [("paper", "dcon"), ("alternative", "dcon-dcqcnsender")]
 NAMES = {"dcon": "DCON", "dcon-dcqcnsender": "DCON", "dcqcn": "DCQCN", "swift": "Swift",
          "pcn": "PCN"}
+METRIC_NAMES = {"avg_fct_s": "average FCT", "avg_fct_ms": "average FCT of the 422 flows",
+                "p99_fct_s": "p99 FCT", "pause_rate_per_s": "pause rate"}
 COLUMNS = ["claim", "figure", "what", "paper", "reading", "ours", "verdict"]
 
 
@@ -125,6 +127,8 @@ def claim_lowest(src, dcon, metric, unit_scale, unit):
 def fmt_value(x):
     if math.isnan(x):
         return "-"
+    if x == 0:
+        return "0"
     if abs(x) >= 100:
         return "{:,.0f}".format(x)
     return "%.2f" % x
@@ -141,8 +145,8 @@ def fmt_interval(n, mean, ci):
     if n == 0:
         return "-"
     if n == 1 or math.isnan(ci):
-        return "%+.0f%% (1 seed)" % (-mean)
-    return "%+.0f%% +- %.0f" % (-mean, ci)
+        return "%+.0f%% (1 seed)" % (0.0 - mean)
+    return "%+.0f%% +- %.0f" % (0.0 - mean, ci)
 
 
 def claim_reduction(src, dcon, baseline, point, metric, paper_pct):
@@ -185,7 +189,7 @@ def mean_reduction(src, dcon, baseline, point, metric):
 def fmt_reduction(r, baseline):
     if r == -math.inf:
         return "DCON > 0 = %s" % NAMES[baseline]
-    return "%+.0f%%" % -r
+    return "%+.0f%%" % (0.0 - r)  # 0.0 - r: no "-0%"
 
 
 def claim_gap(web, mine, dcon, point=0.8):
@@ -276,8 +280,8 @@ def claims(large, fig7_dir, testbed_dir):
         for baseline, point, m, pct in reductions.get(claim, []):
             where = ("at %g us" % point) if claim == "fig7a" else ("at load %g" % point)
             for reading, dcon in READINGS:
-                add(claim, figure, "%s: DCON vs %s %s" % (m.replace("_s", "").replace(
-                    "_ms", ""), NAMES[baseline], where), "-%d%%" % pct, reading,
+                add(claim, figure, "%s, DCON vs %s %s" % (METRIC_NAMES[m], NAMES[baseline],
+                                                         where), "-%d%%" % pct, reading,
                     claim_reduction(src, dcon, baseline, point, m, pct))
         if claim == "fig10a":
             for reading, dcon in READINGS:
