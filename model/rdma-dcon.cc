@@ -54,6 +54,14 @@ RdmaDcon::GetTypeId()
                             BooleanValue(false),
                             MakeBooleanAccessor(&RdmaDcon::m_setsTarget),
                             MakeBooleanChecker())
+              .AddAttribute("CnmRaisesRate",
+                            "A CNM whose C/N is above the flow's current rate sets the rate to "
+                            "C/N (true, default: line 2 sets the sending rate to C/N, whatever "
+                            "it was). false: a CNM only ever lowers the rate (one above the "
+                            "current rate is ignored, as within CnmHoldTime)",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&RdmaDcon::m_raisesRate),
+                            MakeBooleanChecker())
               .AddTraceSource("CnmApplied",
                               "A CNM set the rate: the new rate",
                               MakeTraceSourceAccessor(&RdmaDcon::m_cnmAppliedTrace),
@@ -157,7 +165,7 @@ RdmaDcon::OnCnm(Ptr<RdmaFlowState> flow, const RdmaCnmInfo& cnm)
     DataRate target(cnm.capacity.GetBitRate() / n);
     Time now = Simulator::Now();
     bool inHold = !m_lastApplied.IsStrictlyNegative() && now - m_lastApplied < m_holdTime;
-    if (inHold && target >= flow->m_rate.Get())
+    if ((inHold || !m_raisesRate) && target >= flow->m_rate.Get())
     {
         NS_LOG_DEBUG("flow " << flow->m_flowId << " ignores CNM to " << target << " (rate "
                              << flow->m_rate.Get() << ")");

@@ -136,6 +136,7 @@ private:
     Time m_cnpPeriod;
     Time m_holdTime;
     bool m_setsTarget;
+    bool m_raisesRate{true};
     bool m_stopped{false};
     Time m_lastApplied{Time(-1)};
     uint32_t m_received{0};

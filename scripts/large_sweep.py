@@ -10,8 +10,8 @@ runs, one command per figure, over named scheme variants (scripts/variants.py).
                                                           dynamic)
   fig12  WebSearch:  dcon-T2 dcon dcon-T4                (CNM window T = 2 / 3 / 4 RTT)
   sens   WebSearch, load 0.8 only by default: dcon dcon-dcqcnsender dcon-settarget
-         dcon-ctrlstamp dcon-nqueued dcon-m1 dcon-qecn40 dcon-markinburst dcon-old dcqcn
-         dcqcn-step
+         dcon-ctrlstamp dcon-nqueued dcon-m1 dcon-qecn40 dcon-cnmlowers dcon-markinburst
+         dcon-old dcqcn dcqcn-step
   swift  WebSearch:  swift swift-t25 swift-t100 swift-line swift-t25-line swift-t100-line
   all    every figure above; a run shared by figures (same name) is computed once
 
@@ -89,8 +89,8 @@ FIGURES = collections.OrderedDict([
                      ["dcon-T2", "dcon", "dcon-T4"], None, "lines")),
     ("sens", Figure("DCON design choices (sensitivity), WebSearch", "websearch",
                     ["dcon", "dcon-dcqcnsender", "dcon-settarget", "dcon-ctrlstamp",
-                     "dcon-nqueued", "dcon-m1", "dcon-qecn40", "dcon-markinburst", "dcon-old",
-                     "dcqcn", "dcqcn-step"], [0.8], "bars")),
+                     "dcon-nqueued", "dcon-m1", "dcon-qecn40", "dcon-cnmlowers",
+                     "dcon-markinburst", "dcon-old", "dcqcn", "dcqcn-step"], [0.8], "bars")),
     ("swift", Figure("Swift settings, WebSearch", "websearch",
                      ["swift", "swift-t25", "swift-t100", "swift-line", "swift-t25-line",
                       "swift-t100-line"], None, "bars")),

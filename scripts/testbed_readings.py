@@ -53,8 +53,8 @@ import sweep_runner  # noqa: E402
 import variants  # noqa: E402
 
 VARIANTS = ["dcqcn", "dcqcn-step", "pcn", "swift", "dcon", "dcon-dcqcnsender", "dcon-settarget",
-            "dcon-ctrlstamp", "dcon-nqueued", "dcon-m1", "dcon-qecn40", "dcon-markinburst",
-            "dcon-old"]
+            "dcon-ctrlstamp", "dcon-nqueued", "dcon-m1", "dcon-qecn40", "dcon-cnmlowers",
+            "dcon-markinburst", "dcon-old"]
 SPACINGS = ["15us", "230us"]
 # Passed explicitly, so the facts' windows do not depend on the example's defaults.
 BURST_START, STOP_TIME, SAMPLE_INTERVAL = "30ms", "60ms", "20us"

@@ -14,6 +14,8 @@ the name, the plots use the label.
   dcon-T2, dcon-T4          CNM window T = 2 / 4 base RTTs (Fig. 12; the default is 3)
   dcon-dcqcnsender ..       one DCON design choice at a time switched back to the older
   dcon-qecn40               reading (sensitivity); dcon-old: all of them at once
+  dcon-cnmlowers            DCON whose CNMs only ever lower a rate (line 2 literally sets it to C/N,
+                            which raises a flow already below C/N)
   dcon-markinburst          DCON without the latch: ECN marking goes on in burst congestion
                             (not a reading of the paper, which stops it; shows what the latch does)
   dcqcn-step                DCQCN with step marking at 200 KB (Kmin = Kmax, Pmax 1)
@@ -50,6 +52,8 @@ VARIANTS = collections.OrderedDict([
                              ["--cc=dcon", "--ns3::DconQueueDisc::FlowCount=Queued"])),
     ("dcon-m1", Variant("DCON, fan-out M = 1", ["--cc=dcon", "--qcnmFanOut=1"])),
     ("dcon-qecn40", Variant("DCON, Q_ECN 40 KB", ["--cc=dcon", "--qecn=40KB"])),
+    ("dcon-cnmlowers", Variant("DCON, a CNM only lowers the rate",
+                               ["--cc=dcon", "--ns3::RdmaDcon::CnmRaisesRate=false"])),
     ("dcon-markinburst", Variant("DCON, ECN marking in burst congestion too",
                                  ["--cc=dcon", "--dconMarkInBurst=true"])),
     ("dcon-old", Variant("DCON, all older readings, Q_ECN 200 KB",

@@ -501,6 +501,35 @@ TEST(RdmaDcon, CnmSetsSendingRateOnly)
     Simulator::Destroy();
 }
 
+// Line 2 sets the sending rate to C/N whatever it was, so a CNM can raise a slow flow: after a
+// marked CNP (40 -> 20 Gb/s) a CNM with N = 1 sets 40 Gb/s (applied). With CnmRaisesRate =
+// false it is ignored (received, not applied) and the rate stays 20 Gb/s; a lowering CNM
+// (N = 4: 10 Gb/s) 100 us later, outside the hold time, is applied in both. Both variants.
+TEST(RdmaDcon, CnmRaisesRateOnlyWhenAllowed)
+{
+    for (const char* variant : {"Paper", "Dcqcn"})
+    {
+        for (bool raises : {true, false})
+        {
+            SCOPED_TRACE(std::string(variant) + (raises ? " raises" : " lowers only"));
+            DconSender s(variant);
+            s.cc->SetAttribute("CnmRaisesRate", BooleanValue(raises));
+            RdmaCnpInfo info;
+            info.congested = true;
+            s.cc->OnCnp(s.flow, info); // both variants halve: alpha = 1
+            ASSERT_EQ(s.Rate(), 20000000000u);
+            s.CnmAt(MicroSeconds(10), 1);
+            s.CnmAt(MicroSeconds(110), 4);
+            EXPECT_EQ(s.RateAt(MicroSeconds(11)), raises ? 40000000000u : 20000000000u);
+            EXPECT_EQ(s.RateAt(MicroSeconds(111)), 10000000000u);
+            EXPECT_EQ(s.cc->GetCnmsReceived(), 2u);
+            EXPECT_EQ(s.cc->GetCnmsApplied(), raises ? 2u : 1u);
+            s.cc->Stop();
+            Simulator::Destroy();
+        }
+    }
+}
+
 // The 50 us rule, in both variants: CNM N=4 at 10 us -> 10 Gb/s. N=2 at 30 us (20 Gb/s, not
 // lower, within 50 us of 10 us) is ignored. N=8 at 40 us (5 Gb/s, lower) is applied and
 // restarts the window. N=2 at 80 us: 40 us after 40 us, still within: ignored. N=2 at 95 us:

@@ -504,6 +504,7 @@ class VariantsTest(unittest.TestCase):
         "dcon-ctrlstamp": "--cc=dcon --ns3::DconSwitch::ControlStampsTlast=true",
         "dcon-nqueued": "--cc=dcon --ns3::DconQueueDisc::FlowCount=Queued",
         "dcon-m1": "--cc=dcon --qcnmFanOut=1", "dcon-qecn40": "--cc=dcon --qecn=40KB",
+        "dcon-cnmlowers": "--cc=dcon --ns3::RdmaDcon::CnmRaisesRate=false",
         "dcon-markinburst": "--cc=dcon --dconMarkInBurst=true",
         "dcon-old": "--cc=dcon --ns3::RdmaDcon::Sender=Dcqcn "
                     "--ns3::RdmaDcon::CnmSetsTargetRate=true "
@@ -669,12 +670,12 @@ class SweepTest(unittest.TestCase):
             self.assertRegex(err, what)
 
     def test_run_counts(self):
-        # 5 variants x 3 loads x 3 seeds = 45; sens: 11 variants x load 0.8 x 3 seeds = 33
+        # 5 variants x 3 loads x 3 seeds = 45; sens: 12 variants x load 0.8 x 3 seeds = 36
         self.assertEqual(len(large_sweep.fig_runs("fig9")), 45)
         self.assertEqual(len(large_sweep.fig_runs("fig11")), 27)
-        self.assertEqual(len(large_sweep.fig_runs("sens")), 33)
+        self.assertEqual(len(large_sweep.fig_runs("sens")), 36)
         self.assertEqual({r.load for r in large_sweep.fig_runs("sens")}, {0.8})
-        self.assertEqual(len(large_sweep.fig_runs("sens", loads=[0.4, 0.8])), 66)
+        self.assertEqual(len(large_sweep.fig_runs("sens", loads=[0.4, 0.8])), 72)
         self.assertEqual(len(large_sweep.fig_runs("swift", seeds=[1])), 18)
 
     def test_shared_runs_deduplicated(self):
@@ -682,11 +683,11 @@ class SweepTest(unittest.TestCase):
         # fig9 15; fig12 adds dcon-T2 and dcon-T4 (6), its dcon runs are fig9's
         self.assertEqual(len(large_sweep.plan(["fig9", "fig12"], **one)), 21)
         self.assertEqual(len(large_sweep.plan(["fig11", "fig12"], **one)), 15)  # 9 + 6
-        # sens shares dcon, dcqcn and dcon-dcqcnsender at 0.8 with fig9: 15 + 8
-        self.assertEqual(len(large_sweep.plan(["fig9", "sens"], **one)), 23)
-        # all: fig9 15 + fig10 15 + fig11 6 + fig12 6 + sens 8 + swift 15 = 65 per seed
-        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES, **one)), 65)
-        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES)), 195)
+        # sens shares dcon, dcqcn and dcon-dcqcnsender at 0.8 with fig9: 15 + 9
+        self.assertEqual(len(large_sweep.plan(["fig9", "sens"], **one)), 24)
+        # all: fig9 15 + fig10 15 + fig11 6 + fig12 6 + sens 9 + swift 15 = 66 per seed
+        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES, **one)), 66)
+        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES)), 198)
         names9 = {large_sweep.run_name(r) for r in large_sweep.fig_runs("fig9", **one)}
         names12 = {large_sweep.run_name(r) for r in large_sweep.fig_runs("fig12", **one)}
         self.assertEqual(names9 & names12, {f"websearch-dcon-load{x}-s1-d40ms-w10ms-full-c10ms"
@@ -716,8 +717,8 @@ class SweepTest(unittest.TestCase):
                           "--warmup=0.5ms --seed=1 --scale=small --maxTime=200s --outdir="
                           + os.path.join(res, name + ".tmp") + " --cc=dcon --cnmWindowRtts=4\n",
                           out)
-            # fig12 9 + sens 11 - dcon at 0.8 shared
-            self.assertIn("\n19 runs\n", out)
+            # fig12 9 + sens 12 - dcon at 0.8 shared
+            self.assertIn("\n20 runs\n", out)
 
     def test_completeness(self):
         with tempfile.TemporaryDirectory() as tmp:

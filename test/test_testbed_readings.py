@@ -159,7 +159,7 @@ class FactsTest(unittest.TestCase):
         self.assertEqual(cmd, ["tb"] + variants.args("dcon-old") + [
             "--burstInterval=230us", "--burstStart=30ms", "--stopTime=60ms",
             "--sampleInterval=20us", "--outdir=out", "--RngRun=2"])
-        self.assertEqual(len(tr.plan(tr.VARIANTS, tr.SPACINGS, [1])), 26)
+        self.assertEqual(len(tr.plan(tr.VARIANTS, tr.SPACINGS, [1])), 28)
         with self.assertRaises(variants.VariantError):
             tr.plan(["nope"], ["15us"], [1])
 
