@@ -8,7 +8,9 @@ runs, one command per figure, over named scheme variants (scripts/variants.py).
          next to the paper's reading so that both answer the paper's comparisons)
   fig11  WebSearch:  dcon-q0.4 dcon-q0.6 dcon            (Q_CNM 40% / 60% of the PFC threshold,
                                                           dynamic)
+                     and the same with DCQCN's sender (dcon-dcqcnsender-q0.4 ...)
   fig12  WebSearch:  dcon-T2 dcon dcon-T4                (CNM window T = 2 / 3 / 4 RTT)
+                     and the same with DCQCN's sender (dcon-dcqcnsender-T2 ...)
   sens   WebSearch, load 0.8 only by default: dcon dcon-dcqcnsender dcon-settarget
          dcon-ctrlstamp dcon-nqueued dcon-m1 dcon-qecn40 dcon-cnmlowers dcon-markinburst
          dcon-old dcqcn dcqcn-step
@@ -84,9 +86,11 @@ FIGURES = collections.OrderedDict([
     ("fig10", Figure("Fig. 10: DataMining", "datamining",
                      ["dcon", "dcqcn", "swift", "pcn", "dcon-dcqcnsender"], None, "lines")),
     ("fig11", Figure("Fig. 11: WebSearch, DCON, Q_CNM", "websearch",
-                     ["dcon-q0.4", "dcon-q0.6", "dcon"], None, "lines")),
+                     ["dcon-q0.4", "dcon-q0.6", "dcon", "dcon-dcqcnsender-q0.4",
+                      "dcon-dcqcnsender-q0.6", "dcon-dcqcnsender"], None, "lines")),
     ("fig12", Figure("Fig. 12: WebSearch, DCON, CNM window T", "websearch",
-                     ["dcon-T2", "dcon", "dcon-T4"], None, "lines")),
+                     ["dcon-T2", "dcon", "dcon-T4", "dcon-dcqcnsender-T2", "dcon-dcqcnsender",
+                      "dcon-dcqcnsender-T4"], None, "lines")),
     ("sens", Figure("DCON design choices (sensitivity), WebSearch", "websearch",
                     ["dcon", "dcon-dcqcnsender", "dcon-settarget", "dcon-ctrlstamp",
                      "dcon-nqueued", "dcon-m1", "dcon-qecn40", "dcon-cnmlowers",

@@ -12,6 +12,8 @@ the name, the plots use the label.
                             live fan-out, Q_ECN 5 KB; DCQCN: RED 5/200 KB, 1%)
   dcon-q0.4, dcon-q0.6      fixed Q_CNM = 40% / 60% of the PFC threshold (Fig. 11)
   dcon-T2, dcon-T4          CNM window T = 2 / 4 base RTTs (Fig. 12; the default is 3)
+  dcon-dcqcnsender[-q0.4|-q0.6|-T2|-T4]
+                            the same with DCQCN's sender (the alternative reading of Algorithm 1)
   dcon-dcqcnsender ..       one DCON design choice at a time switched back to the older
   dcon-qecn40               reading (sensitivity); dcon-old: all of them at once
   dcon-cnmlowers            DCON whose CNMs only ever lower a rate (line 2 literally sets it to C/N,
@@ -28,6 +30,8 @@ Variant = collections.namedtuple("Variant", "label args")
 _DCON_OLD = ["--ns3::RdmaDcon::Sender=Dcqcn", "--ns3::RdmaDcon::CnmSetsTargetRate=true",
              "--ns3::DconSwitch::ControlStampsTlast=true",
              "--ns3::DconQueueDisc::FlowCount=Queued", "--qcnmFanOut=1"]
+_DCQCN_SENDER = ["--cc=dcon", "--ns3::RdmaDcon::Sender=Dcqcn",
+                 "--ns3::RdmaDcon::CnmSetsTargetRate=true"]
 _SWIFT_T25 = "--ns3::RdmaSwift::BaseTarget=25us"
 _SWIFT_T100 = "--ns3::RdmaSwift::BaseTarget=100us"
 _SWIFT_LINE = "--ns3::RdmaSwift::InitialCwnd=256"
@@ -41,9 +45,15 @@ VARIANTS = collections.OrderedDict([
     ("dcon-q0.6", Variant("DCON, Q_CNM 60% of PFC thr.", ["--cc=dcon", "--qcnmFraction=0.6"])),
     ("dcon-T2", Variant("DCON, T = 2 RTT", ["--cc=dcon", "--cnmWindowRtts=2"])),
     ("dcon-T4", Variant("DCON, T = 4 RTT", ["--cc=dcon", "--cnmWindowRtts=4"])),
-    ("dcon-dcqcnsender", Variant("DCON, DCQCN-based sender, CNM sets target",
-                                 ["--cc=dcon", "--ns3::RdmaDcon::Sender=Dcqcn",
-                                  "--ns3::RdmaDcon::CnmSetsTargetRate=true"])),
+    ("dcon-dcqcnsender", Variant("DCON, DCQCN-based sender, CNM sets target", _DCQCN_SENDER)),
+    ("dcon-dcqcnsender-q0.4", Variant("DCON, DCQCN sender, Q_CNM 40% of PFC thr.",
+                                      _DCQCN_SENDER + ["--qcnmFraction=0.4"])),
+    ("dcon-dcqcnsender-q0.6", Variant("DCON, DCQCN sender, Q_CNM 60% of PFC thr.",
+                                      _DCQCN_SENDER + ["--qcnmFraction=0.6"])),
+    ("dcon-dcqcnsender-T2", Variant("DCON, DCQCN sender, T = 2 RTT",
+                                    _DCQCN_SENDER + ["--cnmWindowRtts=2"])),
+    ("dcon-dcqcnsender-T4", Variant("DCON, DCQCN sender, T = 4 RTT",
+                                    _DCQCN_SENDER + ["--cnmWindowRtts=4"])),
     ("dcon-settarget", Variant("DCON, CNM sets target rate",
                                ["--cc=dcon", "--ns3::RdmaDcon::CnmSetsTargetRate=true"])),
     ("dcon-ctrlstamp", Variant("DCON, control packets stamp T_last",

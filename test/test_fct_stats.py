@@ -500,6 +500,14 @@ class VariantsTest(unittest.TestCase):
         "dcon-T2": "--cc=dcon --cnmWindowRtts=2", "dcon-T4": "--cc=dcon --cnmWindowRtts=4",
         "dcon-dcqcnsender": "--cc=dcon --ns3::RdmaDcon::Sender=Dcqcn "
                             "--ns3::RdmaDcon::CnmSetsTargetRate=true",
+        "dcon-dcqcnsender-q0.4": "--cc=dcon --ns3::RdmaDcon::Sender=Dcqcn "
+                                 "--ns3::RdmaDcon::CnmSetsTargetRate=true --qcnmFraction=0.4",
+        "dcon-dcqcnsender-q0.6": "--cc=dcon --ns3::RdmaDcon::Sender=Dcqcn "
+                                 "--ns3::RdmaDcon::CnmSetsTargetRate=true --qcnmFraction=0.6",
+        "dcon-dcqcnsender-T2": "--cc=dcon --ns3::RdmaDcon::Sender=Dcqcn "
+                               "--ns3::RdmaDcon::CnmSetsTargetRate=true --cnmWindowRtts=2",
+        "dcon-dcqcnsender-T4": "--cc=dcon --ns3::RdmaDcon::Sender=Dcqcn "
+                               "--ns3::RdmaDcon::CnmSetsTargetRate=true --cnmWindowRtts=4",
         "dcon-settarget": "--cc=dcon --ns3::RdmaDcon::CnmSetsTargetRate=true",
         "dcon-ctrlstamp": "--cc=dcon --ns3::DconSwitch::ControlStampsTlast=true",
         "dcon-nqueued": "--cc=dcon --ns3::DconQueueDisc::FlowCount=Queued",
@@ -672,7 +680,7 @@ class SweepTest(unittest.TestCase):
     def test_run_counts(self):
         # 5 variants x 3 loads x 3 seeds = 45; sens: 12 variants x load 0.8 x 3 seeds = 36
         self.assertEqual(len(large_sweep.fig_runs("fig9")), 45)
-        self.assertEqual(len(large_sweep.fig_runs("fig11")), 27)
+        self.assertEqual(len(large_sweep.fig_runs("fig11")), 54)
         self.assertEqual(len(large_sweep.fig_runs("sens")), 36)
         self.assertEqual({r.load for r in large_sweep.fig_runs("sens")}, {0.8})
         self.assertEqual(len(large_sweep.fig_runs("sens", loads=[0.4, 0.8])), 72)
@@ -680,18 +688,20 @@ class SweepTest(unittest.TestCase):
 
     def test_shared_runs_deduplicated(self):
         one = dict(seeds=[1])
-        # fig9 15; fig12 adds dcon-T2 and dcon-T4 (6), its dcon runs are fig9's
-        self.assertEqual(len(large_sweep.plan(["fig9", "fig12"], **one)), 21)
-        self.assertEqual(len(large_sweep.plan(["fig11", "fig12"], **one)), 15)  # 9 + 6
+        # fig9 15; fig12 adds the four T2/T4 variants (12), its dcon and dcon-dcqcnsender runs
+        # are fig9's
+        self.assertEqual(len(large_sweep.plan(["fig9", "fig12"], **one)), 27)
+        self.assertEqual(len(large_sweep.plan(["fig11", "fig12"], **one)), 30)  # 18 + 12
         # sens shares dcon, dcqcn and dcon-dcqcnsender at 0.8 with fig9: 15 + 9
         self.assertEqual(len(large_sweep.plan(["fig9", "sens"], **one)), 24)
-        # all: fig9 15 + fig10 15 + fig11 6 + fig12 6 + sens 9 + swift 15 = 66 per seed
-        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES, **one)), 66)
-        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES)), 198)
+        # all: fig9 15 + fig10 15 + fig11 12 + fig12 12 + sens 9 + swift 15 = 78 per seed
+        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES, **one)), 78)
+        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES)), 234)
         names9 = {large_sweep.run_name(r) for r in large_sweep.fig_runs("fig9", **one)}
         names12 = {large_sweep.run_name(r) for r in large_sweep.fig_runs("fig12", **one)}
-        self.assertEqual(names9 & names12, {f"websearch-dcon-load{x}-s1-d40ms-w10ms-full-c10ms"
-                                            for x in ("0.4", "0.6", "0.8")})
+        self.assertEqual(names9 & names12, {f"websearch-{v}-load{x}-s1-d40ms-w10ms-full-c10ms"
+                                            for x in ("0.4", "0.6", "0.8")
+                                            for v in ("dcon", "dcon-dcqcnsender")})
 
     def test_tables_only_runs_nothing(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -717,8 +727,8 @@ class SweepTest(unittest.TestCase):
                           "--warmup=0.5ms --seed=1 --scale=small --maxTime=200s --outdir="
                           + os.path.join(res, name + ".tmp") + " --cc=dcon --cnmWindowRtts=4\n",
                           out)
-            # fig12 9 + sens 12 - dcon at 0.8 shared
-            self.assertIn("\n20 runs\n", out)
+            # fig12 18 + sens 12 - dcon and dcon-dcqcnsender at 0.8 shared
+            self.assertIn("\n28 runs\n", out)
 
     def test_completeness(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -756,14 +766,16 @@ class SweepTest(unittest.TestCase):
                 rc, out, err = quiet(large_sweep.main, argv)
             finally:
                 del os.environ["FAKE_SIM_FAIL"]
-            self.assertEqual(rc, 1)  # one failed run -> nonzero, the other 17 finished
+            # dcon-T4 and dcon-dcqcnsender-T4 at 0.8, seed 2 fail -> nonzero, the other 34
+            # finished
+            self.assertEqual(rc, 1)
             self.assertIn("simulated failure for 0.8", err)
             failed = os.path.join(res, "websearch-dcon-T4-load0.8-s2-d2ms-w0.5ms-small")
             self.assertFalse(os.path.exists(failed))
             self.assertTrue(large_sweep.is_complete(stale))
             self.assertFalse(os.path.exists(stale + ".tmp"))
             runs = pd.read_csv(os.path.join(res, "fig12-runs.csv"))
-            self.assertEqual(len(runs), 17)  # 3 variants x 2 loads x 3 seeds - 1 failed
+            self.assertEqual(len(runs), 34)  # 6 variants x 2 loads x 3 seeds - 2 failed
             row = runs[(runs.load == 0.8) & (runs.variant == "dcon-T2") & (runs.seed == 3)].iloc[0]
             # measured: flow 1 only, FCT = load x T x seed ms = 0.8 x 2 x 3 = 4.8 ms
             self.assertAlmostEqual(row.avg_fct_s, 4.8e-3)
@@ -778,7 +790,10 @@ class SweepTest(unittest.TestCase):
             self.assertTrue(row.stationary)
             self.assertFalse(runs[runs.variant == "dcon-T4"].stationary.any())
             table = pd.read_csv(os.path.join(res, "fig12.csv"))
-            self.assertEqual(list(table.variant), ["dcon-T2"] * 2 + ["dcon"] * 2 + ["dcon-T4"] * 2)
+            self.assertEqual(list(table.variant),
+                             [v for v in ("dcon-T2", "dcon", "dcon-T4", "dcon-dcqcnsender-T2",
+                                          "dcon-dcqcnsender", "dcon-dcqcnsender-T4")
+                              for _ in range(2)])
             row = table[(table.load == 0.4) & (table.variant == "dcon-T2")].iloc[0]
             # FCTs 0.4 x 2 x (1, 2, 3) = 0.8, 1.6, 2.4 ms: mean 1.6, std 0.8,
             # ci95 = 4.303 x 0.8 / sqrt(3) = 1.98753 ms
@@ -794,14 +809,14 @@ class SweepTest(unittest.TestCase):
             self.assertEqual((row.n, row.seeds, row.non_stationary), (2, "1 3", 2))
             self.assertAlmostEqual(row.avg_fct_s_ci95, 12.706 * 3.2e-3)
             self.assertTrue(os.path.isfile(os.path.join(res, "fig12.png")))
-            # rerun: the 17 finished runs are skipped, only the failed one is redone
+            # rerun: the 34 finished runs are skipped, only the two failed ones are redone
             rc, out, _ = quiet(large_sweep.main, argv)
             self.assertEqual(rc, 0)
-            self.assertIn("18 runs, 17 already finished, 1 to do", out)
+            self.assertIn("36 runs, 34 already finished, 2 to do", out)
             self.assertTrue(large_sweep.is_complete(failed))
             self.assertFalse(os.path.exists(failed + ".tmp"))
-            self.assertEqual(len(pd.read_csv(os.path.join(res, "fig12-runs.csv"))), 18)
-            self.assertEqual(pd.read_csv(os.path.join(res, "fig12.csv")).n.tolist(), [3] * 6)
+            self.assertEqual(len(pd.read_csv(os.path.join(res, "fig12-runs.csv"))), 36)
+            self.assertEqual(pd.read_csv(os.path.join(res, "fig12.csv")).n.tolist(), [3] * 12)
 
     def test_missing_binary(self):
         with tempfile.TemporaryDirectory() as tmp:
