@@ -144,6 +144,7 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
     }
 
     RngSeedManager::SetRun(config.seed);
+    RejectScenarioSetAttributes(config.attributeArgs);
     ApplyCcPreset(config.cc, config.dcqcnPreset, config.linkRate, config.attributeArgs);
     RdmaFabricHelper fh;
     fh.SetCongestionControl(config.cc);

@@ -38,6 +38,7 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
     {
         throw std::invalid_argument("testbed: burstInterval must be >= 0");
     }
+    RejectScenarioSetAttributes(config.attributeArgs);
     ApplyCcPreset(config.cc, config.dcqcnPreset, m_topo.GetFabricLinkRate(), config.attributeArgs);
     RdmaFabricHelper fh;
     fh.SetCongestionControl(config.cc);

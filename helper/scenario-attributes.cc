@@ -80,4 +80,41 @@ ApplyCcPreset(const std::string& cc,
     }
 }
 
+void
+RejectScenarioSetAttributes(const std::vector<std::string>& attributeArgs)
+{
+    // Every attribute the scenarios set on factories or objects (SwitchQueueSettings::Apply,
+    // RdmaFabric::SetCnmWindowInRtts), with the option that sets it.
+    static const std::pair<const char*, const char*> kOwned[] = {
+        {"ns3::SwitchMmu::BufferSize", "--bufferSize"},
+        {"ns3::SwitchMmu::ThresholdMode", "none: the scenarios' PFC thresholds are static"},
+        {"ns3::SwitchMmu::XOff", "--xoff"},
+        {"ns3::SwitchMmu::XOn", "--xon"},
+        {"ns3::RedEcnQueueDisc::Kmin", "--kmin"},
+        {"ns3::RedEcnQueueDisc::Kmax", "--kmax"},
+        {"ns3::RedEcnQueueDisc::Pmax", "--pmax"},
+        {"ns3::DconQueueDisc::QEcn", "--qecn"},
+        {"ns3::DconQueueDisc::QcnmMode", "--qcnm or --qcnmFraction (0: dynamic)"},
+        {"ns3::DconQueueDisc::QCnm", "--qcnm or --qcnmFraction"},
+        {"ns3::DconQueueDisc::FanOut", "--qcnmFanOut"},
+        {"ns3::DconQueueDisc::HopDelay", "none: d is the fabric's link delay"},
+        {"ns3::DconQueueDisc::MarkInBurst", "--dconMarkInBurst"},
+        {"ns3::DconQueueDisc::FlowWindow", "--cnmWindowRtts"},
+        {"ns3::DconIngressTracker::Window", "--cnmWindowRtts"},
+    };
+    for (const std::string& arg : attributeArgs)
+    {
+        const std::string path = arg.substr(0, arg.find('='));
+        for (const auto& [attribute, option] : kOwned)
+        {
+            if (path == attribute)
+            {
+                throw std::invalid_argument(
+                    "--" + arg + ": the scenario sets " + path
+                    + " from its own options and would overwrite this value; use " + option);
+            }
+        }
+    }
+}
+
 } // namespace ns3

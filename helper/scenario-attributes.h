@@ -46,6 +46,23 @@ void ApplyCcPreset(const std::string& cc,
                    DataRate lineRate,
                    const std::vector<std::string>& attributeArgs);
 
+/**
+ * \ingroup dcon
+ * \brief Reject attribute arguments that the testbed and large-scale scenarios would overwrite
+ * without a word.
+ *
+ * The scenarios set the MMU's and the queue disciplines' attributes on their factories
+ * (SwitchQueueSettings::Apply) and the CNM window on the built switches
+ * (RdmaFabric::SetCnmWindowInRtts), which wins over a default the user gave as
+ * "--ns3::Type::Attribute=value". Each of these attributes has an option of its own (--xoff
+ * for ns3::SwitchMmu::XOff, --qcnm for ns3::DconQueueDisc::QCnm, --cnmWindowRtts for
+ * ns3::DconIngressTracker::Window, ...), so an argument naming one of them is an error that
+ * names the argument and the option to use instead.
+ * \param attributeArgs what GetAttributeArguments returned ("ns3::Type::Attribute=value")
+ * \throws std::invalid_argument on the first such argument
+ */
+void RejectScenarioSetAttributes(const std::vector<std::string>& attributeArgs);
+
 } // namespace ns3
 
 #endif /* SCENARIO_ATTRIBUTES_H */

@@ -224,6 +224,39 @@ TEST_F(Testbed, CommandLineAttributeWinsOverPreset)
     }
 }
 
+// An attribute the scenario sets from its own options (the switch thresholds, the CNM window)
+// would be overwritten without a word if it came as "--ns3::...": it is rejected with the
+// argument and the option to use; an attribute the scenario leaves alone passes the check.
+TEST_F(Testbed, ScenarioSetAttributeIsRejected)
+{
+    const std::pair<std::string, std::string> cases[] = {
+        {"ns3::DconQueueDisc::QCnm=1KB", "--qcnm"},
+        {"ns3::SwitchMmu::XOff=100KB", "--xoff"},
+        {"ns3::RedEcnQueueDisc::Kmax=50KB", "--kmax"},
+        {"ns3::DconIngressTracker::Window=10us", "--cnmWindowRtts"},
+    };
+    for (const auto& [arg, option] : cases)
+    {
+        DconTestbedConfig cfg;
+        cfg.cc = "dcon";
+        cfg.attributeArgs = {arg};
+        try
+        {
+            DconTestbed tb(cfg);
+            ADD_FAILURE() << arg << " was accepted";
+        }
+        catch (const std::invalid_argument& e)
+        {
+            const std::string msg = e.what();
+            EXPECT_NE(msg.find("--" + arg), std::string::npos) << msg;
+            EXPECT_NE(msg.find("use " + option), std::string::npos) << msg;
+        }
+        Simulator::Destroy();
+    }
+    EXPECT_NO_THROW(RejectScenarioSetAttributes(
+        {"ns3::RdmaDcqcn::G=0.5", "ns3::DconSwitch::CnmInterval=60us"}));
+}
+
 TEST_F(Testbed, NoBurstNoPause)
 {
     DconTestbedConfig cfg;
