@@ -13,6 +13,7 @@ runs, one command per figure, over named scheme variants (scripts/variants.py).
                      and the same with DCQCN's sender (dcon-dcqcnsender-T2 ...)
   sens   WebSearch, load 0.8 only by default: dcon dcon-dcqcnsender dcon-settarget
          dcon-ctrlstamp dcon-nqueued dcon-m1 dcon-qecn40 dcon-cnmlowers dcon-markinburst
+         dcon-dcqcnsender-m1 dcon-dcqcnsender-markinburst
          dcon-old dcqcn dcqcn-step
   swift  WebSearch:  swift swift-t25 swift-t100 swift-line swift-t25-line swift-t100-line
   all    every figure above; a run shared by figures (same name) is computed once
@@ -94,7 +95,9 @@ FIGURES = collections.OrderedDict([
     ("sens", Figure("DCON design choices (sensitivity), WebSearch", "websearch",
                     ["dcon", "dcon-dcqcnsender", "dcon-settarget", "dcon-ctrlstamp",
                      "dcon-nqueued", "dcon-m1", "dcon-qecn40", "dcon-cnmlowers",
-                     "dcon-markinburst", "dcon-old", "dcqcn", "dcqcn-step"], [0.8], "bars")),
+                     "dcon-markinburst", "dcon-dcqcnsender-m1",
+                     "dcon-dcqcnsender-markinburst", "dcon-old", "dcqcn", "dcqcn-step"], [0.8],
+                    "bars")),
     ("swift", Figure("Swift settings, WebSearch", "websearch",
                      ["swift", "swift-t25", "swift-t100", "swift-line", "swift-t25-line",
                       "swift-t100-line"], None, "bars")),

@@ -20,6 +20,8 @@ the name, the plots use the label.
                             which raises a flow already below C/N)
   dcon-markinburst          DCON without the latch: ECN marking goes on in burst congestion
                             (not a reading of the paper, which stops it; shows what the latch does)
+  dcon-dcqcnsender-m1       DCQCN's sender with M = 1 (Q_CNM = Q_PFC) / without the latch: what the
+  dcon-dcqcnsender-markinburst   dynamic Q_CNM and the latch do under the alternative reading
   dcqcn-step                DCQCN with step marking at 200 KB (Kmin = Kmax, Pmax 1)
   swift-*                   Swift with another base target delay and/or a line-rate first window
 """
@@ -66,6 +68,10 @@ VARIANTS = collections.OrderedDict([
                                ["--cc=dcon", "--ns3::RdmaDcon::CnmRaisesRate=false"])),
     ("dcon-markinburst", Variant("DCON, ECN marking in burst congestion too",
                                  ["--cc=dcon", "--dconMarkInBurst=true"])),
+    ("dcon-dcqcnsender-m1", Variant("DCON, DCQCN sender, fan-out M = 1",
+                                    _DCQCN_SENDER + ["--qcnmFanOut=1"])),
+    ("dcon-dcqcnsender-markinburst", Variant("DCON, DCQCN sender, ECN marking in burst too",
+                                             _DCQCN_SENDER + ["--dconMarkInBurst=true"])),
     ("dcon-old", Variant("DCON, all older readings, Q_ECN 200 KB",
                          ["--cc=dcon"] + _DCON_OLD + ["--qecn=200KB"])),
     ("dcqcn-step", Variant("DCQCN, step ECN at 200 KB",

@@ -514,6 +514,11 @@ class VariantsTest(unittest.TestCase):
         "dcon-m1": "--cc=dcon --qcnmFanOut=1", "dcon-qecn40": "--cc=dcon --qecn=40KB",
         "dcon-cnmlowers": "--cc=dcon --ns3::RdmaDcon::CnmRaisesRate=false",
         "dcon-markinburst": "--cc=dcon --dconMarkInBurst=true",
+        "dcon-dcqcnsender-m1": "--cc=dcon --ns3::RdmaDcon::Sender=Dcqcn "
+                               "--ns3::RdmaDcon::CnmSetsTargetRate=true --qcnmFanOut=1",
+        "dcon-dcqcnsender-markinburst": "--cc=dcon --ns3::RdmaDcon::Sender=Dcqcn "
+                                        "--ns3::RdmaDcon::CnmSetsTargetRate=true "
+                                        "--dconMarkInBurst=true",
         "dcon-old": "--cc=dcon --ns3::RdmaDcon::Sender=Dcqcn "
                     "--ns3::RdmaDcon::CnmSetsTargetRate=true "
                     "--ns3::DconSwitch::ControlStampsTlast=true "
@@ -681,9 +686,9 @@ class SweepTest(unittest.TestCase):
         # 5 variants x 3 loads x 3 seeds = 45; sens: 12 variants x load 0.8 x 3 seeds = 36
         self.assertEqual(len(large_sweep.fig_runs("fig9")), 45)
         self.assertEqual(len(large_sweep.fig_runs("fig11")), 54)
-        self.assertEqual(len(large_sweep.fig_runs("sens")), 36)
+        self.assertEqual(len(large_sweep.fig_runs("sens")), 42)
         self.assertEqual({r.load for r in large_sweep.fig_runs("sens")}, {0.8})
-        self.assertEqual(len(large_sweep.fig_runs("sens", loads=[0.4, 0.8])), 72)
+        self.assertEqual(len(large_sweep.fig_runs("sens", loads=[0.4, 0.8])), 84)
         self.assertEqual(len(large_sweep.fig_runs("swift", seeds=[1])), 18)
 
     def test_shared_runs_deduplicated(self):
@@ -692,11 +697,11 @@ class SweepTest(unittest.TestCase):
         # are fig9's
         self.assertEqual(len(large_sweep.plan(["fig9", "fig12"], **one)), 27)
         self.assertEqual(len(large_sweep.plan(["fig11", "fig12"], **one)), 30)  # 18 + 12
-        # sens shares dcon, dcqcn and dcon-dcqcnsender at 0.8 with fig9: 15 + 9
-        self.assertEqual(len(large_sweep.plan(["fig9", "sens"], **one)), 24)
-        # all: fig9 15 + fig10 15 + fig11 12 + fig12 12 + sens 9 + swift 15 = 78 per seed
-        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES, **one)), 78)
-        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES)), 234)
+        # sens shares dcon, dcqcn and dcon-dcqcnsender at 0.8 with fig9: 15 + 11
+        self.assertEqual(len(large_sweep.plan(["fig9", "sens"], **one)), 26)
+        # all: fig9 15 + fig10 15 + fig11 12 + fig12 12 + sens 11 + swift 15 = 80 per seed
+        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES, **one)), 80)
+        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES)), 240)
         names9 = {large_sweep.run_name(r) for r in large_sweep.fig_runs("fig9", **one)}
         names12 = {large_sweep.run_name(r) for r in large_sweep.fig_runs("fig12", **one)}
         self.assertEqual(names9 & names12, {f"websearch-{v}-load{x}-s1-d40ms-w10ms-full-c10ms"
@@ -727,8 +732,8 @@ class SweepTest(unittest.TestCase):
                           "--warmup=0.5ms --seed=1 --scale=small --maxTime=200s --outdir="
                           + os.path.join(res, name + ".tmp") + " --cc=dcon --cnmWindowRtts=4\n",
                           out)
-            # fig12 18 + sens 12 - dcon and dcon-dcqcnsender at 0.8 shared
-            self.assertIn("\n28 runs\n", out)
+            # fig12 18 + sens 14 - dcon and dcon-dcqcnsender at 0.8 shared
+            self.assertIn("\n30 runs\n", out)
 
     def test_completeness(self):
         with tempfile.TemporaryDirectory() as tmp:
