@@ -5,6 +5,7 @@
 #include "dcon-monitor.h"
 
 #include "atomic-output-file.h"
+#include "ns3/dcon-queue-disc.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -422,6 +423,12 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
         }
     }
     uint64_t marks = 0;
+    bool dconQueues = false; // DCON's queue statistics, summed over every DconQueueDisc
+    uint64_t dconArrivals = 0;
+    uint64_t dconAtFloor = 0;
+    uint64_t dconUnmarked = 0;
+    uint64_t dconOnsets = 0;
+    uint64_t dconTriggers = 0;
     for (uint32_t s : m_fabric->GetSwitches())
     {
         Ptr<DconSwitch> sw = m_fabric->GetSwitch(s);
@@ -429,7 +436,17 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
         {
             for (uint8_t prio = 0; prio < PfcNetDevice::NUM_PRIORITIES; ++prio)
             {
-                marks += sw->GetQueueDisc(p, prio)->GetStats().nTotalMarkedPackets;
+                Ptr<RdmaEgressQueueDisc> q = sw->GetQueueDisc(p, prio);
+                marks += q->GetStats().nTotalMarkedPackets;
+                if (Ptr<DconQueueDisc> dq = DynamicCast<DconQueueDisc>(q))
+                {
+                    dconQueues = true;
+                    dconArrivals += dq->GetArrivals();
+                    dconAtFloor += dq->GetArrivalsAtQecnFloor();
+                    dconUnmarked += dq->GetUnmarkedAboveQecn();
+                    dconOnsets += dq->GetBurstOnsets();
+                    dconTriggers += dq->GetCnmTriggers();
+                }
             }
         }
     }
@@ -492,6 +509,13 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
     out << "  \"cnps_received\": " << nic.cnpsReceived << ",\n";
     out << "  \"cnms_received\": " << nic.cnmsReceived << ",\n";
     out << "  \"naks_sent\": " << nic.naksSent << ",\n";
+    if (dconQueues)
+    {
+        out << "  \"dcon_queues\": {\"arrivals\": " << dconArrivals
+            << ", \"arrivals_qcnm_at_qecn\": " << dconAtFloor
+            << ", \"unmarked_above_qecn\": " << dconUnmarked << ", \"burst_onsets\": " << dconOnsets
+            << ", \"cnm_triggers\": " << dconTriggers << "},\n";
+    }
     out << "  \"mmu_at_end\": {\"total_bytes\": " << mmuTotal << ", \"shared_bytes\": " << mmuShared
         << ", \"headroom_bytes\": " << mmuHeadroom << ", \"ingress_bytes\": " << ingress
         << ", \"egress_bytes\": " << egress << ", \"paused_port_priorities\": " << paused << "}\n";

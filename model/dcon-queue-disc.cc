@@ -218,6 +218,24 @@ DconQueueDisc::GetCnmTriggers() const
     return m_cnmTriggers;
 }
 
+uint64_t
+DconQueueDisc::GetArrivals() const
+{
+    return m_arrivalCount;
+}
+
+uint64_t
+DconQueueDisc::GetArrivalsAtQecnFloor() const
+{
+    return m_arrivalsAtQecnFloor;
+}
+
+uint64_t
+DconQueueDisc::GetUnmarkedAboveQecn() const
+{
+    return m_unmarkedAboveQecn;
+}
+
 uint32_t
 DconQueueDisc::DynamicQcnmBytes(uint64_t qEcn, uint64_t qPfc, uint32_t m, Time d, DataRate c)
 {
@@ -326,6 +344,11 @@ DconQueueDisc::OnEnqueue(Ptr<RdmaQueueDiscItem> item, uint32_t queueBytes)
     }
     const uint32_t qcnm = QcnmFor(*item);
     m_qcnmInUse = qcnm;
+    m_arrivalCount++;
+    if (qcnm <= m_qEcn.GetValue())
+    {
+        m_arrivalsAtQecnFloor++;
+    }
     // Persistent congestion: mark on the bytes ahead of the packet, unless latched off (or,
     // with MarkInBurst, from Q_ECN up whatever the state).
     bool mark = m_markInBurst
@@ -334,6 +357,10 @@ DconQueueDisc::OnEnqueue(Ptr<RdmaQueueDiscItem> item, uint32_t queueBytes)
     if (mark)
     {
         Mark(item, PERSISTENT_MARK);
+    }
+    else if (queueBytes >= m_qEcn.GetValue())
+    {
+        m_unmarkedAboveQecn++;
     }
     UpdateState(queueBytes + item->GetSize());
     if (m_state == BURST)

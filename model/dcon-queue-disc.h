@@ -137,6 +137,28 @@ public:
     uint64_t GetCnmTriggers() const;
 
     /**
+     * \brief Number of packets that arrived at this queue (enqueued).
+     * \return arrivals
+     */
+    uint64_t GetArrivals() const;
+
+    /**
+     * \brief Number of arrivals whose Q_CNM was Q_ECN itself: the dynamic bound of Section 4.4
+     * at its floor (Q_PFC / M - 3 d C (M - 1) <= Q_ECN, e.g. every M >= 3 with the paper's
+     * thresholds), or a fixed Q_CNM equal to Q_ECN. Such an arrival finds no persistent band:
+     * from Q_ECN up the queue is in burst congestion.
+     * \return arrivals
+     */
+    uint64_t GetArrivalsAtQecnFloor() const;
+
+    /**
+     * \brief Number of arrivals that found the queue at Q_ECN or above and were not
+     * ECN-marked (burst congestion, or marking latched off after it).
+     * \return arrivals
+     */
+    uint64_t GetUnmarkedAboveQecn() const;
+
+    /**
      * \brief The upper end of the paper's conservative Q_CNM range (dcon.md 2.6, paper
      * Section 4.4): max(Q_ECN, Q_PFC / M - 3 d C (M - 1)). This is the "dynamic" Q_CNM.
      * \param qEcn Q_ECN
@@ -211,7 +233,10 @@ private:
     std::deque<std::pair<Time, RdmaFiveTuple>> m_arrivals; //!< Window mode, oldest first
     uint64_t m_burstOnsets{0};
     uint64_t m_cnmTriggers{0};
-    TracedCallback<uint32_t> m_burstOnsetTrace;                              //!< queue bytes
+    uint64_t m_arrivalCount{0};                 //!< GetArrivals
+    uint64_t m_arrivalsAtQecnFloor{0};          //!< GetArrivalsAtQecnFloor
+    uint64_t m_unmarkedAboveQecn{0};            //!< GetUnmarkedAboveQecn
+    TracedCallback<uint32_t> m_burstOnsetTrace; //!< queue bytes
     TracedCallback<Ptr<const QueueDiscItem>, uint32_t> m_congestedFlowTrace; //!< item, N
 };
 

@@ -100,6 +100,29 @@ TEST(DconQueueDisc, ThreeStatesOnEnqueue)
     EXPECT_EQ(reports.size(), 6u);
     EXPECT_EQ(q->GetCnmTriggers(), 6u);
     EXPECT_EQ(reports.front(), 1u); // one flow in the queue
+    // 25 arrivals; packets 21..25 found >= Q_ECN ahead and were not marked (burst); Q_CNM
+    // (20 KB) is above Q_ECN, so no arrival is at the floor.
+    EXPECT_EQ(q->GetArrivals(), 25u);
+    EXPECT_EQ(q->GetUnmarkedAboveQecn(), 5u);
+    EXPECT_EQ(q->GetArrivalsAtQecnFloor(), 0u);
+}
+
+// Q_CNM = Q_ECN = 10 KB (the dynamic bound at its floor): no persistent band. Packets 1..10
+// see 0..9000 B ahead (below Q_ECN: not marked); after packet 10 the queue holds 10000 B =
+// Q_CNM: burst; packets 11 and 12 see 10000 and 11000 B ahead and are not marked. So 12
+// arrivals, all 12 at the floor, 2 unmarked at or above Q_ECN, 0 marks.
+TEST(DconQueueDisc, QcnmAtQecnFloorNeverMarks)
+{
+    Ptr<DconQueueDisc> q = MakeQueue("10KB", "10KB");
+    for (int k = 1; k <= 12; ++k)
+    {
+        q->Enqueue(MakeItem(1, 1000));
+    }
+    EXPECT_EQ(q->GetArrivals(), 12u);
+    EXPECT_EQ(q->GetArrivalsAtQecnFloor(), 12u);
+    EXPECT_EQ(q->GetUnmarkedAboveQecn(), 2u);
+    EXPECT_EQ(q->GetStats().GetNMarkedPackets(DconQueueDisc::PERSISTENT_MARK), 0u);
+    EXPECT_EQ(q->GetState(), DconQueueDisc::BURST);
 }
 
 // The latch: after a burst, marking stays off between Q_ECN and Q_CNM until the queue falls
@@ -135,6 +158,9 @@ TEST(DconQueueDisc, LatchHoldsUntilBelowQecn)
     q->Enqueue(again); // 10000 ahead: marked
     EXPECT_TRUE(again->IsCe());
     EXPECT_EQ(q->GetBurstOnsets(), 1u);
+    // not marked at or above Q_ECN: packets 21..25 (burst) and the latched one
+    EXPECT_EQ(q->GetUnmarkedAboveQecn(), 6u);
+    EXPECT_EQ(q->GetArrivals(), 28u);
 }
 
 // MarkInBurst (no latch), same sequence as ThreeStatesOnEnqueue: every packet with at least
