@@ -65,9 +65,16 @@ class Source:
     def points(self, variant):
         return sorted(self.table[self.table.variant == variant][self.point].unique())
 
-    def mean(self, variant, point, metric):
+    def mean(self, variant, point, metric, seeds=None):
+        """Mean of metric over the variant's seeds at point (only `seeds` if given)."""
         rows = self.table[(self.table.variant == variant) & (self.table[self.point] == point)]
+        if seeds is not None:
+            rows = rows[rows.seed.isin(seeds)]
         return seed_stats.mean_std_ci95(rows[metric])[1]
+
+    def seeds(self, variant, point):
+        t = self.table
+        return set(t[(t.variant == variant) & (t[self.point] == point)].seed)
 
     def paired(self, variant, other, point, metric):
         """[(seed, variant's value, other's value)] for the seeds both have."""
@@ -92,20 +99,30 @@ def fmt_point(p):
 
 
 def compare_points(src, subject, others, metric, describe):
-    """(ours, verdict) of "subject has the lowest mean metric at every point of src": per point
-    with every mean known, describe(point, means, rank) gives the text (rank 1 = no other mean
-    strictly below the subject's); "holds", "partly (k of n)", "no" or "not run"."""
+    """(ours, verdict) of "subject has the lowest mean metric at every point of src": per point,
+    the means over the seeds that every compared variant has there (the same seed gives every
+    scheme the same flows; when some variant has more seeds, the text says which were used),
+    and with every mean known, describe(point, means, rank) gives the text (rank 1 = no other
+    mean strictly below the subject's); "holds", "partly (k of n)", "no" or "not run"."""
     if src is None or not src.points(subject):
         return "", "not run"
     parts, wins, n = [], 0, 0
     for p in src.points(subject):
-        means = {v: src.mean(v, p, metric) for v in [subject] + others}
+        per_variant = [src.seeds(v, p) for v in [subject] + others]
+        common = sorted(set.intersection(*per_variant))
+        if not common:
+            continue
+        means = {v: src.mean(v, p, metric, common) for v in [subject] + others}
         if any(math.isnan(x) for x in means.values()):
             continue
         n += 1
         rank = 1 + sum(means[o] < means[subject] for o in others)
         wins += rank == 1
-        parts.append(describe(p, means, rank))
+        text = describe(p, means, rank)
+        if any(s != set(common) for s in per_variant):
+            text += " (seed%s %s)" % ("s" if len(common) > 1 else "",
+                                      " ".join(str(s) for s in common))
+        parts.append(text)
     if n == 0:
         return "", "not run"
     verdict = "holds" if wins == n else ("no" if wins == 0 else "partly (%d of %d)" % (wins, n))
