@@ -114,6 +114,17 @@ class ClaimsTest(unittest.TestCase):
         self.assertEqual(row(self.table, "fig7a", "paper", "lowest").verdict, "not run")
         self.assertEqual(row(self.table, "fig2", "DCQCN").verdict, "not run")
 
+    def test_no_difference_shown(self):
+        # DCON 1, 2, 3 ms against DCQCN 1, 2, 4 ms: reductions 0, 0, 25% (mean 8.33, std 14.43,
+        # CI 4.303 x 14.43 / sqrt(3) = 35.85): 0 is inside, the paper's 55% is not.
+        web = {("dcon", 0.8): [(1e-3, 0, 0), (2e-3, 0, 0), (3e-3, 0, 0)],
+               ("dcqcn", 0.8): [(1e-3, 0, 0), (2e-3, 0, 0), (4e-3, 0, 0)]}
+        runs_table(web).to_csv(os.path.join(self.large, "fig9-runs.csv"), index=False)
+        table = pc.claims(self.large, os.path.join(self.tmp.name, "none"),
+                          os.path.join(self.tmp.name, "none"))
+        r = row(table, "fig9b", "paper", "vs DCQCN")
+        self.assertEqual((r.ours, r.verdict), ("-8% +- 36 vs DCQCN", "no difference shown"))
+
     def test_common_seeds(self):
         # Fig. 12 at 0.8: dcon has seeds 1-3 (avg 3, 1, 1 ms: mean 1.67), dcon-T2 and dcon-T4
         # seed 1 only (2 and 4 ms). Over all seeds dcon would look best (1.67 < 2); over the
