@@ -18,10 +18,10 @@ other: dcon-q0.4, dcon-q0.6, dcon-T2, dcon-T4 and their dcon-dcqcnsender-* count
   reduction  "DCON's METRIC is P% below BASELINE's at POINT": per seed s (the same seed gives
              every scheme the same flows), r_s = 1 - DCON_s / BASELINE_s; ours is the mean of
              r_s in % with its 95% confidence half-width (Student's t over the seeds,
-             scripts/seed_stats.py). Verdict "reproduced" (P inside the interval), "no
-             difference shown" (P outside, 0 inside), "same direction" (the interval above 0,
-             P outside; r > 0 with one seed), "opposite" (the interval below 0; r <= 0 with one
-             seed).
+             scripts/seed_stats.py). Verdict "no difference shown" (0 inside the interval,
+             whatever else it holds), "reproduced" (P inside the interval, 0 not), "same
+             direction" (the interval above 0, P outside it; r > 0 with one seed), "opposite"
+             (the interval below 0; r <= 0 with one seed).
   best       "VARIANT is best" (Fig. 11, 12): the variant has the lowest mean average FCT at
              each load; "holds" / "partly (k of n)" / "no".
   gap        "DCON's pause-rate advantage is largest on DataMining": the reductions of the mean
@@ -176,10 +176,10 @@ def claim_reduction(src, dcon, baseline, point, metric, paper_pct):
     if n == 0:
         return "", "not run"
     ours = "%s vs %s" % (fmt_interval(n, mean, ci), NAMES[baseline])
-    if not math.isnan(ci) and abs(mean - paper_pct) <= ci:
-        return ours, "reproduced"
     if not math.isnan(ci) and mean - ci <= 0 <= mean + ci:
         return ours, "no difference shown"
+    if not math.isnan(ci) and abs(mean - paper_pct) <= ci:
+        return ours, "reproduced"
     if mean <= 0:
         return ours, "opposite"
     return ours, "same direction"
