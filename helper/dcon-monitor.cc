@@ -441,7 +441,7 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
                 if (Ptr<DconQueueDisc> dq = DynamicCast<DconQueueDisc>(q))
                 {
                     dconQueues = true;
-                    dconArrivals += dq->GetArrivals();
+                    dconArrivals += dq->GetStats().nTotalEnqueuedPackets;
                     dconAtFloor += dq->GetArrivalsAtQecnFloor();
                     dconUnmarked += dq->GetUnmarkedAboveQecn();
                     dconOnsets += dq->GetBurstOnsets();

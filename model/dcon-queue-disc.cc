@@ -219,12 +219,6 @@ DconQueueDisc::GetCnmTriggers() const
 }
 
 uint64_t
-DconQueueDisc::GetArrivals() const
-{
-    return m_arrivalCount;
-}
-
-uint64_t
 DconQueueDisc::GetArrivalsAtQecnFloor() const
 {
     return m_arrivalsAtQecnFloor;
@@ -344,7 +338,6 @@ DconQueueDisc::OnEnqueue(Ptr<RdmaQueueDiscItem> item, uint32_t queueBytes)
     }
     const uint32_t qcnm = QcnmFor(*item);
     m_qcnmInUse = qcnm;
-    m_arrivalCount++;
     if (qcnm <= m_qEcn.GetValue())
     {
         m_arrivalsAtQecnFloor++;

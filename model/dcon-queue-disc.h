@@ -137,16 +137,11 @@ public:
     uint64_t GetCnmTriggers() const;
 
     /**
-     * \brief Number of packets that arrived at this queue (enqueued).
-     * \return arrivals
-     */
-    uint64_t GetArrivals() const;
-
-    /**
      * \brief Number of arrivals whose Q_CNM was Q_ECN itself: the dynamic bound of Section 4.4
      * at its floor (Q_PFC / M - 3 d C (M - 1) <= Q_ECN, e.g. every M >= 3 with the paper's
      * thresholds), or a fixed Q_CNM equal to Q_ECN. Such an arrival finds no persistent band:
-     * from Q_ECN up the queue is in burst congestion.
+     * from Q_ECN up the queue is in burst congestion. (All arrivals: GetStats()
+     * .nTotalEnqueuedPackets; the FIFO is unbounded, the MMU admits.)
      * \return arrivals
      */
     uint64_t GetArrivalsAtQecnFloor() const;
@@ -233,7 +228,6 @@ private:
     std::deque<std::pair<Time, RdmaFiveTuple>> m_arrivals; //!< Window mode, oldest first
     uint64_t m_burstOnsets{0};
     uint64_t m_cnmTriggers{0};
-    uint64_t m_arrivalCount{0};                 //!< GetArrivals
     uint64_t m_arrivalsAtQecnFloor{0};          //!< GetArrivalsAtQecnFloor
     uint64_t m_unmarkedAboveQecn{0};            //!< GetUnmarkedAboveQecn
     TracedCallback<uint32_t> m_burstOnsetTrace; //!< queue bytes

@@ -102,7 +102,7 @@ TEST(DconQueueDisc, ThreeStatesOnEnqueue)
     EXPECT_EQ(reports.front(), 1u); // one flow in the queue
     // 25 arrivals; packets 21..25 found >= Q_ECN ahead and were not marked (burst); Q_CNM
     // (20 KB) is above Q_ECN, so no arrival is at the floor.
-    EXPECT_EQ(q->GetArrivals(), 25u);
+    EXPECT_EQ(q->GetStats().nTotalEnqueuedPackets, 25u);
     EXPECT_EQ(q->GetUnmarkedAboveQecn(), 5u);
     EXPECT_EQ(q->GetArrivalsAtQecnFloor(), 0u);
 }
@@ -118,7 +118,7 @@ TEST(DconQueueDisc, QcnmAtQecnFloorNeverMarks)
     {
         q->Enqueue(MakeItem(1, 1000));
     }
-    EXPECT_EQ(q->GetArrivals(), 12u);
+    EXPECT_EQ(q->GetStats().nTotalEnqueuedPackets, 12u);
     EXPECT_EQ(q->GetArrivalsAtQecnFloor(), 12u);
     EXPECT_EQ(q->GetUnmarkedAboveQecn(), 2u);
     EXPECT_EQ(q->GetStats().GetNMarkedPackets(DconQueueDisc::PERSISTENT_MARK), 0u);
@@ -160,7 +160,7 @@ TEST(DconQueueDisc, LatchHoldsUntilBelowQecn)
     EXPECT_EQ(q->GetBurstOnsets(), 1u);
     // not marked at or above Q_ECN: packets 21..25 (burst) and the latched one
     EXPECT_EQ(q->GetUnmarkedAboveQecn(), 6u);
-    EXPECT_EQ(q->GetArrivals(), 28u);
+    EXPECT_EQ(q->GetStats().nTotalEnqueuedPackets, 28u);
 }
 
 // MarkInBurst (no latch), same sequence as ThreeStatesOnEnqueue: every packet with at least
