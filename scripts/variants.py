@@ -29,11 +29,12 @@ import collections
 
 Variant = collections.namedtuple("Variant", "label args")
 
-_DCON_OLD = ["--ns3::RdmaDcon::Sender=Dcqcn", "--ns3::RdmaDcon::CnmSetsTargetRate=true",
-             "--ns3::DconSwitch::ControlStampsTlast=true",
-             "--ns3::DconQueueDisc::FlowCount=Queued", "--qcnmFanOut=1"]
 _DCQCN_SENDER = ["--cc=dcon", "--ns3::RdmaDcon::Sender=Dcqcn",
                  "--ns3::RdmaDcon::CnmSetsTargetRate=true"]
+# every earlier reading at once: DCQCN's sender plus the switch-side ones
+_DCON_OLD = _DCQCN_SENDER + ["--ns3::DconSwitch::ControlStampsTlast=true",
+                             "--ns3::DconQueueDisc::FlowCount=Queued", "--qcnmFanOut=1",
+                             "--qecn=200KB"]
 _SWIFT_T25 = "--ns3::RdmaSwift::BaseTarget=25us"
 _SWIFT_T100 = "--ns3::RdmaSwift::BaseTarget=100us"
 _SWIFT_LINE = "--ns3::RdmaSwift::InitialCwnd=256"
@@ -73,7 +74,7 @@ VARIANTS = collections.OrderedDict([
     ("dcon-dcqcnsender-markinburst", Variant("DCON, DCQCN sender, ECN marking in burst too",
                                              _DCQCN_SENDER + ["--dconMarkInBurst=true"])),
     ("dcon-old", Variant("DCON, all older readings, Q_ECN 200 KB",
-                         ["--cc=dcon"] + _DCON_OLD + ["--qecn=200KB"])),
+                         _DCON_OLD)),
     ("dcqcn-step", Variant("DCQCN, step ECN at 200 KB",
                            ["--cc=dcqcn", "--kmin=200KB", "--kmax=200KB", "--pmax=1"])),
     ("swift-t25", Variant("Swift, target 25 us", ["--cc=swift", _SWIFT_T25])),

@@ -74,6 +74,12 @@ class ClaimsTest(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
+    def claims_with(self, fig, values):
+        """The claims table after replacing <fig>-runs.csv by runs_table(values)."""
+        runs_table(values).to_csv(os.path.join(self.large, fig + "-runs.csv"), index=False)
+        return pc.claims(self.large, os.path.join(self.tmp.name, "none"),
+                         os.path.join(self.tmp.name, "none"))
+
     def test_reductions(self):
         r = row(self.table, "fig9b", "paper", "vs DCQCN")
         self.assertEqual(r.paper, "-55%")
@@ -117,13 +123,10 @@ class ClaimsTest(unittest.TestCase):
 
     def test_no_difference_shown(self):
         # DCON 1, 2, 3 ms against DCQCN 1, 2, 4 ms: reductions 0, 0, 25% (mean 8.33, std 14.43,
-        # CI 4.303 x 14.43 / sqrt(3) = 35.85): 0 is inside, the paper's 55% is not. (A
-        # reproduced case, 55 inside and 0 outside: test_reductions has none; see below.)
+        # CI 4.303 x 14.43 / sqrt(3) = 35.85): 0 is inside, the paper's 55% is not.
         web = {("dcon", 0.8): [(1e-3, 0, 0), (2e-3, 0, 0), (3e-3, 0, 0)],
                ("dcqcn", 0.8): [(1e-3, 0, 0), (2e-3, 0, 0), (4e-3, 0, 0)]}
-        runs_table(web).to_csv(os.path.join(self.large, "fig9-runs.csv"), index=False)
-        table = pc.claims(self.large, os.path.join(self.tmp.name, "none"),
-                          os.path.join(self.tmp.name, "none"))
+        table = self.claims_with("fig9", web)
         r = row(table, "fig9b", "paper", "vs DCQCN")
         self.assertEqual((r.ours, r.verdict), ("-8% +- 36 vs DCQCN", "no difference shown"))
 
@@ -132,9 +135,7 @@ class ClaimsTest(unittest.TestCase):
         # 54.44, std 0.962, CI 4.303 x 0.962 / sqrt(3) = 2.39): 55 inside, 0 not.
         web = {("dcon", 0.8): [(0.45e-3, 0, 0), (0.9e-3, 0, 0), (1.4e-3, 0, 0)],
                ("dcqcn", 0.8): [(1e-3, 0, 0), (2e-3, 0, 0), (3e-3, 0, 0)]}
-        runs_table(web).to_csv(os.path.join(self.large, "fig9-runs.csv"), index=False)
-        table = pc.claims(self.large, os.path.join(self.tmp.name, "none"),
-                          os.path.join(self.tmp.name, "none"))
+        table = self.claims_with("fig9", web)
         r = row(table, "fig9b", "paper", "vs DCQCN")
         self.assertEqual((r.ours, r.verdict), ("-54% +- 2 vs DCQCN", "reproduced"))
 
@@ -144,9 +145,7 @@ class ClaimsTest(unittest.TestCase):
         # common seed 1 it is 3 ms, second after T2.
         f12 = {("dcon", 0.8): [(3e-3, 0, 0), (1e-3, 0, 0), (1e-3, 0, 0)],
                ("dcon-T2", 0.8): [(2e-3, 0, 0)], ("dcon-T4", 0.8): [(4e-3, 0, 0)]}
-        runs_table(f12).to_csv(os.path.join(self.large, "fig12-runs.csv"), index=False)
-        table = pc.claims(self.large, os.path.join(self.tmp.name, "none"),
-                          os.path.join(self.tmp.name, "none"))
+        table = self.claims_with("fig12", f12)
         r = row(table, "fig12", "paper")
         self.assertEqual(r.ours, "0.8: 2.00 / 4.00 / 3.00 (seed 1)")
         self.assertEqual(r.verdict, "no")
