@@ -43,14 +43,17 @@
 // changes it without changing any result.
 
 #include "ns3/boolean.h"
+#include "ns3/checked-options.h"
 #include "ns3/command-line.h"
 #include "ns3/config.h"
 #include "ns3/dcon-monitor.h"
+#include "ns3/dcon-parallel.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/hpcc-format.h"
 #include "ns3/log.h"
 #include "ns3/queue-size.h"
+#include "ns3/rank-partition.h"
 #include "ns3/rdma-dcqcn.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/rdma-flow-helper.h"
@@ -63,10 +66,12 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -278,8 +283,10 @@ Print(const BenchResult& r)
 int
 main(int argc, char* argv[])
 {
+    DconParallel::Init(&argc, &argv); // MPI builds: mpirun -np N runs one simulation on N ranks
     Time::SetResolution(Time::PS);
     std::string topoPath;
+    std::string partitionFile;
     std::string flowsPath;
     std::string outdir;
     std::string cc = "dcqcn";
@@ -310,11 +317,22 @@ main(int argc, char* argv[])
                  stopAt);
     cmd.AddValue(
         "validate", "Exit 1 unless every flow completed without PFC pause or drop", validate);
+    uint32_t writePartition = 0;
+    AddUnsignedValue(cmd,
+                     "writePartition",
+                     "Print the default partition for this many ranks ('node rank' lines, the "
+                     "--partition format) and exit",
+                     writePartition);
+    cmd.AddValue("partition",
+                 "Parallel runs: a file of 'node rank' lines (default: hosts with their ToR, "
+                 "switches spread evenly)",
+                 partitionFile);
     cmd.Parse(argc, argv);
 
     BenchResult r;
     try
     {
+        DconParallel::Start();
         if (topoPath.empty() || flowsPath.empty())
         {
             throw std::invalid_argument("--topo and --flows are required (e.g. "
@@ -352,6 +370,15 @@ main(int argc, char* argv[])
             throw std::invalid_argument(flowsPath + ": no flows");
         }
 
+        if (writePartition > 0)
+        {
+            std::vector<uint32_t> part = RankPartition::Balanced(topo, writePartition);
+            for (uint32_t i = 0; i < part.size(); ++i)
+            {
+                std::cout << i << " " << part[i] << "\n";
+            }
+            return 0;
+        }
         DataRate lineRate = HostLineRate(topo);
         RdmaDcqcn::SetPreset("cx4", lineRate);
         // The reference runs use a 1 Gb/s floor (the preset has 100 Mb/s).
@@ -402,6 +429,7 @@ main(int argc, char* argv[])
                                        BooleanValue(true));
             }
         }
+        fh.SetPartitionFile(partitionFile);
         Ptr<RdmaFabric> fabric = fh.Build(topo);
         const uint8_t controlPriority
             = fabric->GetNic(fabric->GetHosts().front())->GetControlPriority();
@@ -502,6 +530,60 @@ main(int argc, char* argv[])
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
         r.maxRssKb = ru.ru_maxrss;
+        if (DconParallel::IsEnabled())
+        {
+            // Totals over the ranks (each counted only what its own nodes did); the times and
+            // memory are the largest rank's. Collective calls, in the same order on every rank.
+            if (monitor)
+            {
+                monitor->Collect();
+            }
+            std::string report = DconParallel::RankReport(r.runSeconds);
+            for (uint64_t* x : {&r.events, &r.linkFrames, &r.pauseFrames, &r.resumeFrames,
+                                &r.dataPacketsSent, &r.linkDataPackets, &r.retransmitted,
+                                &r.timeouts, &r.naks, &r.cnps, &r.drops})
+            {
+                *x = DconParallel::SumAll(*x);
+            }
+            r.flowsCompleted = DconParallel::SumAll(r.flowsCompleted);
+            r.lastCompletion = PicoSeconds(static_cast<int64_t>(
+                DconParallel::MaxAll(static_cast<double>(r.lastCompletion.GetPicoSeconds()))));
+            r.maxBufferBytes = static_cast<uint64_t>(
+                DconParallel::MaxAll(static_cast<double>(r.maxBufferBytes)));
+            r.maxRssKb = static_cast<long>(DconParallel::MaxAll(static_cast<double>(r.maxRssKb)));
+            r.runSeconds = DconParallel::MaxAll(r.runSeconds);
+            r.runCpuSeconds = DconParallel::MaxAll(r.runCpuSeconds);
+            std::string mine;
+            for (const auto& [reason, n] : r.dropsByReason)
+            {
+                mine += reason + " " + std::to_string(n) + "\n";
+            }
+            std::map<std::string, uint64_t> byReason;
+            for (const std::string& part : DconParallel::Gather(mine))
+            {
+                std::istringstream in(part);
+                std::string reason;
+                uint64_t n = 0;
+                while (in >> reason >> n)
+                {
+                    byReason[reason] += n;
+                }
+            }
+            r.dropsByReason = byReason;
+            if (!DconParallel::IsRoot())
+            {
+                Simulator::Destroy();
+                DconParallel::Finish();
+                return 0; // rank 0 reports
+            }
+            std::cout << "ranks                  " << DconParallel::GetSize() << " (per rank: "
+                      << (outdir.empty() ? std::string("--outdir") : outdir + "/parallel.json")
+                      << ")\n";
+            if (!outdir.empty())
+            {
+                std::ofstream(outdir + "/parallel.json") << report;
+            }
+        }
 
         std::cout << "topology               " << topoPath << " (" << topo.nNodes << " nodes, "
                   << topo.links.size() << " links, host line rate " << lineRate.GetBitRate() / 1e9
@@ -517,11 +599,13 @@ main(int argc, char* argv[])
     }
     catch (const std::exception& e)
     {
-        std::cerr << "error: " << e.what() << "\n";
+        std::cerr << "error: " << DconParallel::Who() << e.what() << "\n";
+        DconParallel::AbortIfParallel(2);
         Simulator::Destroy();
         return 2;
     }
     Simulator::Destroy();
+    DconParallel::Finish();
     if (validate)
     {
         std::string why;

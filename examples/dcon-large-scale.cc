@@ -30,21 +30,35 @@
 #include "ns3/checked-options.h"
 #include "ns3/command-line.h"
 #include "ns3/core-module.h"
+#include "ns3/dcon-parallel.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/scenario-attributes.h"
 
 #include <sys/resource.h>
 
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
 
 using namespace ns3;
 
+namespace
+{
+/// A stream that discards what it is given (progress of ranks other than 0).
+std::ostream&
+Nowhere()
+{
+    static std::ostream none(nullptr);
+    return none;
+}
+} // namespace
+
 int
 main(int argc, char* argv[])
 {
+    DconParallel::Init(&argc, &argv); // MPI builds: mpirun -np N runs one simulation on N ranks
     Time::SetResolution(Time::PS);
     DconLargeScaleConfig cfg;
     std::string scale = "full";
@@ -88,10 +102,15 @@ main(int argc, char* argv[])
     AddUnsignedValue(cmd, "incastSenders", "Senders per incast event", cfg.incastSenders);
     AddUnsignedValue(cmd, "incastBytes", "Bytes per incast sender", cfg.incastBytes);
     cmd.AddValue("outdir", "Output directory", outdir);
+    cmd.AddValue("partition",
+                 "Parallel runs: a file of 'node rank' lines (default: hosts with their leaf, "
+                 "switches spread evenly)",
+                 cfg.partitionFile);
     cmd.Parse(argc, argv);
     cfg.attributeArgs = GetAttributeArguments(argc, argv);
     try
     {
+        DconParallel::Start();
         cfg.SetScale(scale);
         cfg.spines = spines ? spines : cfg.spines;
         cfg.leaves = leaves ? leaves : cfg.leaves;
@@ -104,26 +123,35 @@ main(int argc, char* argv[])
             outdir = o.str();
         }
         DconLargeScale run(cfg);
-        std::cout << "fabric " << cfg.spines << " spines x " << cfg.leaves << " leaves x "
+        std::ostream& log = DconParallel::IsRoot() ? std::cout : Nowhere();
+        log << DconParallel::Who() << "fabric " << cfg.spines << " spines x " << cfg.leaves << " leaves x "
                   << cfg.hostsPerLeaf << " hosts; " << cfg.loadType << " load " << cfg.load
                   << " = host-link load " << std::setprecision(4) << run.GetHostLoad() << "; "
                   << run.GetFlowSpecs().size() << " flows in " << cfg.duration.As(Time::MS)
                   << std::endl;
         double wall = run.Run();
+        std::string report = DconParallel::RankReport(wall);
+        wall = DconParallel::MaxAll(wall);
         run.Write(outdir, wall);
+        if (!report.empty())
+        {
+            std::ofstream(outdir + "/parallel.json") << report;
+        }
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
         uint32_t done = run.GetMonitor()->GetRecords().size();
-        std::cout << "cc=" << cfg.cc << " flows completed " << done << "/"
+        log << "cc=" << cfg.cc << " flows completed " << done << "/"
                   << run.GetFlowSpecs().size() << " by " << Simulator::Now().As(Time::MS)
                   << ", wall " << std::setprecision(4) << wall << " s, peak memory "
                   << ru.ru_maxrss / 1024 << " MiB\n  results in " << outdir << "\n";
     }
     catch (const std::exception& e)
     {
-        std::cerr << "error: " << e.what() << "\n";
+        std::cerr << "error: " << DconParallel::Who() << e.what() << "\n";
+        DconParallel::AbortIfParallel(2);
         return 2;
     }
     Simulator::Destroy();
+    DconParallel::Finish();
     return 0;
 }

@@ -33,11 +33,13 @@
 #include "ns3/checked-options.h"
 #include "ns3/command-line.h"
 #include "ns3/core-module.h"
+#include "ns3/dcon-parallel.h"
 #include "ns3/pfc-helper.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/scenario-attributes.h"
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
 using namespace ns3;
@@ -45,6 +47,7 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
+    DconParallel::Init(&argc, &argv); // MPI builds: mpirun -np N runs one simulation on N ranks
     Time::SetResolution(Time::PS);
     DconTestbedConfig cfg;
     bool validate = false;
@@ -72,6 +75,10 @@ main(int argc, char* argv[])
     cmd.AddValue("cnmWindowRtts", "DCON window T in base RTTs", cfg.cnmWindowRtts);
     cmd.AddValue("pcap", "Write pcap files of L2's ports", cfg.pcap);
     cmd.AddValue("validate", "Check the expected result and exit 1 if it does not hold", validate);
+    cmd.AddValue("partition",
+                 "Parallel runs: a file of 'node rank' lines (default: hosts with their leaf, "
+                 "switches spread evenly)",
+                 cfg.partitionFile);
     cmd.Parse(argc, argv);
     cfg.attributeArgs = GetAttributeArguments(argc, argv);
     if (cfg.outdir.empty())
@@ -80,18 +87,33 @@ main(int argc, char* argv[])
     }
     try
     {
+        DconParallel::Start();
         std::filesystem::create_directories(cfg.outdir);
         DconTestbed tb(cfg);
         if (cfg.pcap)
         {
             PfcHelper pcap;
             Ptr<RdmaFabric> f = tb.GetFabric();
-            for (uint32_t p = 0; p < f->GetSwitch(tb.L(2))->GetNPorts(); ++p)
+            // (in a parallel run, the rank that runs L2 writes its files)
+            for (uint32_t p = 0; f->IsLocal(tb.L(2)) && p < f->GetSwitch(tb.L(2))->GetNPorts();
+                 ++p)
             {
                 pcap.EnablePcap(cfg.outdir + "/testbed", f->GetSwitch(tb.L(2))->GetDevice(p));
             }
         }
         double wall = tb.Run();
+        if (DconParallel::IsEnabled())
+        {
+            std::string report = DconParallel::RankReport(wall);
+            wall = DconParallel::MaxAll(wall);
+            if (!DconParallel::IsRoot())
+            {
+                Simulator::Destroy();
+                DconParallel::Finish();
+                return 0; // rank 0 holds every rank's results and writes them
+            }
+            std::ofstream(cfg.outdir + "/parallel.json") << report;
+        }
         Ptr<DconMonitor> m = tb.GetMonitor();
         if (cfg.runToCompletion && m->GetRecords().size() < tb.GetFlowCount())
         {
@@ -122,14 +144,17 @@ main(int argc, char* argv[])
                                         : "VALIDATION FAILED")
                       << "\n";
             Simulator::Destroy();
+            DconParallel::Finish();
             return ok ? 0 : 1;
         }
     }
     catch (const std::exception& e)
     {
-        std::cerr << "error: " << e.what() << "\n";
+        std::cerr << "error: " << DconParallel::Who() << e.what() << "\n";
+        DconParallel::AbortIfParallel(2);
         return 2;
     }
     Simulator::Destroy();
+    DconParallel::Finish();
     return 0;
 }

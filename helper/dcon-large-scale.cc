@@ -8,6 +8,7 @@
 #include "flow-size-cdf.h"
 #include "ns3/rdma-dcqcn.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/dcon-parallel.h"
 #include "ns3/simulator.h"
 #include "poisson-flow-generator.h"
 #include "scenario-attributes.h"
@@ -149,6 +150,7 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
     RdmaFabricHelper fh;
     fh.SetCongestionControl(config.cc);
     m_qcnm = config.sw.Apply(fh, config.cc, config.linkDelay);
+    fh.SetPartitionFile(config.partitionFile);
     m_fabric = fh.Build(m_topo.GetTopology());
     m_fabric->SetCnmWindowInRtts(config.cnmWindowRtts);
 
@@ -204,12 +206,17 @@ DconLargeScale::Run()
     Simulator::Stop(m_config.maxTime);
     Simulator::Run();
     auto t1 = std::chrono::steady_clock::now();
+    m_monitor->Collect(); // a parallel run: rank 0 gets every rank's results
     return std::chrono::duration<double>(t1 - t0).count();
 }
 
 void
 DconLargeScale::Write(const std::string& dir, double wallSeconds) const
 {
+    if (!DconParallel::IsRoot())
+    {
+        return; // rank 0 writes every file of a parallel run
+    }
     namespace fs = std::filesystem;
     fs::create_directories(dir);
     {

@@ -36,6 +36,9 @@ struct DconLargeScaleConfig
     /// Attribute defaults given by the user ("ns3::Type::Attr=value", GetAttributeArguments):
     /// applied after the preset, so they win over it.
     std::vector<std::string> attributeArgs;
+    /// A parallel run's partition: a file of "node rank" lines (RankPartition::Read); empty:
+    /// RankPartition::Balanced.
+    std::string partitionFile;
     std::string workload{"websearch"};   //!< built-in CDF name or a CDF file path
     std::string dataDir;                 //!< where built-in CDFs live (empty: the module's data/)
     double load{0.8};                    //!< offered load, see loadType

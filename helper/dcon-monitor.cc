@@ -5,6 +5,7 @@
 #include "dcon-monitor.h"
 
 #include "atomic-output-file.h"
+#include "ns3/dcon-parallel.h"
 #include "ns3/dcon-queue-disc.h"
 #include "ns3/simulator.h"
 
@@ -13,7 +14,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <cstring>
 #include <stdexcept>
+#include <type_traits>
 
 namespace ns3
 {
@@ -34,6 +37,83 @@ Seconds(Time t)
     os << ps / 1000000000000LL << "." << std::setw(12) << std::setfill('0') << ps % 1000000000000LL;
     return os.str();
 }
+/// Appends numbers and strings to a byte string (the ranks' exchange format; one build, one
+/// byte order, so raw copies are fine).
+class Encoder
+{
+  public:
+    template <typename T>
+    void Put(T v)
+    {
+        static_assert(std::is_trivially_copyable_v<T>);
+        buf.append(reinterpret_cast<const char*>(&v), sizeof(v));
+    }
+
+    void PutTime(Time t)
+    {
+        Put<int64_t>(t.GetTimeStep());
+    }
+
+    void PutString(const std::string& str)
+    {
+        Put<uint64_t>(str.size());
+        buf.append(str);
+    }
+
+    std::string buf; //!< what was written
+};
+
+/// Reads what Encoder wrote.
+class Decoder
+{
+  public:
+    explicit Decoder(const std::string& b)
+        : buf(b)
+    {
+    }
+
+    template <typename T>
+    T Get()
+    {
+        T v;
+        Need(sizeof(T));
+        std::memcpy(&v, buf.data() + pos, sizeof(T));
+        pos += sizeof(T);
+        return v;
+    }
+
+    Time GetTime()
+    {
+        return TimeStep(Get<int64_t>());
+    }
+
+    std::string GetString()
+    {
+        auto n = Get<uint64_t>();
+        Need(n);
+        std::string str = buf.substr(pos, n);
+        pos += n;
+        return str;
+    }
+
+    bool AtEnd() const
+    {
+        return pos == buf.size();
+    }
+
+  private:
+    void Need(std::size_t n) const
+    {
+        if (buf.size() - pos < n)
+        {
+            throw std::runtime_error("DconMonitor::Collect: a rank's data is truncated");
+        }
+    }
+
+    const std::string& buf;
+    std::size_t pos{0};
+};
+
 } // namespace
 
 DconMonitor::DconMonitor(Ptr<RdmaFabric> fabric, Ptr<RdmaFlowHelper> flows)
@@ -305,9 +385,22 @@ DconMonitor::WriteHpccFct(const std::string& path) const
 void
 DconMonitor::Write(const std::string& dir, double wallSeconds) const
 {
+    if (DconParallel::IsEnabled())
+    {
+        if (!m_collected)
+        {
+            throw std::logic_error("DconMonitor::Write: call Collect() on every rank after "
+                                   "Simulator::Run in a parallel run");
+        }
+        if (!DconParallel::IsRoot())
+        {
+            return; // rank 0 writes every file
+        }
+    }
     namespace fs = std::filesystem;
     fs::create_directories(dir);
     fs::path d(dir);
+    const Totals t = m_collected ? m_totals : LocalTotals();
 
     // flows.csv, sorted by flow id so the file does not depend on completion order ties
     std::vector<RdmaFlowRecord> recs = GetRecordsById();
@@ -331,7 +424,15 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
         AtomicOutputFile file(d / "pfc.csv");
         std::ofstream& out = file.Stream();
         out << "time_s,node,port,peer,priority,event,quanta\n";
-        for (const auto& e : m_pfc)
+        // One order whatever engine ran: by time, same-time events by node, port, priority.
+        std::vector<PfcEvent> pfc = m_pfc;
+        std::stable_sort(pfc.begin(),
+                         pfc.end(),
+                         [](const PfcEvent& a, const PfcEvent& b) {
+                             return std::tie(a.time, a.node, a.port, a.priority) <
+                                    std::tie(b.time, b.node, b.port, b.priority);
+                         });
+        for (const auto& e : pfc)
         {
             out << Seconds(e.time) << "," << GetNodeName(e.node) << "," << e.port << ","
                 << GetNodeName(e.peer) << "," << +e.priority << ","
@@ -382,99 +483,42 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
         AtomicOutputFile file(d / "drops.csv");
         std::ofstream& out = file.Stream();
         out << "node,reason,packets\n";
-        for (uint32_t s : m_fabric->GetSwitches())
+        const auto& switches = m_fabric->GetSwitches();
+        for (std::size_t k = 0; k < switches.size(); ++k)
         {
-            Ptr<DconSwitch> sw = m_fabric->GetSwitch(s);
-            std::map<std::string, uint64_t> all = sw->GetMmu()->GetDropCounts();
-            for (const auto& [reason, n] : sw->GetForwardingDrops())
+            for (const auto& [reason, n] : t.drops[k])
             {
-                all[reason] += n;
-            }
-            for (const auto& [reason, n] : all)
-            {
-                out << GetNodeName(s) << "," << reason << "," << n << "\n";
+                out << GetNodeName(switches[k]) << "," << reason << "," << n << "\n";
                 drops[reason] += n;
             }
         }
         file.Commit();
     }
-    // summary.json
     uint64_t pauses = 0;
     uint64_t resumes = 0;
     uint64_t linkFrames = 0;
     std::ostringstream perLink;
     const auto& links = m_fabric->GetLinks();
     bool first = true;
-    for (const auto& l : links)
+    for (std::size_t l = 0; l < links.size(); ++l)
     {
         for (int end = 0; end < 2; ++end)
         {
-            Ptr<PfcNetDevice> dev = end == 0 ? l.devA : l.devB;
-            const auto& st = dev->GetStats();
-            pauses += st.pauseSent;
-            resumes += st.resumeSent;
-            linkFrames += st.txFrames;
-            if (st.pauseSent)
+            const std::size_t k = 2 * l + end;
+            pauses += t.pauseSent[k];
+            resumes += t.resumeSent[k];
+            linkFrames += t.txFrames[k];
+            if (t.pauseSent[k])
             {
-                perLink << (first ? "" : ", ") << "\"" << GetNodeName(end == 0 ? l.a : l.b) << "->"
-                        << GetNodeName(end == 0 ? l.b : l.a) << "\": " << st.pauseSent;
+                perLink << (first ? "" : ", ") << "\""
+                        << GetNodeName(end == 0 ? links[l].a : links[l].b) << "->"
+                        << GetNodeName(end == 0 ? links[l].b : links[l].a)
+                        << "\": " << t.pauseSent[k];
                 first = false;
             }
         }
     }
-    uint64_t marks = 0;
-    bool dconQueues = false; // DCON's queue statistics, summed over every DconQueueDisc
-    uint64_t dconArrivals = 0;
-    uint64_t dconAtFloor = 0;
-    uint64_t dconUnmarked = 0;
-    uint64_t dconOnsets = 0;
-    uint64_t dconTriggers = 0;
-    for (uint32_t s : m_fabric->GetSwitches())
-    {
-        Ptr<DconSwitch> sw = m_fabric->GetSwitch(s);
-        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
-        {
-            for (uint8_t prio = 0; prio < PfcNetDevice::NUM_PRIORITIES; ++prio)
-            {
-                Ptr<RdmaEgressQueueDisc> q = sw->GetQueueDisc(p, prio);
-                marks += q->GetStats().nTotalMarkedPackets;
-                if (Ptr<DconQueueDisc> dq = DynamicCast<DconQueueDisc>(q))
-                {
-                    dconQueues = true;
-                    dconArrivals += dq->GetStats().nTotalEnqueuedPackets;
-                    dconAtFloor += dq->GetArrivalsAtQecnFloor();
-                    dconUnmarked += dq->GetUnmarkedAboveQecn();
-                    dconOnsets += dq->GetBurstOnsets();
-                    dconTriggers += dq->GetCnmTriggers();
-                }
-            }
-        }
-    }
-    // What the switches still hold: all zero once the fabric has drained.
-    uint64_t mmuTotal = 0;
-    uint64_t mmuShared = 0;
-    uint64_t mmuHeadroom = 0;
-    uint64_t ingress = 0;
-    uint64_t egress = 0;
-    uint64_t paused = 0;
-    for (uint32_t s : m_fabric->GetSwitches())
-    {
-        Ptr<DconSwitch> sw = m_fabric->GetSwitch(s);
-        Ptr<SwitchMmu> mmu = sw->GetMmu();
-        mmuTotal += mmu->GetTotalUsed();
-        mmuShared += mmu->GetSharedUsed();
-        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
-        {
-            mmuHeadroom += mmu->GetPortHeadroomBytes(p);
-            egress += sw->GetEgressBytes(p);
-            for (uint8_t prio = 0; prio < PfcNetDevice::NUM_PRIORITIES; ++prio)
-            {
-                ingress += mmu->GetIngressBytes(p, prio);
-                paused += mmu->IsPaused(p, prio);
-            }
-        }
-    }
-    RdmaNic::Stats nic = m_fabric->GetNicTotals();
+    const RdmaNic::Stats& nic = t.nic;
     AtomicOutputFile file(d / "summary.json");
     std::ofstream& out = file.Stream();
     out << std::setprecision(6);
@@ -484,9 +528,9 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
     {
         out << "  \"incomplete_reason\": \"" << m_incomplete << "\",\n";
     }
-    out << "  \"simulated_time_s\": " << Seconds(Simulator::Now()) << ",\n";
+    out << "  \"simulated_time_s\": " << Seconds(t.now) << ",\n";
     out << "  \"wall_time_s\": " << wallSeconds << ",\n";
-    out << "  \"events_executed\": " << Simulator::GetEventCount() << ",\n";
+    out << "  \"events_executed\": " << t.events << ",\n";
     out << "  \"flows_total\": " << m_flows->GetFlows().size() << ",\n";
     out << "  \"flows_completed\": " << m_records.size() << ",\n";
     out << "  \"link_frames_sent\": " << linkFrames << ",\n";
@@ -504,23 +548,347 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
         first = false;
     }
     out << "},\n";
-    out << "  \"ecn_marks\": " << marks << ",\n";
+    out << "  \"ecn_marks\": " << t.marks << ",\n";
     out << "  \"cnps_sent\": " << nic.cnpsSent << ",\n";
     out << "  \"cnps_received\": " << nic.cnpsReceived << ",\n";
     out << "  \"cnms_received\": " << nic.cnmsReceived << ",\n";
     out << "  \"naks_sent\": " << nic.naksSent << ",\n";
-    if (dconQueues)
+    if (t.dconQueues)
     {
-        out << "  \"dcon_queues\": {\"arrivals\": " << dconArrivals
-            << ", \"arrivals_qcnm_at_qecn\": " << dconAtFloor
-            << ", \"unmarked_above_qecn\": " << dconUnmarked << ", \"burst_onsets\": " << dconOnsets
-            << ", \"cnm_triggers\": " << dconTriggers << "},\n";
+        out << "  \"dcon_queues\": {\"arrivals\": " << t.dconArrivals
+            << ", \"arrivals_qcnm_at_qecn\": " << t.dconAtFloor
+            << ", \"unmarked_above_qecn\": " << t.dconUnmarked << ", \"burst_onsets\": " << t.dconOnsets
+            << ", \"cnm_triggers\": " << t.dconTriggers << "},\n";
     }
-    out << "  \"mmu_at_end\": {\"total_bytes\": " << mmuTotal << ", \"shared_bytes\": " << mmuShared
-        << ", \"headroom_bytes\": " << mmuHeadroom << ", \"ingress_bytes\": " << ingress
-        << ", \"egress_bytes\": " << egress << ", \"paused_port_priorities\": " << paused << "}\n";
+    out << "  \"mmu_at_end\": {\"total_bytes\": " << t.mmuTotal << ", \"shared_bytes\": " << t.mmuShared
+        << ", \"headroom_bytes\": " << t.mmuHeadroom << ", \"ingress_bytes\": " << t.ingress
+        << ", \"egress_bytes\": " << t.egress << ", \"paused_port_priorities\": " << t.paused << "}\n";
     out << "}\n";
     file.Commit();
+}
+
+DconMonitor::Totals
+DconMonitor::LocalTotals() const
+{
+    Totals t;
+    const auto& links = m_fabric->GetLinks();
+    t.pauseSent.assign(2 * links.size(), 0);
+    t.resumeSent.assign(2 * links.size(), 0);
+    t.txFrames.assign(2 * links.size(), 0);
+    for (std::size_t l = 0; l < links.size(); ++l)
+    {
+        for (int end = 0; end < 2; ++end)
+        {
+            const auto& st = (end == 0 ? links[l].devA : links[l].devB)->GetStats();
+            t.pauseSent[2 * l + end] = st.pauseSent;
+            t.resumeSent[2 * l + end] = st.resumeSent;
+            t.txFrames[2 * l + end] = st.txFrames;
+        }
+    }
+    for (uint32_t s : m_fabric->GetSwitches())
+    {
+        Ptr<DconSwitch> sw = m_fabric->GetSwitch(s);
+        std::map<std::string, uint64_t> all = sw->GetMmu()->GetDropCounts();
+        for (const auto& [reason, n] : sw->GetForwardingDrops())
+        {
+            all[reason] += n;
+        }
+        t.drops.push_back(std::move(all));
+        Ptr<SwitchMmu> mmu = sw->GetMmu();
+        t.mmuTotal += mmu->GetTotalUsed();
+        t.mmuShared += mmu->GetSharedUsed();
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            t.mmuHeadroom += mmu->GetPortHeadroomBytes(p);
+            t.egress += sw->GetEgressBytes(p);
+            for (uint8_t prio = 0; prio < PfcNetDevice::NUM_PRIORITIES; ++prio)
+            {
+                t.ingress += mmu->GetIngressBytes(p, prio);
+                t.paused += mmu->IsPaused(p, prio);
+                Ptr<RdmaEgressQueueDisc> q = sw->GetQueueDisc(p, prio);
+                t.marks += q->GetStats().nTotalMarkedPackets;
+                if (Ptr<DconQueueDisc> dq = DynamicCast<DconQueueDisc>(q))
+                {
+                    t.dconQueues = true;
+                    t.dconArrivals += dq->GetStats().nTotalEnqueuedPackets;
+                    t.dconAtFloor += dq->GetArrivalsAtQecnFloor();
+                    t.dconUnmarked += dq->GetUnmarkedAboveQecn();
+                    t.dconOnsets += dq->GetBurstOnsets();
+                    t.dconTriggers += dq->GetCnmTriggers();
+                }
+            }
+        }
+    }
+    t.nic = m_fabric->GetNicTotals();
+    t.events = Simulator::GetEventCount();
+    t.now = Simulator::Now();
+    return t;
+}
+
+void
+DconMonitor::Collect()
+{
+    if (!DconParallel::IsEnabled() || m_collected)
+    {
+        return;
+    }
+    // Each rank's part. A node's objects on another rank hold zeros (they never run), so the
+    // totals add up; samples of a port or flow are taken from the rank that runs it.
+    const uint32_t me = DconParallel::GetRank();
+    Encoder e;
+    e.Put<uint64_t>(m_records.size());
+    for (const auto& r : m_records)
+    {
+        e.Put(r.flowId);
+        e.Put(r.size);
+        e.Put(r.priority);
+        e.Put(r.sport);
+        e.PutTime(r.start);
+        e.PutTime(r.end);
+    }
+    e.Put<uint64_t>(m_pfc.size());
+    for (const auto& p : m_pfc)
+    {
+        e.PutTime(p.time);
+        e.Put(p.node);
+        e.Put(p.port);
+        e.Put(p.peer);
+        e.Put(p.priority);
+        e.Put(p.quanta);
+    }
+    for (const auto& q : m_queues)
+    {
+        const bool mine = m_fabric->GetRank(q.node) == me;
+        e.Put<uint64_t>(mine ? q.samples.size() : 0);
+        for (std::size_t i = 0; mine && i < q.samples.size(); ++i)
+        {
+            e.PutTime(q.samples[i].first);
+            e.Put(q.samples[i].second);
+        }
+    }
+    e.Put<uint64_t>(m_bufferSamples.size());
+    for (const auto& [t, total, most] : m_bufferSamples)
+    {
+        e.PutTime(t);
+        e.Put(total);
+        e.Put(most);
+    }
+    for (const auto& [id, f] : m_flowProbes)
+    {
+        const bool mine = m_fabric->GetRank(m_flows->GetFlows()[id].src) == me;
+        e.Put<uint64_t>(mine ? f.samples.size() : 0);
+        for (std::size_t i = 0; mine && i < f.samples.size(); ++i)
+        {
+            e.PutTime(f.samples[i].first);
+            e.Put(f.samples[i].second);
+        }
+    }
+    const Totals mineTotals = LocalTotals();
+    for (const auto* v : {&mineTotals.pauseSent, &mineTotals.resumeSent, &mineTotals.txFrames})
+    {
+        for (uint64_t x : *v)
+        {
+            e.Put(x);
+        }
+    }
+    for (const auto& m : mineTotals.drops)
+    {
+        e.Put<uint64_t>(m.size());
+        for (const auto& [reason, n] : m)
+        {
+            e.PutString(reason);
+            e.Put(n);
+        }
+    }
+    for (uint64_t x : {mineTotals.marks, mineTotals.dconArrivals, mineTotals.dconAtFloor,
+                       mineTotals.dconUnmarked, mineTotals.dconOnsets, mineTotals.dconTriggers,
+                       mineTotals.mmuTotal, mineTotals.mmuShared, mineTotals.mmuHeadroom,
+                       mineTotals.ingress, mineTotals.egress, mineTotals.paused,
+                       mineTotals.nic.dataPacketsSent, mineTotals.nic.retransmittedPackets,
+                       mineTotals.nic.acksSent, mineTotals.nic.naksSent,
+                       mineTotals.nic.naksReceived, mineTotals.nic.cnpsSent,
+                       mineTotals.nic.cnpsReceived, mineTotals.nic.cnmsReceived,
+                       mineTotals.nic.timeouts, mineTotals.nic.flowsCompleted, mineTotals.events})
+    {
+        e.Put(x);
+    }
+    e.Put<uint8_t>(mineTotals.dconQueues);
+    e.PutTime(mineTotals.now);
+
+    std::vector<std::string> parts = DconParallel::Gather(e.buf);
+    m_collected = true;
+    if (!DconParallel::IsRoot())
+    {
+        return;
+    }
+    // Rank 0: the union of every rank's part.
+    m_records.clear();
+    m_pfc.clear();
+    m_bufferSamples.clear();
+    Totals sum = mineTotals;
+    for (std::size_t r = 0; r < parts.size(); ++r)
+    {
+        Decoder d(parts[r]);
+        for (auto n = d.Get<uint64_t>(); n > 0; --n)
+        {
+            RdmaFlowRecord rec;
+            rec.flowId = d.Get<uint32_t>();
+            rec.size = d.Get<uint64_t>();
+            rec.priority = d.Get<uint8_t>();
+            rec.sport = d.Get<uint16_t>();
+            rec.start = d.GetTime();
+            rec.end = d.GetTime();
+            m_records.push_back(rec);
+        }
+        for (auto n = d.Get<uint64_t>(); n > 0; --n)
+        {
+            PfcEvent p;
+            p.time = d.GetTime();
+            p.node = d.Get<uint32_t>();
+            p.port = d.Get<uint32_t>();
+            p.peer = d.Get<uint32_t>();
+            p.priority = d.Get<uint8_t>();
+            p.quanta = d.Get<uint16_t>();
+            m_pfc.push_back(p);
+        }
+        for (auto& q : m_queues)
+        {
+            auto n = d.Get<uint64_t>();
+            if (m_fabric->GetRank(q.node) == r)
+            {
+                q.samples.clear();
+            }
+            for (; n > 0; --n)
+            {
+                Time t = d.GetTime();
+                q.samples.emplace_back(t, d.Get<uint64_t>());
+            }
+        }
+        auto nb = d.Get<uint64_t>();
+        if (r > 0 && nb != m_bufferSamples.size())
+        {
+            throw std::runtime_error("DconMonitor::Collect: rank " + std::to_string(r) + " took " +
+                                     std::to_string(nb) + " buffer samples, rank 0 " +
+                                     std::to_string(m_bufferSamples.size()));
+        }
+        for (std::size_t i = 0; i < nb; ++i)
+        {
+            Time t = d.GetTime();
+            auto total = d.Get<uint64_t>();
+            auto most = d.Get<uint64_t>();
+            if (r == 0)
+            {
+                m_bufferSamples.emplace_back(t, total, most);
+            }
+            else
+            {
+                std::get<1>(m_bufferSamples[i]) += total;
+                std::get<2>(m_bufferSamples[i]) = std::max(std::get<2>(m_bufferSamples[i]), most);
+            }
+        }
+        for (auto& [id, f] : m_flowProbes)
+        {
+            auto n = d.Get<uint64_t>();
+            if (m_fabric->GetRank(m_flows->GetFlows()[id].src) == r)
+            {
+                f.samples.clear();
+            }
+            for (; n > 0; --n)
+            {
+                Time t = d.GetTime();
+                f.samples.emplace_back(t, d.Get<double>());
+            }
+        }
+        Totals t;
+        for (auto* v : {&t.pauseSent, &t.resumeSent, &t.txFrames})
+        {
+            v->resize(mineTotals.pauseSent.size());
+            for (auto& x : *v)
+            {
+                x = d.Get<uint64_t>();
+            }
+        }
+        t.drops.resize(mineTotals.drops.size());
+        for (auto& m : t.drops)
+        {
+            for (auto n = d.Get<uint64_t>(); n > 0; --n)
+            {
+                std::string reason = d.GetString();
+                m[reason] = d.Get<uint64_t>();
+            }
+        }
+        for (uint64_t* x : {&t.marks, &t.dconArrivals, &t.dconAtFloor, &t.dconUnmarked,
+                            &t.dconOnsets, &t.dconTriggers, &t.mmuTotal, &t.mmuShared,
+                            &t.mmuHeadroom, &t.ingress, &t.egress, &t.paused,
+                            &t.nic.dataPacketsSent, &t.nic.retransmittedPackets, &t.nic.acksSent,
+                            &t.nic.naksSent, &t.nic.naksReceived, &t.nic.cnpsSent,
+                            &t.nic.cnpsReceived, &t.nic.cnmsReceived, &t.nic.timeouts,
+                            &t.nic.flowsCompleted, &t.events})
+        {
+            *x = d.Get<uint64_t>();
+        }
+        t.dconQueues = d.Get<uint8_t>() != 0;
+        t.now = d.GetTime();
+        if (!d.AtEnd())
+        {
+            throw std::runtime_error("DconMonitor::Collect: rank " + std::to_string(r) +
+                                     " sent more than expected");
+        }
+        if (r == 0)
+        {
+            continue; // sum starts as rank 0's own totals
+        }
+        for (std::size_t k = 0; k < sum.pauseSent.size(); ++k)
+        {
+            sum.pauseSent[k] += t.pauseSent[k];
+            sum.resumeSent[k] += t.resumeSent[k];
+            sum.txFrames[k] += t.txFrames[k];
+        }
+        for (std::size_t k = 0; k < sum.drops.size(); ++k)
+        {
+            for (const auto& [reason, n] : t.drops[k])
+            {
+                sum.drops[k][reason] += n;
+            }
+        }
+        for (auto [to, from] :
+             std::initializer_list<std::pair<uint64_t*, uint64_t>>{
+                 {&sum.marks, t.marks},
+                 {&sum.dconArrivals, t.dconArrivals},
+                 {&sum.dconAtFloor, t.dconAtFloor},
+                 {&sum.dconUnmarked, t.dconUnmarked},
+                 {&sum.dconOnsets, t.dconOnsets},
+                 {&sum.dconTriggers, t.dconTriggers},
+                 {&sum.mmuTotal, t.mmuTotal},
+                 {&sum.mmuShared, t.mmuShared},
+                 {&sum.mmuHeadroom, t.mmuHeadroom},
+                 {&sum.ingress, t.ingress},
+                 {&sum.egress, t.egress},
+                 {&sum.paused, t.paused},
+                 {&sum.nic.dataPacketsSent, t.nic.dataPacketsSent},
+                 {&sum.nic.retransmittedPackets, t.nic.retransmittedPackets},
+                 {&sum.nic.acksSent, t.nic.acksSent},
+                 {&sum.nic.naksSent, t.nic.naksSent},
+                 {&sum.nic.naksReceived, t.nic.naksReceived},
+                 {&sum.nic.cnpsSent, t.nic.cnpsSent},
+                 {&sum.nic.cnpsReceived, t.nic.cnpsReceived},
+                 {&sum.nic.cnmsReceived, t.nic.cnmsReceived},
+                 {&sum.nic.timeouts, t.nic.timeouts},
+                 {&sum.nic.flowsCompleted, t.nic.flowsCompleted},
+                 {&sum.events, t.events}})
+        {
+            *to += from;
+        }
+        sum.dconQueues = sum.dconQueues || t.dconQueues;
+        sum.now = std::max(sum.now, t.now);
+    }
+    // Completion order, as a sequential run records them (same-time completions by flow id).
+    std::stable_sort(m_records.begin(),
+                     m_records.end(),
+                     [](const RdmaFlowRecord& a, const RdmaFlowRecord& b) {
+                         return std::tie(a.end, a.flowId) < std::tie(b.end, b.flowId);
+                     });
+    m_totals = std::move(sum);
 }
 
 } // namespace ns3

@@ -91,11 +91,21 @@ public:
     void Start(Time interval, Time stop);
 
     /**
+     * \brief In a parallel run (DconParallel), bring every rank's records, PFC events, samples
+     * and counters to rank 0, which then holds what a sequential run's monitor holds. A
+     * collective call: every rank makes it once, after Simulator::Run and before any other
+     * accessor. A sequential run does nothing.
+     */
+    void Collect();
+
+    /**
      * \brief Write every file to \p dir (created if needed), summary.json last. Each file is
      * written under a temporary name and renamed when complete (AtomicOutputFile), so an
      * interrupted write leaves no truncated file. summary.json says whether the run is
      * complete (SetIncomplete) and what the switches still hold ("mmu_at_end"). Throws
-     * std::runtime_error if a file cannot be written.
+     * std::runtime_error if a file cannot be written. pfc.csv is in time order, same-time
+     * events by node, port and priority. In a parallel run only rank 0 writes (after
+     * Collect), and summary.json holds the totals over all ranks.
      * \param dir output directory
      * \param wallSeconds wall-clock time of the run, for the summary
      */
@@ -201,6 +211,34 @@ private:
     };
 
     /// Take one sample of everything.
+    /// Counters summed over the fabric (over every rank after Collect).
+    struct Totals
+    {
+        std::vector<uint64_t> pauseSent;  //!< per link end (2 * link + end)
+        std::vector<uint64_t> resumeSent; //!< per link end
+        std::vector<uint64_t> txFrames;   //!< per link end
+        std::vector<std::map<std::string, uint64_t>> drops; //!< per switch (GetSwitches order)
+        uint64_t marks{0};                //!< ECN marks
+        bool dconQueues{false};           //!< some queue is a DconQueueDisc
+        uint64_t dconArrivals{0};         //!< DCON queue arrivals
+        uint64_t dconAtFloor{0};          //!< arrivals with Q_CNM at its Q_ECN floor
+        uint64_t dconUnmarked{0};         //!< arrivals above Q_ECN not marked
+        uint64_t dconOnsets{0};           //!< burst onsets
+        uint64_t dconTriggers{0};         //!< CNM triggers
+        uint64_t mmuTotal{0};             //!< buffer in use at the end
+        uint64_t mmuShared{0};            //!< shared part
+        uint64_t mmuHeadroom{0};          //!< headroom part
+        uint64_t ingress{0};              //!< ingress bytes counted
+        uint64_t egress{0};               //!< egress bytes queued
+        uint64_t paused{0};               //!< paused (port, priority) pairs
+        RdmaNic::Stats nic;               //!< NIC counters
+        uint64_t events{0};               //!< events executed
+        Time now;                         //!< simulated time at the end
+    };
+
+    /// \return this process's counters.
+    Totals LocalTotals() const;
+
     void Sample();
     /**
      * \brief A PFC frame was sent.
@@ -235,6 +273,8 @@ private:
     Time m_interval;
     Time m_stop;
     std::string m_incomplete; //!< why the run is incomplete (empty: it is complete)
+    bool m_collected{false};  //!< Collect ran in a parallel run
+    Totals m_totals;          //!< over every rank (valid when m_collected)
 };
 
 } // namespace ns3

@@ -31,6 +31,9 @@ struct DconTestbedConfig
     /// Attribute defaults given by the user ("ns3::Type::Attr=value", GetAttributeArguments):
     /// applied after the preset, so they win over it.
     std::vector<std::string> attributeArgs;
+    /// A parallel run's partition: a file of "node rank" lines (RankPartition::Read); empty:
+    /// RankPartition::Balanced.
+    std::string partitionFile;
     Time longFlowStart{Seconds(0)};    //!< when f0 and f1 start
     uint64_t longFlowSize{1000000000}; //!< f0/f1 bytes (long enough to outlast the run)
     /// f0 and f1 start at this rate (0 = line rate): the fair share, 20 Gb/s, so that both are

@@ -4,6 +4,9 @@
  */
 #include "rdma-fabric-helper.h"
 
+#include "rank-partition.h"
+#include "ns3/dcon-parallel.h"
+
 #include "ns3/abort.h"
 #include "ns3/dcon-queue-disc.h"
 #include "ns3/global-value.h"
@@ -198,6 +201,18 @@ RdmaFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t size) const
     return t;
 }
 
+uint32_t
+RdmaFabric::GetRank(uint32_t node) const
+{
+    return m_rank.at(node);
+}
+
+bool
+RdmaFabric::IsLocal(uint32_t node) const
+{
+    return DconParallel::IsLocal(m_nodes.Get(node));
+}
+
 RdmaNic::Stats
 RdmaFabric::GetNicTotals() const
 {
@@ -368,6 +383,18 @@ RdmaFabricHelper::SetAutoHeadroom(bool enable)
     m_autoHeadroom = enable;
 }
 
+void
+RdmaFabricHelper::SetPartition(const std::vector<uint32_t>& rank)
+{
+    m_partition = rank;
+}
+
+void
+RdmaFabricHelper::SetPartitionFile(const std::string& path)
+{
+    m_partitionFile = path;
+}
+
 Ptr<RdmaFabric>
 RdmaFabricHelper::Build(const TopologySpec& topo) const
 {
@@ -379,7 +406,26 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
     }
     Ptr<RdmaFabric> f = Create<RdmaFabric>();
     f->m_isSwitch = topo.isSwitch;
-    f->m_nodes.Create(n);
+    // The partition: every rank builds every node; a node's system id is the rank that runs it.
+    const uint32_t ranks = DconParallel::GetSize();
+    f->m_rank.assign(n, 0);
+    if (!m_partitionFile.empty())
+    {
+        f->m_rank = RankPartition::Read(m_partitionFile, topo);
+    }
+    else if (!m_partition.empty())
+    {
+        f->m_rank = m_partition;
+    }
+    else if (ranks > 1)
+    {
+        f->m_rank = RankPartition::Balanced(topo, ranks);
+    }
+    RankPartition::Validate(f->m_rank, topo, ranks);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        f->m_nodes.Add(CreateObject<Node>(f->m_rank[i]));
+    }
     f->m_switches.resize(n);
     f->m_nics.resize(n);
     f->m_adj.resize(n);
@@ -456,6 +502,28 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
         f->m_adj[spec.a].emplace_back(spec.b, f->m_links.size());
         f->m_adj[spec.b].emplace_back(spec.a, f->m_links.size());
         f->m_links.push_back(link);
+    }
+    if (DconParallel::IsEnabled())
+    {
+        // Links between ranks: frames cross them through MPI (PfcChannel, DconParallel).
+        std::vector<DconParallel::CutLink> cut;
+        std::vector<Ptr<PfcNetDevice>> local;
+        for (const auto& l : f->m_links)
+        {
+            if (f->m_rank[l.a] == f->m_rank[l.b])
+            {
+                continue;
+            }
+            cut.push_back({f->m_rank[l.a],
+                           f->m_nodes.Get(l.a)->GetId(),
+                           l.devA->GetIfIndex(),
+                           f->m_rank[l.b],
+                           f->m_nodes.Get(l.b)->GetId(),
+                           l.devB->GetIfIndex(),
+                           l.delay});
+            local.push_back(f->IsLocal(l.a) ? l.devA : (f->IsLocal(l.b) ? l.devB : nullptr));
+        }
+        DconParallel::SetCutLinks(cut, local);
     }
     for (uint32_t h : f->m_hosts)
     {

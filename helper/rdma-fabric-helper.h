@@ -129,6 +129,20 @@ public:
      */
     Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t size) const;
     /**
+     * \brief The MPI rank that runs a node (0 in a sequential run).
+     * \param node topology node index
+     * \return its rank
+     */
+    uint32_t GetRank(uint32_t node) const;
+
+    /**
+     * \brief Whether this process runs a node's events (always true in a sequential run).
+     * \param node topology node index
+     * \return true if local
+     */
+    bool IsLocal(uint32_t node) const;
+
+    /**
      * \brief Counters of all NICs added up.
      * \return the totals
      */
@@ -168,6 +182,7 @@ private:
     friend class RdmaFabricHelper;
     NodeContainer m_nodes;
     std::vector<bool> m_isSwitch;
+    std::vector<uint32_t> m_rank; //!< per node: the MPI rank that runs it
     std::vector<Ptr<DconSwitch>> m_switches;
     std::vector<Ptr<RdmaNic>> m_nics;
     std::vector<Ipv4Address> m_addresses;
@@ -249,6 +264,20 @@ public:
     void SetAutoHeadroom(bool enable);
 
     /**
+     * \brief Give the partition of a parallel run explicitly (one rank per topology node)
+     * instead of RankPartition::Balanced.
+     * \param rank one rank per node
+     */
+    void SetPartition(const std::vector<uint32_t>& rank);
+
+    /**
+     * \brief Read the partition from a file ("node rank" lines, RankPartition::Read) when the
+     * fabric is built; empty: the default partition.
+     * \param path the file
+     */
+    void SetPartitionFile(const std::string& path);
+
+    /**
      * \brief Build the fabric. Throws std::invalid_argument if the topology cannot be built
      * (a host with no link or more than one, a host unreachable from another host).
      * Random variables get fixed streams from 0 (see RdmaFabric::AssignStreams).
@@ -278,6 +307,8 @@ private:
     ObjectFactory m_queueFactory;
     std::map<uint64_t, ObjectFactory> m_queueFactoryByRate; //!< bit/s -> factory
     bool m_autoHeadroom{true};
+    std::vector<uint32_t> m_partition; //!< explicit partition (empty: none)
+    std::string m_partitionFile;       //!< partition file (empty: none)
 
     /**
      * \brief Factory of an RdmaEgressQueueDisc subclass, or throw naming \p type.

@@ -4,6 +4,8 @@
  */
 #include "rdma-flow-helper.h"
 
+#include "ns3/dcon-parallel.h"
+
 #include "ns3/bth-header.h"
 #include "ns3/simulator.h"
 
@@ -17,6 +19,12 @@ RdmaFlowHelper::RdmaFlowHelper(Ptr<RdmaFabric> fabric)
     : m_fabric(fabric)
 {
     m_connected.assign(fabric->GetNNodes(), false);
+    if (DconParallel::IsEnabled())
+    {
+        // A rank whose hosts send nothing is done from the start (all flows are added before
+        // the simulation runs).
+        Simulator::Schedule(Time(0), &RdmaFlowHelper::CheckLocalDone, this);
+    }
 }
 
 uint32_t
@@ -63,6 +71,11 @@ RdmaFlowHelper::AddFlow(
                                       "another priority");
     }
     m_flows.push_back({src, dst, size, start, priority, sport});
+    if (!m_fabric->IsLocal(src))
+    {
+        return id; // another rank starts it (a parallel run)
+    }
+    m_localFlows++;
     if (!m_connected[src])
     {
         m_connected[src] = true;
@@ -173,9 +186,22 @@ void
 RdmaFlowHelper::Completed(const RdmaFlowRecord& rec)
 {
     m_completed++;
-    if (m_stopWhenDone && m_completed == m_flows.size())
+    if (DconParallel::IsEnabled())
+    {
+        CheckLocalDone();
+    }
+    else if (m_stopWhenDone && m_completed == m_flows.size())
     {
         Simulator::Stop(m_drain);
+    }
+}
+
+void
+RdmaFlowHelper::CheckLocalDone()
+{
+    if (m_stopWhenDone && m_completed == m_localFlows)
+    {
+        DconParallel::NotifyLocalDone(m_drain);
     }
 }
 

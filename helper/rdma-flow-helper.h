@@ -86,7 +86,9 @@ public:
 
     /**
      * \brief Stop the simulator when the last flow completes (default true), or \p drain
-     * after it (to let ACKs and CNPs still on the way leave the fabric).
+     * after it (to let ACKs and CNPs still on the way leave the fabric). In a parallel run
+     * (DconParallel) every rank stops at the same time, once all ranks' flows are complete:
+     * the last completion plus the larger of \p drain and DconParallel::GetGossipDelay().
      * \param enable true to stop
      * \param drain how long after the last completion (>= 0)
      */
@@ -99,7 +101,8 @@ public:
     const std::vector<Flow>& GetFlows() const;
 
     /**
-     * \brief Number of flows completed so far.
+     * \brief Number of flows completed so far (in a parallel run: of this rank's flows; the
+     * monitor's records hold all of them after the run).
      * \return the count
      */
     uint32_t GetNCompleted() const;
@@ -118,7 +121,11 @@ private:
 
     Ptr<RdmaFabric> m_fabric;
     std::vector<Flow> m_flows;
-    uint32_t m_completed{0};
+    /// In a parallel run: when every local flow is complete, tell the other ranks.
+    void CheckLocalDone();
+
+    uint32_t m_completed{0};       //!< flows completed (in a parallel run: of this rank's)
+    uint32_t m_localFlows{0};      //!< flows this process starts (all of them when sequential)
     bool m_stopWhenDone{true};
     Time m_drain;                  //!< stop this long after the last completion
     std::vector<bool> m_connected; //!< per host: FlowComplete trace connected

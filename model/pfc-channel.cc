@@ -4,6 +4,8 @@
  */
 #include "pfc-channel.h"
 
+#include "dcon-parallel.h"
+
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
@@ -90,11 +92,19 @@ PfcChannel::TransmitStart(
                                    "no device or no node");
         }
         dir.context = dir.dst->GetNode()->GetId();
+        dir.remote = !DconParallel::IsLocal(dir.dst->GetNode());
         dir.contextKnown = true;
     }
     NS_ASSERT(now == Simulator::Now());
     Time arrival = std::max(now + txTime + m_delay, dir.lastArrival);
     dir.lastArrival = arrival;
+    if (dir.remote)
+    {
+        // The far end runs on another rank: the frame's bytes travel there through MPI, to
+        // arrive at the same time as on a local link.
+        DconParallel::SendFrame(packet, protocol, src, dir.dst, arrival);
+        return;
+    }
     dir.wire.push_back({packet, protocol});
     dir.Ref(); // the simulator releases one reference after each delivery
     Simulator::ScheduleWithContext(dir.context, arrival - now, &dir);

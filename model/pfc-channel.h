@@ -99,6 +99,7 @@ private:
         PfcNetDevice* dst{nullptr};    //!< the receiving device (owned by the channel's list)
         uint32_t context{0};           //!< the receiving node's id (event context)
         bool contextKnown{false};      //!< context has been looked up
+        bool remote{false};            //!< dst runs on another MPI rank (DconParallel)
         Time lastArrival{Time::Min()}; //!< arrival time of the newest frame on the wire
 
     protected:
