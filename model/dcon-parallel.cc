@@ -563,6 +563,7 @@ DconParallel::SendFrame(const Ptr<Packet>& packet,
         eth[13] = static_cast<uint8_t>(protocol);
         packet->Serialize(eth + 14, l3);
         s.traffic.framesSent++;
+        s.traffic.pfcSent += protocol == PfcHeader::ETHERTYPE;
         s.traffic.bytesSent += 14 + packet->GetSize();
         s.traffic.mpiBytes += 20 + len;
         return;
@@ -576,6 +577,7 @@ DconParallel::SendFrame(const Ptr<Packet>& packet,
     eth.SetLengthType(protocol);
     frame->AddHeader(eth);
     s.traffic.framesSent++;
+    s.traffic.pfcSent += protocol == PfcHeader::ETHERTYPE;
     s.traffic.bytesSent += frame->GetSize();
     s.traffic.mpiBytes += frame->GetSerializedSize() + 16;
     MpiInterface::SendPacket(frame, arrival, dst->GetNode()->GetId(), dst->GetIfIndex());
@@ -836,6 +838,7 @@ DconParallel::RankReport(double runSeconds)
       << ", \"frames_sent_to_other_ranks\": " << s.traffic.framesSent
       << ", \"bytes_sent_to_other_ranks\": " << s.traffic.bytesSent
       << ", \"mpi_bytes_sent\": " << s.traffic.mpiBytes
+      << ", \"pfc_frames_sent_to_other_ranks\": " << s.traffic.pfcSent
       << ", \"frames_received_from_other_ranks\": " << s.traffic.framesReceived
       << ", \"completion_messages_sent\": " << s.traffic.controlSent
       << ", \"run_wall_s\": " << runSeconds << ", \"sync_wait_s\": " << s.syncSeconds

@@ -49,6 +49,7 @@ class DconParallel
         uint64_t framesSent{0};     //!< frames sent to other ranks
         uint64_t bytesSent{0};      //!< their bytes (Ethernet header + L3 packet)
         uint64_t mpiBytes{0};       //!< bytes handed to MPI for them (serialized form)
+        uint64_t pfcSent{0};        //!< of the frames sent, PFC PAUSE/RESUME frames
         uint64_t framesReceived{0}; //!< frames received from other ranks
         uint64_t controlSent{0};    //!< completion messages sent
     };

@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# Parallel runs against sequential runs, with the programs of build-mpi/ (scripts/setup-mpi.sh).
+# ctest runs each case when build-mpi/bin exists (test/CMakeLists.txt); by hand:
+#
+#   test/mpi-tests.sh CASE [BIN_DIR]      CASE: build | frames | poisson | incast | errors | all
+#
+# build    bring build-mpi/'s programs up to date with this checkout (dcon is compiled in the
+#          ns-3 tree there; ctest runs this first).
+# frames   dcon-mpi-check: every frame crossing ranks keeps its bytes and its arrival time to
+#          the picosecond (data of every size and several EtherTypes, PFC PAUSE and RESUME),
+#          on both engines (granted time windows, null messages).
+# poisson  dcon-large-scale, a small leaf-spine with Poisson arrivals, DCQCN and DCON: with
+#          the default partition, on both engines, every output file identical to the
+#          sequential run's (in summary.json all but wall_time_s, events_executed and
+#          simulated_time_s); with hosts on rank 0 and switches on rank 1 (every ACK, CNP and
+#          CNM crosses ranks), every flow completes and CNMs crossed.
+# incast   dcon-testbed's incast (DCQCN, PFC pauses crossing ranks; DCON, CNMs crossing
+#          ranks): every flow completes, the run is deterministic (two parallel runs give
+#          identical files), PAUSE frames crossed ranks; the comparison with the sequential run
+#          is printed (same-time events are ordered differently: doc/dcon.rst, Parallel runs).
+# errors   a node on a rank that does not exist, a zero-delay link between ranks, a malformed
+#          partition file: a clear error naming it, exit status 2, no hang.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+CASE="${1:?usage: test/mpi-tests.sh build|frames|poisson|incast|errors|all [BIN_DIR]}"
+BIN="${2:-$ROOT/build-mpi/bin}"
+PY=/usr/bin/python3
+if [ "$CASE" = build ]; then
+  tree="$ROOT/build-mpi/ns3-tree"
+  [ -d "$tree/cmake-cache" ] || { echo "error: no $tree/cmake-cache (run scripts/setup-mpi.sh)" >&2; exit 2; }
+  CLICOLOR=0 cmake --build "$tree/cmake-cache" -j "$(nproc)" \
+    --target dcon-testbed dcon-bench dcon-large-scale dcon-mpi-check >"$ROOT/build-mpi/rebuild.log" 2>&1 || {
+    grep -E "error|FAILED" "$ROOT/build-mpi/rebuild.log" | head -20
+    echo "FAIL: rebuilding build-mpi (log: build-mpi/rebuild.log)" >&2
+    exit 1
+  }
+  echo "PASS: build-mpi is up to date"
+  exit 0
+fi
+for p in dcon-mpi-check dcon-large-scale dcon-testbed dcon-bench; do
+  [ -x "$BIN/$p" ] || { echo "error: no $BIN/$p (run scripts/setup-mpi.sh)" >&2; exit 2; }
+done
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+MPIRUN=(mpirun -np 2)
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/dcon-mpi-test.XXXXXX")"
+trap 'rm -rf "$WORK"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+engines=(ns3::DistributedSimulatorImpl ns3::NullMessageSimulatorImpl)
+
+# Every file of two output folders equal (summary.json without the engine-specific fields).
+same_outputs() {
+  local out
+  out="$($PY "$ROOT/scripts/parallel_compare.py" "$1" "$2")" || fail "comparing $1 and $2"
+  echo "$out" | sed 's/^/    /'
+  if echo "$out" | grep -Eq "differs|only in"; then
+    fail "$2 differs from $1"
+  fi
+  echo "$out" | grep -q "^flows: .* 0 of [0-9]* with another FCT" || fail "FCTs differ ($2)"
+}
+
+json_field() { # FILE KEY -> the sum of KEY over every occurrence (per-rank lists)
+  grep -o "\"$2\": [0-9]*" "$1" | awk '{s += $2} END {print s + 0}'
+}
+
+case_frames() {
+  "$BIN/dcon-mpi-check" --out="$WORK/seq.txt" >/dev/null
+  grep -q "paused" "$WORK/seq.txt" || fail "the check run has no PFC pause"
+  for e in "${engines[@]}"; do
+    "${MPIRUN[@]}" "$BIN/dcon-mpi-check" --out="$WORK/par.txt" --SimulatorImplementationType=$e \
+      >"$WORK/par.log"
+    grep -q "rank 0 of 2: sent 200 frames" "$WORK/par.log" || fail "$e: frames did not cross"
+    cmp "$WORK/seq.txt" "$WORK/par.txt" || fail "$e: received frames differ from sequential"
+    echo "  frames ($e): $(wc -l <"$WORK/seq.txt") frames and pause events identical"
+  done
+}
+
+case_poisson() {
+  local args=(--scale=tiny --load=0.6 --duration=5ms --warmup=0ms --cooldown=0ms)
+  # tiny: hosts 0-15, leaves 16-19, spines 20-21
+  : >"$WORK/split.txt"
+  for n in $(seq 0 21); do echo "$n $((n >= 16))" >>"$WORK/split.txt"; done
+  for cc in dcqcn dcon; do
+    "$BIN/dcon-large-scale" "${args[@]}" --cc=$cc --outdir="$WORK/$cc-seq" >/dev/null
+    for e in "${engines[@]}"; do
+      # The default partition (leaves 0-1 with their hosts and spine 0 on rank 0): identical.
+      local out="$WORK/$cc-default-${e#ns3::}"
+      "${MPIRUN[@]}" "$BIN/dcon-large-scale" "${args[@]}" --cc=$cc --outdir="$out" \
+        --SimulatorImplementationType=$e >/dev/null
+      echo "  poisson $cc, default partition, $e:"
+      same_outputs "$WORK/$cc-seq" "$out"
+      [ "$(json_field "$out/parallel.json" frames_sent_to_other_ranks)" -gt 0 ] ||
+        fail "no frame crossed ranks"
+    done
+    # Hosts on rank 0, switches on rank 1: every ACK, CNP, CNM crosses ranks. A frame from a
+    # host and one from a switch can reach a leaf at the same picosecond, and the engine then
+    # orders them by when it learnt of them: every flow completes, FCTs are compared.
+    local out="$WORK/$cc-split"
+    "${MPIRUN[@]}" "$BIN/dcon-large-scale" "${args[@]}" --cc=$cc --partition="$WORK/split.txt" \
+      --outdir="$out" >/dev/null
+    [ "$(json_field "$out/summary.json" flows_completed)" = \
+      "$(json_field "$WORK/$cc-seq/summary.json" flows_total)" ] || fail "$cc split: flows unfinished"
+    if [ $cc = dcon ]; then
+      [ "$(json_field "$out/summary.json" cnms_received)" -gt 0 ] || fail "no CNM crossed ranks"
+    fi
+    echo "  poisson $cc, hosts on rank 0 and switches on rank 1: every flow completed; against" \
+      "the sequential run:"
+    $PY "$ROOT/scripts/parallel_compare.py" "$WORK/$cc-seq" "$out" | grep -E "^flows|^largest" |
+      sed 's/^/    /'
+  done
+}
+
+case_incast() {
+  # testbed: 18 hosts (0-17), then the leaves and spines (18-22)
+  : >"$WORK/split.txt"
+  for n in $(seq 0 22); do echo "$n $((n >= 18))" >>"$WORK/split.txt"; done
+  for cc in dcqcn dcon; do
+    local args=(--cc=$cc --stopTime=40ms --partition="$WORK/split.txt")
+    "$BIN/dcon-testbed" --cc=$cc --stopTime=40ms --outdir="$WORK/tb-$cc-seq" >/dev/null
+    "${MPIRUN[@]}" "$BIN/dcon-testbed" "${args[@]}" --outdir="$WORK/tb-$cc-a" >/dev/null
+    "${MPIRUN[@]}" "$BIN/dcon-testbed" "${args[@]}" --outdir="$WORK/tb-$cc-b" >/dev/null
+    for f in "$WORK/tb-$cc-a"/*; do
+      local b
+      b="$(basename "$f")"
+      case $b in
+      parallel.json) continue ;;
+      summary.json)
+        cmp <(grep -v wall_time_s "$f") <(grep -v wall_time_s "$WORK/tb-$cc-b/$b") ||
+          fail "$cc: two parallel runs differ in $b" ;;
+      *) cmp "$f" "$WORK/tb-$cc-b/$b" || fail "$cc: two parallel runs differ in $b" ;;
+      esac
+    done
+    local pauses pfcx total done
+    pauses="$(json_field "$WORK/tb-$cc-a/summary.json" pause_frames_sent)"
+    pfcx="$(json_field "$WORK/tb-$cc-a/parallel.json" pfc_frames_sent_to_other_ranks)"
+    total="$(json_field "$WORK/tb-$cc-seq/summary.json" flows_completed)"
+    done="$(json_field "$WORK/tb-$cc-a/summary.json" flows_completed)"
+    [ "$pfcx" -gt 0 ] || fail "$cc: no PFC frame crossed ranks"
+    [ "$done" = "$total" ] || fail "$cc: $done flows completed in parallel, $total sequentially"
+    if [ $cc = dcon ]; then
+      [ "$(json_field "$WORK/tb-$cc-a/summary.json" cnms_received)" -gt 0 ] || fail "no CNM"
+    fi
+    echo "  incast $cc: deterministic; $pauses PAUSE frames, $pfcx PFC frames crossed ranks," \
+      "$done flows completed as sequentially; against the sequential run:"
+    $PY "$ROOT/scripts/parallel_compare.py" "$WORK/tb-$cc-seq" "$WORK/tb-$cc-a" | sed 's/^/    /'
+  done
+}
+
+expect_error() { # NEEDLE COMMAND...: exit status 2 and NEEDLE on stderr, within 60 s
+  local needle=$1 rc=0
+  shift
+  timeout 60 "$@" >"$WORK/err.out" 2>"$WORK/err.txt" || rc=$?
+  [ $rc -eq 124 ] && fail "hung: $*"
+  [ $rc -ne 0 ] || fail "no error from: $*"
+  grep -qF -- "$needle" "$WORK/err.txt" || {
+    cat "$WORK/err.txt" >&2
+    fail "the error of '$*' does not say '$needle'"
+  }
+  echo "  error as expected: $(grep -F -- "$needle" "$WORK/err.txt" | head -1)"
+}
+
+case_errors() {
+  local args=(--scale=tiny --load=0.6 --duration=1ms --warmup=0ms --cooldown=0ms)
+  : >"$WORK/p5.txt"
+  for n in $(seq 0 21); do echo "$n $((n == 20 ? 5 : n >= 16))" >>"$WORK/p5.txt"; done
+  expect_error "node 20 is on rank 5, but the run has 2 rank(s)" \
+    "${MPIRUN[@]}" "$BIN/dcon-large-scale" "${args[@]}" --partition="$WORK/p5.txt"
+  expect_error "node 16 is on rank 1, but the run has 1 rank(s)" \
+    "$BIN/dcon-large-scale" "${args[@]}" --partition="$WORK/p5.txt"
+  printf '0 0\n1 x\n' >"$WORK/bad.txt"
+  expect_error "bad.txt:2: rank must be a non-negative integer, got 'x'" \
+    "${MPIRUN[@]}" "$BIN/dcon-large-scale" "${args[@]}" --partition="$WORK/bad.txt"
+  # Two hosts and a switch; the host-switch links have no delay.
+  printf '3 1 2\n2\n0 2 100Gbps 0ns 0\n1 2 100Gbps 0ns 0\n' >"$WORK/zero.topo"
+  printf '1\n0 1 3 100 1000 2.0\n' >"$WORK/zero.flows"
+  printf '0 0\n1 1\n2 1\n' >"$WORK/zero-part.txt"
+  expect_error "link 0 - 2 joins rank 0 and rank 1 with a delay of 0 ps" \
+    "${MPIRUN[@]}" "$BIN/dcon-bench" --topo="$WORK/zero.topo" --flows="$WORK/zero.flows" \
+    --partition="$WORK/zero-part.txt"
+  expect_error "the link between the ranks needs a positive delay" \
+    "${MPIRUN[@]}" "$BIN/dcon-mpi-check" --delay=0s --out="$WORK/x.txt"
+}
+
+case "$CASE" in
+frames | poisson | incast | errors) "case_$CASE" ;;
+all) case_frames; case_poisson; case_incast; case_errors ;;
+*) echo "error: unknown case '$CASE' (frames, poisson, incast, errors, all)" >&2; exit 2 ;;
+esac
+echo "PASS: mpi-tests $CASE"
