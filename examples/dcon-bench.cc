@@ -317,6 +317,11 @@ main(int argc, char* argv[])
                  stopAt);
     cmd.AddValue(
         "validate", "Exit 1 unless every flow completed without PFC pause or drop", validate);
+    std::string nodeWork;
+    cmd.AddValue("nodeWork",
+                 "With --outdir: write OUTDIR/node-work-{nodes,links}.csv, the frames of every "
+                 "node and link (input of scripts/parallel_model.py)",
+                 nodeWork);
     uint32_t writePartition = 0;
     AddUnsignedValue(cmd,
                      "writePartition",
@@ -594,6 +599,10 @@ main(int argc, char* argv[])
         {
             monitor->WriteHpccFct(outdir + "/fct.txt");
             monitor->Write(outdir, r.runSeconds);
+            if (!nodeWork.empty() && nodeWork != "false" && nodeWork != "0")
+            {
+                monitor->WriteNodeWork(outdir + "/node-work");
+            }
             std::cout << "results in             " << outdir << "\n";
         }
     }

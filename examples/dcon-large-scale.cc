@@ -31,6 +31,8 @@
 #include "ns3/command-line.h"
 #include "ns3/core-module.h"
 #include "ns3/dcon-parallel.h"
+#include "ns3/leaf-spine-helper.h"
+#include "ns3/rank-partition.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/scenario-attributes.h"
 
@@ -102,6 +104,17 @@ main(int argc, char* argv[])
     AddUnsignedValue(cmd, "incastSenders", "Senders per incast event", cfg.incastSenders);
     AddUnsignedValue(cmd, "incastBytes", "Bytes per incast sender", cfg.incastBytes);
     cmd.AddValue("outdir", "Output directory", outdir);
+    bool nodeWork = false;
+    cmd.AddValue("nodeWork",
+                 "Also write OUTDIR/node-work-{nodes,links}.csv, the frames of every node and link "
+                 "(input of scripts/parallel_model.py)",
+                 nodeWork);
+    uint32_t writePartition = 0;
+    AddUnsignedValue(cmd,
+                     "writePartition",
+                     "Print the default partition for this many ranks ('node rank' lines, the "
+                     "--partition format) and exit",
+                     writePartition);
     cmd.AddValue("partition",
                  "Parallel runs: a file of 'node rank' lines (default: hosts with their leaf, "
                  "switches spread evenly)",
@@ -122,6 +135,17 @@ main(int argc, char* argv[])
               << cfg.cc << "-load" << cfg.load << "-s" << cfg.seed;
             outdir = o.str();
         }
+        if (writePartition > 0)
+        {
+            LeafSpineHelper ls(cfg.spines, cfg.leaves, cfg.hostsPerLeaf);
+            TopologySpec topo = ls.GetTopology();
+            std::vector<uint32_t> part = RankPartition::Balanced(topo, writePartition);
+            for (uint32_t i = 0; i < part.size(); ++i)
+            {
+                std::cout << i << " " << part[i] << "\n";
+            }
+            return 0;
+        }
         DconLargeScale run(cfg);
         std::ostream& log = DconParallel::IsRoot() ? std::cout : Nowhere();
         log << DconParallel::Who() << "fabric " << cfg.spines << " spines x " << cfg.leaves << " leaves x "
@@ -133,6 +157,10 @@ main(int argc, char* argv[])
         std::string report = DconParallel::RankReport(wall);
         wall = DconParallel::MaxAll(wall);
         run.Write(outdir, wall);
+        if (nodeWork && !DconParallel::IsEnabled())
+        {
+            run.GetMonitor()->WriteNodeWork(outdir + "/node-work");
+        }
         if (!report.empty())
         {
             std::ofstream(outdir + "/parallel.json") << report;

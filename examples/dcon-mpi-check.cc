@@ -15,6 +15,11 @@
 //
 //   build-mpi/bin/dcon-mpi-check --out=seq.txt
 //   mpirun -np 2 build-mpi/bin/dcon-mpi-check --out=par.txt && cmp seq.txt par.txt
+//
+// It also measures the two costs of the parallel-speedup model (scripts/parallel_model.py):
+// --frames=N --log=false times N frames crossing ranks (against the same frames on one rank),
+// --rounds=N times N synchronization rounds with one event per rank and round and no frame.
+// --report=FILE writes the per-rank statistics (DconParallel::RankReport) there.
 
 #include "ns3/command-line.h"
 #include "ns3/core-module.h"
@@ -26,6 +31,7 @@
 #include "ns3/pfc-header.h"
 #include "ns3/pfc-net-device.h"
 
+#include <chrono>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -52,6 +58,21 @@ Hash(Ptr<const Packet> p)
     return h;
 }
 
+/// Log every frame (--log).
+bool g_logFrames = true;
+/// Frames received per node.
+uint64_t g_received[2] = {0, 0};
+
+/// One event of --rounds: the next one a period later.
+void
+Tick(uint32_t left, Time period)
+{
+    if (left > 1)
+    {
+        Simulator::Schedule(period, &Tick, left - 1, period);
+    }
+}
+
 bool
 Received(uint32_t node,
          Ptr<NetDevice>,
@@ -59,6 +80,11 @@ Received(uint32_t node,
          uint16_t protocol,
          const Address&)
 {
+    g_received[node]++;
+    if (!g_logFrames)
+    {
+        return true;
+    }
     g_log[node] << "node " << node << " rx_ps " << Simulator::Now().GetPicoSeconds() << " type 0x"
                 << std::hex << protocol << std::dec << " bytes " << p->GetSize() << " hash "
                 << std::hex << Hash(p) << std::dec << "\n";
@@ -94,10 +120,19 @@ main(int argc, char* argv[])
     std::string out = "mpi-check.txt";
     Time delay = MicroSeconds(1);
     uint32_t frames = 200;
+    uint32_t rounds = 0;
+    bool log = true;
+    std::string reportFile;
     CommandLine cmd(__FILE__);
     cmd.AddValue("out", "Where rank 0 writes the log of received frames", out);
     cmd.AddValue("delay", "Propagation delay of the link", delay);
     cmd.AddValue("frames", "Data frames node 0 sends", frames);
+    cmd.AddValue("rounds",
+                 "Instead: no frame, one event per node every --delay, this many times (the cost "
+                 "of a synchronization round)",
+                 rounds);
+    cmd.AddValue("log", "Log every received frame (false: count them only)", log);
+    cmd.AddValue("report", "Write the per-rank statistics (JSON) here", reportFile);
     cmd.Parse(argc, argv);
     try
     {
@@ -132,6 +167,18 @@ main(int argc, char* argv[])
                   delay}},
                 {DconParallel::GetRank() == 0 ? d[0] : d[1]});
         }
+        g_logFrames = log;
+        if (rounds > 0)
+        {
+            frames = 0;
+            for (uint32_t i = 0; i < 2; ++i)
+            {
+                if (DconParallel::IsLocal(n[i]))
+                {
+                    Simulator::ScheduleWithContext(n[i]->GetId(), delay, &Tick, rounds, delay);
+                }
+            }
+        }
         // Node 0: a back-to-back train of frames of every size class, several EtherTypes.
         static const uint16_t types[] = {0x0800, 0x86dd, 0x88b5, 0x8808 + 1};
         for (uint32_t k = 0; k < frames; ++k)
@@ -157,19 +204,28 @@ main(int argc, char* argv[])
                 }
             });
         };
-        atNode1(NanoSeconds(500), [=]() { d[1]->SendPfc(0, 65535); });
-        atNode1(NanoSeconds(700), [=]() { d[1]->SendPfc(3, 100); });
-        atNode1(NanoSeconds(1500), [=]() { d[1]->SendPfc(0, 0); });
-        for (uint32_t k = 0; k < 20; ++k)
+        if (rounds == 0)
+        {
+            atNode1(NanoSeconds(500), [=]() { d[1]->SendPfc(0, 65535); });
+            atNode1(NanoSeconds(700), [=]() { d[1]->SendPfc(3, 100); });
+            atNode1(NanoSeconds(1500), [=]() { d[1]->SendPfc(0, 0); });
+        }
+        for (uint32_t k = 0; rounds == 0 && k < 20; ++k)
         {
             atNode1(NanoSeconds(2000 + 37 * k),
                     [=]() { d[1]->Send(Frame(64 + 70 * k, 1000 + k), d[0]->GetAddress(), 0x0800); });
         }
-        Simulator::Stop(MilliSeconds(1));
+        // Long enough for every frame (at least 8 ns each at 100 Gb/s) or round.
+        Simulator::Stop(MilliSeconds(1) + NanoSeconds(200) * frames + delay * rounds);
+        auto t0 = std::chrono::steady_clock::now();
         Simulator::Run();
+        double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         // Each rank logged what its node received; rank 0 writes both logs.
         std::string mine = g_log[0].str() + g_log[1].str();
-        std::string report = DconParallel::RankReport(0);
+        std::string report = DconParallel::RankReport(wall);
+        const uint64_t received = DconParallel::SumAll(g_received[0] + g_received[1]);
+        const uint64_t events = DconParallel::SumAll(Simulator::GetEventCount());
+        wall = DconParallel::MaxAll(wall);
         std::vector<std::string> parts = DconParallel::Gather(mine);
         auto traffic = DconParallel::GetTraffic();
         std::ostringstream who;
@@ -189,7 +245,12 @@ main(int argc, char* argv[])
             {
                 std::cout << (ranks > 1 ? l : "sequential: every frame on one rank\n");
             }
-            std::cout << "log of received frames in " << out << "\n";
+            std::cout << "frames received " << received << ", events " << events << ", run wall "
+                      << wall << " s\nlog of received frames in " << out << "\n";
+            if (!reportFile.empty())
+            {
+                std::ofstream(reportFile) << report;
+            }
         }
     }
     catch (const std::exception& e)

@@ -567,6 +567,40 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
     file.Commit();
 }
 
+void
+DconMonitor::WriteNodeWork(const std::string& prefix) const
+{
+    const auto& links = m_fabric->GetLinks();
+    std::vector<uint64_t> sent(m_fabric->GetNNodes(), 0);
+    std::vector<uint64_t> received(m_fabric->GetNNodes(), 0);
+    {
+        AtomicOutputFile file(prefix + "-links.csv");
+        std::ofstream& out = file.Stream();
+        out << "a,b,delay_s,frames_a_to_b,frames_b_to_a\n";
+        for (const auto& l : links)
+        {
+            const auto& sa = l.devA->GetStats();
+            const auto& sb = l.devB->GetStats();
+            sent[l.a] += sa.txFrames;
+            sent[l.b] += sb.txFrames;
+            received[l.a] += sa.rxFrames;
+            received[l.b] += sb.rxFrames;
+            out << l.a << "," << l.b << "," << Seconds(l.delay) << "," << sa.txFrames << ","
+                << sb.txFrames << "\n";
+        }
+        file.Commit();
+    }
+    AtomicOutputFile file(prefix + "-nodes.csv");
+    std::ofstream& out = file.Stream();
+    out << "node,kind,frames_sent,frames_received\n";
+    for (uint32_t i = 0; i < m_fabric->GetNNodes(); ++i)
+    {
+        out << i << "," << (m_fabric->IsSwitch(i) ? "switch" : "host") << "," << sent[i] << ","
+            << received[i] << "\n";
+    }
+    file.Commit();
+}
+
 DconMonitor::Totals
 DconMonitor::LocalTotals() const
 {

@@ -121,6 +121,15 @@ public:
     void SetIncomplete(const std::string& reason);
 
     /**
+     * \brief Write the work of every node and link of this process (the input of
+     * scripts/parallel_model.py): PREFIX-nodes.csv (node, kind, frames_sent, frames_received,
+     * summed over the node's devices) and PREFIX-links.csv (a, b, delay_s, frames_a_to_b,
+     * frames_b_to_a). Meant for a sequential run.
+     * \param prefix path prefix of the two files
+     */
+    void WriteNodeWork(const std::string& prefix) const;
+
+    /**
      * \brief Write the completed flows in the HPCC simulator's FCT format (its fct.txt), so that
      * analysis scripts written for it keep working: one line per flow, in flow-id order,
      * \verbatim

@@ -86,6 +86,7 @@ struct State
     std::vector<std::string> outbox; //!< per destination rank: frames of this round
     std::unordered_map<uint64_t, PfcNetDevice*> devices; //!< (node << 32 | if) -> local device
     uint64_t batches{0};          //!< exchanges made
+    double exchangeSeconds{0};    //!< wall seconds in the exchanges' collectives
     double syncSeconds{0};        //!< wall seconds blocked in synchronization
     uint64_t syncRounds{0};       //!< synchronization calls
     std::vector<int64_t> doneAt;  //!< per rank: time its flows completed (ps), -1 unknown
@@ -608,6 +609,7 @@ DconParallel::ExchangeFrames()
         s.outbox[r].clear();
     }
     std::vector<int> recvCounts(n);
+    const double t0 = WallSeconds();
     PMPI_Alltoall(sendCounts.data(), 1, MPI_INT, recvCounts.data(), 1, MPI_INT, comm);
     std::vector<int> recvOffsets(n);
     long long total = 0;
@@ -619,6 +621,9 @@ DconParallel::ExchangeFrames()
     std::string in(static_cast<std::size_t>(total), '\0');
     PMPI_Alltoallv(out.data(), sendCounts.data(), sendOffsets.data(), MPI_CHAR, in.data(),
                    recvCounts.data(), recvOffsets.data(), MPI_CHAR, comm);
+    const double waited = WallSeconds() - t0;
+    s.syncSeconds += waited;
+    s.exchangeSeconds += waited;
     s.batches++;
     // Every frame is scheduled at its arrival, at its device, in the order it was sent (per
     // sending rank, ranks in order).
@@ -843,6 +848,7 @@ DconParallel::RankReport(double runSeconds)
       << ", \"completion_messages_sent\": " << s.traffic.controlSent
       << ", \"run_wall_s\": " << runSeconds << ", \"sync_wait_s\": " << s.syncSeconds
       << ", \"sync_calls\": " << s.syncRounds << ", \"frame_exchanges\": " << s.batches
+      << ", \"exchange_wait_s\": " << s.exchangeSeconds
       << ", \"peak_memory_mib\": " << ru.ru_maxrss / 1024 << "}";
     std::vector<std::string> all = Gather(o.str());
     if (s.rank != 0)

@@ -171,8 +171,8 @@ class DconParallel
 
     /**
      * \brief Wall seconds this rank spent blocked in the engines' synchronization (MPI_Allgather
-     * of the granted-time window engine, MPI_Waitany of the null-message engine), measured
-     * through MPI's profiling interface.
+     * of the granted-time window engine and the collectives of ExchangeFrames, MPI_Waitany of
+     * the null-message engine), measured through MPI's profiling interface.
      * \return the seconds (0 when sequential)
      */
     static double GetSyncSeconds();

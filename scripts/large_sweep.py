@@ -177,9 +177,10 @@ def is_complete(run_dir):
     return fct_stats.is_complete(run_dir)
 
 
-def command(binary, run, outdir):
-    """The simulator's argv of a run writing into outdir."""
-    return ([binary, f"--workload={run.workload}", f"--load={fmt_num(run.load)}",
+def command(binary, run, outdir, ranks=1):
+    """The simulator's argv of a run writing into outdir (under mpirun -np ranks if ranks > 1)."""
+    launch = ["mpirun", "-np", str(ranks), "--bind-to", "none"] if ranks > 1 else []
+    return launch + ([binary, f"--workload={run.workload}", f"--load={fmt_num(run.load)}",
              "--loadType=core", f"--duration={run.duration}", f"--warmup={run.warmup}",
              f"--seed={run.seed}", f"--scale={run.scale}", f"--maxTime={run.max_time}",
              f"--outdir={outdir}"]
@@ -187,10 +188,10 @@ def command(binary, run, outdir):
             + variants.args(run.variant))
 
 
-def execute(runs, binary, results, jobs):
+def execute(runs, binary, results, jobs, ranks=1):
     """Run what is not finished yet (sweep_runner.execute). Returns the failure messages."""
-    return sweep_runner.execute(runs, lambda run, outdir: command(binary, run, outdir), binary,
-                                results, jobs, fct_stats.RUN_FILES, "large-scale runs")
+    return sweep_runner.execute(runs, lambda run, outdir: command(binary, run, outdir, ranks),
+                                binary, results, jobs, fct_stats.RUN_FILES, "large-scale runs")
 
 
 def collect_stats(runs, results):
@@ -280,6 +281,9 @@ def parse_args(argv):
                     help="simulator safety stop (default %(default)s)")
     ap.add_argument("--scale", default=None, help="full|small|tiny (default full, quick small)")
     ap.add_argument("--build", default="build", help="build directory (default build)")
+    ap.add_argument("--ranks", type=int, default=1,
+                    help="MPI ranks per run (> 1: mpirun -np RANKS with build-mpi/bin's program, "
+                         "scripts/setup-mpi.sh; give -j so that jobs x ranks <= cores)")
     ap.add_argument("--results", default=os.path.join("results", "large"),
                     help="results directory (default results/large)")
     ap.add_argument("--tables-only", action="store_true",
@@ -289,6 +293,8 @@ def parse_args(argv):
     args = ap.parse_args(argv)
     if args.jobs < 1:
         raise SweepError(f"--jobs must be >= 1, got {args.jobs}")
+    if args.ranks < 1:
+        raise SweepError(f"--ranks must be >= 1, got {args.ranks}")
     quick = QUICK if args.quick else {}
     args.seeds = list(dict.fromkeys(args.seeds or quick.get("seeds", SEEDS)))
     bad = [s for s in args.seeds if s < 1]
@@ -317,10 +323,10 @@ def parse_args(argv):
     return args
 
 
-def print_plan(runs, binary, results):
+def print_plan(runs, binary, results, ranks=1):
     for name, run in runs.items():
         print(name)
-        print("  " + " ".join(command(binary, run, os.path.join(results, name + ".tmp"))))
+        print("  " + " ".join(command(binary, run, os.path.join(results, name + ".tmp"), ranks)))
     print(f"{len(runs)} runs")
 
 
@@ -329,11 +335,16 @@ def main(argv=None):
         args = parse_args(argv)
         runs = plan(args.figs, **args.settings)
         binary = os.path.join(args.build, BINARY)
+        if args.ranks > 1:
+            binary = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                  "build-mpi", "bin", os.path.basename(BINARY))
+            os.environ.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
         if args.list:
-            print_plan(runs, binary, args.results)
+            print_plan(runs, binary, args.results, args.ranks)
             return 0
         os.makedirs(args.results, exist_ok=True)
-        failures = [] if args.tables_only else execute(runs, binary, args.results, args.jobs)
+        failures = ([] if args.tables_only
+                    else execute(runs, binary, args.results, args.jobs, args.ranks))
     except SweepError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
