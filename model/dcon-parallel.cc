@@ -51,6 +51,10 @@ namespace
 /// no frame of a simulated link can be taken for one, whatever its EtherType.
 constexpr uint16_t CONTROL_ETHERTYPE = 0x88B5;
 
+/// The largest message ns-3's MPI interfaces receive (MAX_MPI_MSG_SIZE and
+/// NULL_MESSAGE_MAX_MPI_MSG_SIZE, both 2000 bytes, in ns-3.37 to 3.48).
+constexpr uint32_t MPI_MESSAGE_LIMIT = 2000;
+
 /// The control messages' destination address.
 Mac48Address
 ControlAddress()
@@ -580,7 +584,19 @@ DconParallel::SendFrame(const Ptr<Packet>& packet,
     s.traffic.framesSent++;
     s.traffic.pfcSent += protocol == PfcHeader::ETHERTYPE;
     s.traffic.bytesSent += frame->GetSize();
-    s.traffic.mpiBytes += frame->GetSerializedSize() + 16;
+    const uint32_t bytes = frame->GetSerializedSize() + 16;
+    if (bytes > MPI_MESSAGE_LIMIT)
+    {
+        // ns-3's MPI interfaces receive into buffers of 2000 bytes; a larger message would be
+        // cut short by MPI.
+        throw std::runtime_error(Who() + "a frame of " + std::to_string(frame->GetSize()) +
+                                 " bytes (" + std::to_string(bytes) +
+                                 " serialized) is larger than ns-3's MPI messages (" +
+                                 std::to_string(MPI_MESSAGE_LIMIT) +
+                                 " bytes): use ns3::DistributedSimulatorImpl, which sends "
+                                 "frames in dcon's own exchange");
+    }
+    s.traffic.mpiBytes += bytes;
     MpiInterface::SendPacket(frame, arrival, dst->GetNode()->GetId(), dst->GetIfIndex());
 #else
     throw std::logic_error("DconParallel::SendFrame: this build has no MPI");
