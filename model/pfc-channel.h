@@ -27,7 +27,9 @@ class PfcNetDevice;
  *
  * Each direction keeps its frames on the wire in a FIFO and one reusable event object delivers
  * the oldest of them each time it fires (scheduled once per frame, at that frame's arrival), so
- * carrying a frame allocates nothing.
+ * carrying a frame allocates nothing. In a parallel run (DconParallel), a direction whose
+ * receiving node runs on another MPI rank hands each frame, with the same arrival time, to
+ * DconParallel::SendFrame instead; the Delay attribute is then ns-3's lookahead.
  */
 class PfcChannel : public Channel
 {
