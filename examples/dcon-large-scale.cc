@@ -30,6 +30,7 @@
 #include "ns3/checked-options.h"
 #include "ns3/command-line.h"
 #include "ns3/core-module.h"
+#include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/scenario-attributes.h"
 
@@ -51,7 +52,11 @@ main(int argc, char* argv[])
     std::string outdir;
     RdmaFabricHelper::UseFastScheduler(); // before Parse: --SchedulerType overrides
     CommandLine cmd(__FILE__);
-    cmd.AddValue("cc", "Congestion control: dcon, dcqcn, pcn, swift, timely, none", cfg.cc);
+    bool listCc = false;
+    cmd.AddValue("cc", RdmaCcRegistry::GetCommandLineHelp(), cfg.cc);
+    cmd.AddValue("list-cc",
+                 "Print the congestion controls (name, switch queue, summary; one a line) and exit",
+                 listCc);
     cmd.AddValue("dcqcnPreset", "DCQCN parameter set: paper or cx4", cfg.dcqcnPreset);
     cmd.AddValue("workload",
                  "Flow sizes: websearch, datamining, datamining-fine, fbhadoop or a CDF file",
@@ -89,6 +94,12 @@ main(int argc, char* argv[])
     AddUnsignedValue(cmd, "incastBytes", "Bytes per incast sender", cfg.incastBytes);
     cmd.AddValue("outdir", "Output directory", outdir);
     cmd.Parse(argc, argv);
+    if (listCc)
+    {
+        std::cout << RdmaCcRegistry::GetListing();
+        return 0;
+    }
+    cfg.sw.explicitOptions = GetGivenOptions(argc, argv);
     cfg.attributeArgs = GetAttributeArguments(argc, argv);
     try
     {

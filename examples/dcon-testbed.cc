@@ -34,6 +34,7 @@
 #include "ns3/command-line.h"
 #include "ns3/core-module.h"
 #include "ns3/pfc-helper.h"
+#include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/scenario-attributes.h"
 
@@ -50,7 +51,11 @@ main(int argc, char* argv[])
     bool validate = false;
     RdmaFabricHelper::UseFastScheduler(); // before Parse: --SchedulerType overrides
     CommandLine cmd(__FILE__);
-    cmd.AddValue("cc", "Congestion control: dcqcn, dcon, pcn, swift, timely, none", cfg.cc);
+    bool listCc = false;
+    cmd.AddValue("cc", RdmaCcRegistry::GetCommandLineHelp(), cfg.cc);
+    cmd.AddValue("list-cc",
+                 "Print the congestion controls (name, switch queue, summary; one a line) and exit",
+                 listCc);
     cmd.AddValue("dcqcnPreset", "DCQCN parameter set: paper or cx4", cfg.dcqcnPreset);
     cmd.AddValue("outdir", "Output directory", cfg.outdir);
     cmd.AddValue("burstStart", "Start of the burst", cfg.burstStart);
@@ -73,6 +78,12 @@ main(int argc, char* argv[])
     cmd.AddValue("pcap", "Write pcap files of L2's ports", cfg.pcap);
     cmd.AddValue("validate", "Check the expected result and exit 1 if it does not hold", validate);
     cmd.Parse(argc, argv);
+    if (listCc)
+    {
+        std::cout << RdmaCcRegistry::GetListing();
+        return 0;
+    }
+    cfg.sw.explicitOptions = GetGivenOptions(argc, argv);
     cfg.attributeArgs = GetAttributeArguments(argc, argv);
     if (cfg.outdir.empty())
     {

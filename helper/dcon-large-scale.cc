@@ -148,7 +148,9 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
     ApplyCcPreset(config.cc, config.dcqcnPreset, config.linkRate, config.attributeArgs);
     RdmaFabricHelper fh;
     fh.SetCongestionControl(config.cc);
-    m_qcnm = config.sw.Apply(fh, config.cc, config.linkDelay);
+    // The queue attributes the algorithm declares, so that summary.json shows what runs.
+    m_config.sw = config.sw.ForCc(config.cc, config.linkRate);
+    m_qcnm = m_config.sw.Apply(fh, config.cc, config.linkDelay, config.linkRate);
     m_fabric = fh.Build(m_topo.GetTopology());
     m_fabric->SetCnmWindowInRtts(config.cnmWindowRtts);
 

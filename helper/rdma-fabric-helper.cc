@@ -357,6 +357,27 @@ RdmaFabricHelper::QueueDiscFactory(const std::string& type)
 }
 
 void
+RdmaFabricHelper::SetQueueDiscAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_queueFactory.Set(name, value);
+}
+
+void
+RdmaFabricHelper::SetQueueDiscAttributeForRate(DataRate rate,
+                                               const std::string& name,
+                                               const AttributeValue& value)
+{
+    auto it = m_queueFactoryByRate.find(rate.GetBitRate());
+    if (it == m_queueFactoryByRate.end())
+    {
+        throw std::invalid_argument("SetQueueDiscAttributeForRate: no queue disc set for ports of "
+                                    + std::to_string(rate.GetBitRate())
+                                    + " bit/s (call SetQueueDiscForRate first)");
+    }
+    it->second.Set(name, value);
+}
+
+void
 RdmaFabricHelper::SetCongestionControl(const std::string& name)
 {
     m_nicFactory.Set("CongestionControl", TypeIdValue(RdmaCongestionOps::LookupTypeId(name)));

@@ -237,6 +237,23 @@ public:
     template <typename... Args>
     void SetQueueDiscForRate(DataRate rate, const std::string& type, Args&&... args);
     /**
+     * \brief Set one more attribute of the egress queue disc chosen by SetQueueDisc (e.g. one a
+     * congestion control declares in its RdmaCcRegistry entry).
+     * \param name attribute name
+     * \param value value
+     */
+    void SetQueueDiscAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \brief Set one more attribute of the egress queue disc of ports of one rate (after
+     * SetQueueDiscForRate for that rate).
+     * \param rate the port line rate
+     * \param name attribute name
+     * \param value value
+     */
+    void SetQueueDiscAttributeForRate(DataRate rate,
+                                      const std::string& name,
+                                      const AttributeValue& value);
+    /**
      * \brief Choose the congestion control of every NIC.
      * \param name short name ("dcqcn", "none", ...) or TypeId name; throws
      * std::invalid_argument if unknown
