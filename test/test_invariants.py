@@ -314,7 +314,7 @@ FAKE_SIM = textwrap.dedent("""\
     #!/usr/bin/python3
     import json, os, shutil, sys
     if sys.argv[1:] == ["--list-cc"]:
-        for cc in ("dcon", "dcqcn", "none", "pcn", "swift", "timely"):
+        for cc in ("dcon", "dcqcn", "dctcp", "none", "pcn", "swift", "timely"):
             print(cc + "\tns3::RedEcnQueueDisc\t" + cc.upper())
         sys.exit(0)
     args = dict(a[2:].split("=", 1) for a in sys.argv[1:])
@@ -377,7 +377,7 @@ class CcNamesTest(unittest.TestCase):
             self.skipTest("simulator not built")
         names = cc_names.names()
         self.assertEqual(names, sorted(names))
-        for cc in ("dcon", "dcqcn", "none", "pcn", "swift", "timely"):
+        for cc in ("dcon", "dcqcn", "dctcp", "none", "pcn", "swift", "timely"):
             self.assertIn(cc, names)
 
 
