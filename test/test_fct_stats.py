@@ -14,6 +14,7 @@ import sys
 import tempfile
 import textwrap
 import unittest
+import unittest.mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
@@ -547,6 +548,23 @@ class VariantsTest(unittest.TestCase):
         with self.assertRaisesRegex(variants.VariantError, "'dconn'.*dcon-old"):
             variants.get("dconn")
 
+    def test_any_registered_cc_is_a_variant(self):
+        # what the simulator's --list-cc says (scripts/cc_names.py asks it)
+        listing = [("dcon", "ns3::DconQueueDisc", "DCON (x)"),
+                   ("zeta", "ns3::RedEcnQueueDisc", "Zeta (Doe et al., 2030): a new scheme")]
+        with unittest.mock.patch.object(variants.cc_names, "listing", return_value=listing):
+            self.assertEqual(variants.args("zeta"), ["--cc=zeta"])
+            self.assertEqual(variants.label("zeta"), "Zeta")
+            self.assertEqual(variants.args("dcon"), ["--cc=dcon"])  # the named variant
+            with self.assertRaisesRegex(variants.VariantError, "'zet'.*swift-t100-line, zeta"):
+                variants.get("zet")
+        # without a simulator to ask, only the named variants exist
+        with unittest.mock.patch.object(variants.cc_names, "listing",
+                                        side_effect=variants.cc_names.CcListError("none")):
+            with self.assertRaises(variants.VariantError):
+                variants.get("zeta")
+            self.assertEqual(variants.label("zeta"), "zeta")
+
     def test_colors(self):
         c = variants.colors(["dcon-T2", "dcon", "dcon-T4"])
         self.assertEqual(c["dcon"], "tab:red")
@@ -662,6 +680,14 @@ class SweepTest(unittest.TestCase):
             large_sweep.fig_runs("fig9", duration="20ms")
         with self.assertRaisesRegex(large_sweep.SweepError, r"cool-down \(30ms\)"):
             large_sweep.fig_runs("fig9", cooldown="30ms")  # 10 + 30 ms = the 40 ms window
+
+    def test_add_variants(self):
+        runs = large_sweep.fig_runs("fig9", seeds=[1], loads=[0.8],
+                                    extra_variants=("dcqcn", "dcqcn-step"))
+        self.assertEqual([r.variant for r in runs],
+                         ["dcon", "dcqcn", "swift", "pcn", "dcon-dcqcnsender", "dcqcn-step"])
+        with self.assertRaisesRegex(large_sweep.SweepError, "unknown variant 'nope'"):
+            large_sweep.parse_args(["fig9", "--add-variants", "nope"])
 
     def test_cooldown(self):
         r = large_sweep.fig_runs("fig9", seeds=[1], loads=[0.8], cooldown="5ms")[0]
