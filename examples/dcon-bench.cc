@@ -21,7 +21,9 @@
 // PFC threshold with alpha 1/8, RED-ECN marked at dequeue with Kmin/Kmax 400/1600 KB on 100 Gb/s
 // ports and 1600/6400 KB on 400 Gb/s ports (4 and 16 KB per Gb/s of the port), Pmax 0.2, DCQCN
 // "cx4" preset at the host line rate (R_AI 20 Mb/s, R_HAI 200 Mb/s at 100 Gb/s) with a 1 Gb/s
-// minimum rate, no window.
+// minimum rate, no window. Another --cc gets the switch queue its registration declares
+// (RdmaCcRegistry, `--list-cc`); --cc=dctcp: the HPCC simulator's DCTCP settings (run.py), step
+// marking at 3 KB per Gb/s of the port (300 KB at 100 Gb/s, 1,200 KB at 400 Gb/s), g = 1/16.
 //
 // The run ends when the last flow completes (a safety stop 1 s after the last flow start).
 // Printed: flows completed / total, time of the last completion after the first flow start,
