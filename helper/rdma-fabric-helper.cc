@@ -11,6 +11,7 @@
 #include "ns3/pfc-channel.h"
 #include "ns3/pointer.h"
 #include "ns3/queue-size.h"
+#include "ns3/red-ecn-queue-disc.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 

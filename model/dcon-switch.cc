@@ -15,6 +15,7 @@
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 #include "pfc-header.h"
+#include "red-ecn-queue-disc.h"
 
 #include <stdexcept>
 
