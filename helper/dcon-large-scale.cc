@@ -6,6 +6,7 @@
 
 #include "atomic-output-file.h"
 #include "flow-size-cdf.h"
+#include "hpcc-format.h"
 #include "ns3/rdma-dcqcn.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"

@@ -5,7 +5,7 @@
 #ifndef RDMA_FABRIC_HELPER_H
 #define RDMA_FABRIC_HELPER_H
 
-#include "hpcc-format.h"
+#include "fabric-spec.h"
 #include "ns3/dcon-switch.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
