@@ -5,6 +5,7 @@
 #include "rdma-fabric-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/dcon-cnm-generator.h"
 #include "ns3/dcon-queue-disc.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
@@ -56,6 +57,12 @@ bool
 RdmaFabric::IsSwitch(uint32_t node) const
 {
     return m_isSwitch.at(node);
+}
+
+Ptr<DconCnmGenerator>
+RdmaFabric::GetCnmGenerator(uint32_t node) const
+{
+    return GetSwitch(node)->GetObject<DconCnmGenerator>();
 }
 
 Ptr<Node>
@@ -248,7 +255,10 @@ RdmaFabric::SetCnmWindowInRtts(double rtts)
     for (uint32_t s : m_switchIds)
     {
         Ptr<DconSwitch> sw = m_switches[s];
-        sw->GetIngressTracker()->SetAttribute("Window", TimeValue(w));
+        if (Ptr<DconCnmGenerator> g = sw->GetObject<DconCnmGenerator>())
+        {
+            g->GetIngressTracker()->SetAttribute("Window", TimeValue(w));
+        }
         // T is also the window in which DCON's queues count the flows passing through (N).
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
@@ -304,6 +314,7 @@ RdmaFabric::AssignStreams(int64_t stream)
 RdmaFabricHelper::RdmaFabricHelper()
 {
     m_switchFactory.SetTypeId(DconSwitch::GetTypeId());
+    m_cnmFactory.SetTypeId(DconCnmGenerator::GetTypeId());
     m_mmuFactory.SetTypeId(SwitchMmu::GetTypeId());
     m_deviceFactory.SetTypeId(PfcNetDevice::GetTypeId());
     m_channelFactory.SetTypeId(PfcChannel::GetTypeId());
@@ -315,6 +326,12 @@ void
 RdmaFabricHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
 {
     m_switchFactory.Set(name, value);
+}
+
+void
+RdmaFabricHelper::SetCnmGeneratorAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_cnmFactory.Set(name, value);
 }
 
 void
@@ -571,6 +588,21 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
                 QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, static_cast<uint32_t>(headroom))));
         }
         sw->Finalize();
+        // DCON's switch side, where a DCON queue can report congested flows.
+        bool dcon = false;
+        for (uint32_t p = 0; p < sw->GetNPorts() && !dcon; ++p)
+        {
+            for (uint8_t c = 0; c < PfcNetDevice::NUM_PRIORITIES && !dcon; ++c)
+            {
+                dcon = DynamicCast<DconQueueDisc>(sw->GetQueueDisc(p, c)) != nullptr;
+            }
+        }
+        if (dcon)
+        {
+            Ptr<DconCnmGenerator> g = m_cnmFactory.Create<DconCnmGenerator>();
+            sw->GetObject<Node>()->AggregateObject(g);
+            g->Install(sw);
+        }
     }
     // Fixed streams: the same fabric built twice in one process behaves the same.
     f->AssignStreams(0);

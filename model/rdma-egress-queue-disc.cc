@@ -44,27 +44,6 @@ RdmaEgressQueueDisc::NotifyResumed()
 }
 
 void
-RdmaEgressQueueDisc::SetCongestedFlowCallback(CongestedFlowCallback cb)
-{
-    m_congestedFlow = cb;
-}
-
-bool
-RdmaEgressQueueDisc::IsBurstCongested() const
-{
-    return false;
-}
-
-void
-RdmaEgressQueueDisc::NotifyCongestedFlow(Ptr<const RdmaQueueDiscItem> item, uint32_t numFlows)
-{
-    if (!m_congestedFlow.IsNull())
-    {
-        m_congestedFlow(item, numFlows);
-    }
-}
-
-void
 RdmaEgressQueueDisc::SetIngressInfo(const RdmaIngressInfo* info)
 {
     m_ingressInfo = info;

@@ -46,8 +46,9 @@ public:
  * \brief Base class of the switch egress queue disciplines (one per port and priority).
  *
  * A FIFO of RdmaQueueDiscItem with no size limit of its own: admission is the switch MMU's
- * job (shared buffer, PFC), so this queue never drops. Subclasses decide ECN marking (and, for
- * DCON, congestion notification) by overriding OnEnqueue / OnDequeue, which see the queue
+ * job (shared buffer, PFC), so this queue never drops. Subclasses decide ECN marking (and
+ * report whatever else they detect through trace sources of their own, e.g. DCON's congested
+ * flows) by overriding OnEnqueue / OnDequeue, which see the queue
  * length in bytes excluding the packet itself (the bytes ahead of it on enqueue, the bytes
  * behind it on dequeue). The port's PFC state is passed in by the switch through
  * NotifyPaused / NotifyResumed so that schemes like PCN's NP-ECN can use it without reaching
@@ -74,25 +75,6 @@ public:
      * \brief The egress port of this queue was resumed (RESUME or pause expiry).
      */
     virtual void NotifyResumed();
-
-    /**
-     * \brief Callback through which a queue reports a congested flow that may need a direct
-     * congestion notification (DCON): the packet that arrived and N, the number of flows
-     * congested at this queue.
-     */
-    typedef Callback<void, Ptr<const RdmaQueueDiscItem>, uint32_t> CongestedFlowCallback;
-
-    /**
-     * \brief Set where congested flows are reported (the switch's CNM generator).
-     * \param cb the callback
-     */
-    void SetCongestedFlowCallback(CongestedFlowCallback cb);
-
-    /**
-     * \brief Whether the queue is in burst congestion now (DCON); false for other queues.
-     * \return true in burst congestion
-     */
-    virtual bool IsBurstCongested() const;
 
     /**
      * \brief Tell the queue the capacity of the link it feeds (used by DCON's C/N).
@@ -141,13 +123,6 @@ protected:
     void InitializeParams() override;
 
     /**
-     * \brief Report a congested flow to the CNM generator, if one is connected.
-     * \param item the packet of that flow that just arrived
-     * \param numFlows N, the flows congested at this queue
-     */
-    void NotifyCongestedFlow(Ptr<const RdmaQueueDiscItem> item, uint32_t numFlows);
-
-    /**
      * \brief The switch's view of the ingress side.
      * \return it, or nullptr if the queue is used without a switch
      */
@@ -158,7 +133,6 @@ private:
     Ptr<QueueDiscItem> DoDequeue() final;
 
     DataRate m_linkRate;
-    CongestedFlowCallback m_congestedFlow;
     const RdmaIngressInfo* m_ingressInfo{nullptr}; //!< the switch (not owned)
     InternalQueue* m_fifo{nullptr};                //!< internal queue 0 (set by CheckConfig)
 };

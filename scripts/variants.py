@@ -41,7 +41,7 @@ Variant = collections.namedtuple("Variant", "label args")
 _DCQCN_SENDER = ["--cc=dcon", "--ns3::RdmaDcon::Sender=Dcqcn",
                  "--ns3::RdmaDcon::CnmSetsTargetRate=true"]
 # every earlier reading at once: DCQCN's sender plus the switch-side ones
-_DCON_OLD = _DCQCN_SENDER + ["--ns3::DconSwitch::ControlStampsTlast=true",
+_DCON_OLD = _DCQCN_SENDER + ["--ns3::DconCnmGenerator::ControlStampsTlast=true",
                              "--ns3::DconQueueDisc::FlowCount=Queued", "--qcnmFanOut=1",
                              "--qecn=200KB"]
 _SWIFT_T25 = "--ns3::RdmaSwift::BaseTarget=25us"
@@ -69,7 +69,7 @@ VARIANTS = collections.OrderedDict([
     ("dcon-settarget", Variant("DCON, CNM sets target rate",
                                ["--cc=dcon", "--ns3::RdmaDcon::CnmSetsTargetRate=true"])),
     ("dcon-ctrlstamp", Variant("DCON, control packets stamp T_last",
-                               ["--cc=dcon", "--ns3::DconSwitch::ControlStampsTlast=true"])),
+                               ["--cc=dcon", "--ns3::DconCnmGenerator::ControlStampsTlast=true"])),
     ("dcon-nqueued", Variant("DCON, N = queued flows",
                              ["--cc=dcon", "--ns3::DconQueueDisc::FlowCount=Queued"])),
     ("dcon-m1", Variant("DCON, fan-out M = 1", ["--cc=dcon", "--qcnmFanOut=1"])),

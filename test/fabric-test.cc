@@ -310,7 +310,7 @@ TEST_F(Fabric, IncastIsLosslessWithPfc)
     Simulator::Destroy();
 }
 
-// T_last and control packets (DconSwitch::ControlStampsTlast). One flow from leaf 0 to leaf 1
+// T_last and control packets (DconCnmGenerator::ControlStampsTlast). One flow from leaf 0 to leaf 1
 // (40 Gb/s, 1 us links): at leaf 0 the port from the spine only ever carries the flow's ACKs.
 // 50 us into the flow (ACKs arrive every 216 ns, the window T is 120 us) that port has a recent
 // non-congested arrival by default, and none when control packets do not stamp T_last; the
@@ -324,14 +324,15 @@ TEST_F(Fabric, ControlPacketsAndTlast)
         ls.SetFabricLink(DataRate("40Gbps"), MicroSeconds(1));
         RdmaFabricHelper fh;
         fh.SetCongestionControl("none");
-        fh.SetSwitchAttribute("ControlStampsTlast", BooleanValue(stamps));
+        fh.SetQueueDisc("ns3::DconQueueDisc"); // the CNM generator goes with DCON's queue
+        fh.SetCnmGeneratorAttribute("ControlStampsTlast", BooleanValue(stamps));
         Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
         Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(f);
         flows->AddFlow(ls.GetHost(0, 0), ls.GetHost(1, 0), 10000000, Time(0));
         Simulator::Stop(MicroSeconds(50));
         Simulator::Run();
         Ptr<DconSwitch> leaf = f->GetSwitch(ls.GetLeaf(0));
-        Ptr<DconIngressTracker> tracker = leaf->GetIngressTracker();
+        Ptr<DconIngressTracker> tracker = f->GetCnmGenerator(ls.GetLeaf(0))->GetIngressTracker();
         uint32_t fromSpine = UINT32_MAX;
         uint32_t fromHost = UINT32_MAX;
         for (uint32_t p = 0; p < leaf->GetNPorts(); ++p)

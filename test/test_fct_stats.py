@@ -510,7 +510,7 @@ class VariantsTest(unittest.TestCase):
         "dcon-dcqcnsender-T4": "--cc=dcon --ns3::RdmaDcon::Sender=Dcqcn "
                                "--ns3::RdmaDcon::CnmSetsTargetRate=true --cnmWindowRtts=4",
         "dcon-settarget": "--cc=dcon --ns3::RdmaDcon::CnmSetsTargetRate=true",
-        "dcon-ctrlstamp": "--cc=dcon --ns3::DconSwitch::ControlStampsTlast=true",
+        "dcon-ctrlstamp": "--cc=dcon --ns3::DconCnmGenerator::ControlStampsTlast=true",
         "dcon-nqueued": "--cc=dcon --ns3::DconQueueDisc::FlowCount=Queued",
         "dcon-m1": "--cc=dcon --qcnmFanOut=1", "dcon-qecn40": "--cc=dcon --qecn=40KB",
         "dcon-cnmlowers": "--cc=dcon --ns3::RdmaDcon::CnmRaisesRate=false",
@@ -522,7 +522,7 @@ class VariantsTest(unittest.TestCase):
                                         "--dconMarkInBurst=true",
         "dcon-old": "--cc=dcon --ns3::RdmaDcon::Sender=Dcqcn "
                     "--ns3::RdmaDcon::CnmSetsTargetRate=true "
-                    "--ns3::DconSwitch::ControlStampsTlast=true "
+                    "--ns3::DconCnmGenerator::ControlStampsTlast=true "
                     "--ns3::DconQueueDisc::FlowCount=Queued --qcnmFanOut=1 --qecn=200KB",
         "dcqcn-step": "--cc=dcqcn --kmin=200KB --kmax=200KB --pmax=1",
         "swift-t25": "--cc=swift --ns3::RdmaSwift::BaseTarget=25us",
