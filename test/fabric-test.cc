@@ -16,6 +16,7 @@
 #include "ns3/boolean.h"
 #include "ns3/bth-header.h"
 #include "ns3/config.h"
+#include "ns3/dcon-cnm-generator.h"
 #include "ns3/dcon-ingress-tracker.h"
 #include "ns3/dcon-monitor.h"
 #include "ns3/dcon-switch.h"
@@ -307,6 +308,41 @@ TEST_F(Fabric, IncastIsLosslessWithPfc)
     EXPECT_EQ(r.nic.naksSent, 0u);
     EXPECT_EQ(r.nic.timeouts, 0u);
     EXPECT_GE(goodput, 0.95 * GOODPUT_40G);
+    Simulator::Destroy();
+}
+
+// DCON's switch side goes only where a DconQueueDisc can report congested flows: a RED fabric
+// has no DconCnmGenerator, a DCON one has one per switch, sized to its ports, installed once.
+TEST_F(Fabric, CnmGeneratorOnlyWithDconQueues)
+{
+    LeafSpineHelper ls(1, 2, 2);
+    ls.SetHostLink(DataRate("40Gbps"), MicroSeconds(1));
+    ls.SetFabricLink(DataRate("40Gbps"), MicroSeconds(1));
+    {
+        RdmaFabricHelper fh;
+        Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
+        for (uint32_t s : f->GetSwitches())
+        {
+            EXPECT_EQ(f->GetCnmGenerator(s), nullptr);
+        }
+        Simulator::Destroy();
+    }
+    RdmaFabricHelper fh;
+    fh.SetQueueDisc("ns3::DconQueueDisc");
+    fh.SetCnmGeneratorAttribute("CnmInterval", TimeValue(MicroSeconds(70)));
+    Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
+    for (uint32_t s : f->GetSwitches())
+    {
+        Ptr<DconCnmGenerator> g = f->GetCnmGenerator(s);
+        ASSERT_NE(g, nullptr);
+        TimeValue interval;
+        g->GetAttribute("CnmInterval", interval);
+        EXPECT_EQ(interval.Get(), MicroSeconds(70));
+        EXPECT_EQ(g->GetStats().sent, 0u);
+        EXPECT_EQ(g->GetCnmsSent(f->GetSwitch(s)->GetNPorts() - 1), 0u);
+        EXPECT_THROW(g->GetCnmsSent(f->GetSwitch(s)->GetNPorts()), std::out_of_range);
+        EXPECT_THROW(g->Install(f->GetSwitch(s)), std::logic_error);
+    }
     Simulator::Destroy();
 }
 
