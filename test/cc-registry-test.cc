@@ -4,11 +4,15 @@
  */
 // RdmaCcRegistry: every algorithm registers its short name and switch queue; the scenarios'
 // queue choice, the --cc help and the error for an unknown name come from it.
+#include "ns3/boolean.h"
+#include "ns3/leaf-spine-helper.h"
 #include "ns3/object-factory.h"
 #include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/rdma-dcon.h"
+#include "ns3/rdma-fabric-helper.h"
 #include "ns3/scenario-attributes.h"
+#include "ns3/simulator.h"
 #include "ns3/switch-queue-settings.h"
 
 #include <gtest/gtest.h>
@@ -17,6 +21,76 @@
 #include <stdexcept>
 
 using namespace ns3;
+
+namespace ns3
+{
+/// An algorithm added the way a new one is: one class and its registration (in the test binary
+/// only). It needs RED-ECN with marking on dequeue, an attribute no scenario option feeds.
+class TestDequeueCc : public RdmaNoCc
+{
+public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId
+    GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::TestDequeueCc")
+                                .SetParent<RdmaNoCc>()
+                                .SetGroupName("Dcon")
+                                .AddConstructor<TestDequeueCc>();
+        return tid;
+    }
+
+    std::string
+    GetName() const override
+    {
+        return "test-dequeue";
+    }
+
+    /**
+     * \brief The queue attributes it needs.
+     * \return MarkOnDequeue = true
+     */
+    static std::vector<std::pair<std::string, std::string>>
+    QueueAttributes(DataRate)
+    {
+        return {{"MarkOnDequeue", "true"}};
+    }
+};
+
+/// A subclass that is not registered: it needs what its registered parent needs.
+class TestUnregisteredDcon : public RdmaDcon
+{
+public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId
+    GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::TestUnregisteredDcon")
+                                .SetParent<RdmaDcon>()
+                                .SetGroupName("Dcon")
+                                .AddConstructor<TestUnregisteredDcon>();
+        return tid;
+    }
+};
+
+NS_OBJECT_ENSURE_REGISTERED(TestDequeueCc);
+NS_OBJECT_ENSURE_REGISTERED(TestUnregisteredDcon);
+
+namespace
+{
+const RdmaCcRegistry::Registration g_testRegistration({"test-dequeue",
+                                                       &TestDequeueCc::GetTypeId,
+                                                       "a test algorithm",
+                                                       "ns3::RedEcnQueueDisc",
+                                                       &TestDequeueCc::QueueAttributes});
+} // namespace
+} // namespace ns3
 
 TEST(CcRegistry, EveryAlgorithmIsRegisteredOnceInNameOrder)
 {
@@ -99,4 +173,44 @@ TEST(CcRegistry, GivenOptions)
         = {"prog", "--cc=dcon", "--kmin=1KB", "--ns3::RdmaDcqcn::G=0.5", "--list-cc", "plain"};
     std::set<std::string> given = GetGivenOptions(6, const_cast<char**>(argv));
     EXPECT_EQ(given, (std::set<std::string>{"cc", "kmin", "list-cc"}));
+}
+
+// The new algorithm reaches the registry, the scenarios' queue settings and a built fabric
+// without any other edit: its queue attribute, fed by no option, is set on every queue.
+TEST(CcRegistry, ANewAlgorithmBringsItsQueueAttributes)
+{
+    EXPECT_EQ(RdmaCongestionOps::LookupTypeId("test-dequeue"), TestDequeueCc::GetTypeId());
+    EXPECT_NE(RdmaCcRegistry::GetCommandLineHelp().find("test-dequeue"), std::string::npos);
+    SwitchQueueSettings s = SwitchQueueSettings().ForCc("test-dequeue", DataRate("40Gbps"));
+    EXPECT_EQ(s.kmin.GetValue(), 5000u); // the scenario's own RED settings stay
+    using Attrs = std::vector<std::pair<std::string, std::string>>;
+    EXPECT_EQ(s.extraQueueAttributes, (Attrs{{"MarkOnDequeue", "true"}}));
+    EXPECT_EQ(s.ForCc("test-dequeue", DataRate("40Gbps")).extraQueueAttributes,
+              s.extraQueueAttributes); // twice is once
+
+    LeafSpineHelper ls(1, 1, 2);
+    RdmaFabricHelper fh;
+    fh.SetCongestionControl("test-dequeue");
+    SwitchQueueSettings().Apply(fh, "test-dequeue", MicroSeconds(1), DataRate("40Gbps"));
+    Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
+    BooleanValue deq;
+    f->GetSwitch(ls.GetLeaf(0))->GetQueueDisc(0, 3)->GetAttribute("MarkOnDequeue", deq);
+    EXPECT_TRUE(deq.Get());
+    // an algorithm that does not ask for it keeps RED's default
+    Simulator::Destroy();
+    RdmaFabricHelper fh2;
+    SwitchQueueSettings().Apply(fh2, "dcqcn", MicroSeconds(1), DataRate("40Gbps"));
+    f = fh2.Build(ls.GetTopology());
+    f->GetSwitch(ls.GetLeaf(0))->GetQueueDisc(0, 3)->GetAttribute("MarkOnDequeue", deq);
+    EXPECT_FALSE(deq.Get());
+    Simulator::Destroy();
+}
+
+// An unregistered subclass of a registered algorithm needs what its parent needs.
+TEST(CcRegistry, UnregisteredSubclassTakesItsParentsEntry)
+{
+    EXPECT_EQ(RdmaCongestionOps::LookupTypeId("ns3::TestUnregisteredDcon"),
+              TestUnregisteredDcon::GetTypeId());
+    EXPECT_EQ(RdmaCcRegistry::Lookup("ns3::TestUnregisteredDcon").name, "dcon");
+    EXPECT_EQ(SwitchQueueSettings::QueueForCc("ns3::TestUnregisteredDcon"), "ns3::DconQueueDisc");
 }
