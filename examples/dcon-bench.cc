@@ -21,7 +21,9 @@
 // PFC threshold with alpha 1/8, RED-ECN marked at dequeue with Kmin/Kmax 400/1600 KB on 100 Gb/s
 // ports and 1600/6400 KB on 400 Gb/s ports (4 and 16 KB per Gb/s of the port), Pmax 0.2, DCQCN
 // "cx4" preset at the host line rate (R_AI 20 Mb/s, R_HAI 200 Mb/s at 100 Gb/s) with a 1 Gb/s
-// minimum rate, no window.
+// minimum rate, no window. Another --cc gets the switch queue its registration declares
+// (RdmaCcRegistry, `--list-cc`); --cc=dctcp: the HPCC simulator's DCTCP settings (run.py), step
+// marking at 3 KB per Gb/s of the port (300 KB at 100 Gb/s, 1,200 KB at 400 Gb/s), g = 1/16.
 //
 // The run ends when the last flow completes (a safety stop 1 s after the last flow start).
 // Printed: flows completed / total, time of the last completion after the first flow start,
@@ -54,11 +56,13 @@
 #include "ns3/log.h"
 #include "ns3/queue-size.h"
 #include "ns3/rank-partition.h"
+#include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-dcqcn.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/rdma-flow-helper.h"
+#include "ns3/scenario-attributes.h"
 #include "ns3/simulator.h"
-#include "ns3/switch-queue-settings.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <sys/resource.h>
@@ -301,11 +305,15 @@ main(int argc, char* argv[])
     CommandLine cmd(__FILE__);
     cmd.AddValue("topo", "HPCC-format topology file (required)", topoPath);
     cmd.AddValue("flows", "HPCC-format flow file (required)", flowsPath);
+    bool listCc = false;
     cmd.AddValue("cc",
-                 "Congestion control (dcqcn, dcon, pcn, timely, none); the egress queue follows: "
-                 "NP-ECN for pcn, DCON's three-state queue for dcon (Q_ECN = Kmin, Q_CNM = Kmax), "
-                 "RED-ECN otherwise",
+                 RdmaCcRegistry::GetCommandLineHelp()
+                     + " (RED-ECN: Kmin/Kmax of the reference; DCON's queue: Q_ECN = Kmin, "
+                       "Q_CNM = Kmax; then the algorithm's own queue attributes)",
                  cc);
+    cmd.AddValue("list-cc",
+                 "Print the congestion controls (name, switch queue, summary; one a line) and exit",
+                 listCc);
     cmd.AddValue("outdir", "If set, write the monitor's CSV files and summary.json here", outdir);
     cmd.AddValue("buffer", "Switch buffer size (bytes: 32MiB = 33,554,432 B)", buffer);
     cmd.AddValue("alpha", "Dynamic PFC threshold factor", alpha);
@@ -333,6 +341,12 @@ main(int argc, char* argv[])
                  "switches spread evenly)",
                  partitionFile);
     cmd.Parse(argc, argv);
+    if (listCc)
+    {
+        std::cout << RdmaCcRegistry::GetListing();
+        return 0;
+    }
+    const bool pmaxGiven = GetGivenOptions(argc, argv).count("pmax") > 0;
 
     BenchResult r;
     try
@@ -404,23 +418,16 @@ main(int argc, char* argv[])
         {
             portRates.insert(l.rate.GetBitRate());
         }
-        // The queue discipline each scheme needs (red, npecn or dcon), as in the scenarios.
-        const std::string queue = SwitchQueueSettings::QueueForCc(cc);
+        // The queue discipline the algorithm declares (RdmaCcRegistry), as in the scenarios.
+        const RdmaCcEntry ccEntry = RdmaCcRegistry::Lookup(cc);
+        const std::string& queue = ccEntry.queueDisc;
         // Every link rate of the topology gets its own setting (so no default is needed).
         for (uint64_t bps : portRates)
         {
             DataRate rate(bps);
             QueueSizeValue kmin(EcnThreshold(rate, 4000));
             QueueSizeValue kmax(EcnThreshold(rate, 16000));
-            if (queue == "npecn")
-            {
-                fh.SetQueueDiscForRate(rate, "ns3::NpEcnQueueDisc");
-            }
-            else if (queue == "dcon")
-            {
-                fh.SetQueueDiscForRate(rate, "ns3::DconQueueDisc", "QEcn", kmin, "QCnm", kmax);
-            }
-            else
+            if (queue == "ns3::RedEcnQueueDisc")
             {
                 fh.SetQueueDiscForRate(rate,
                                        "ns3::RedEcnQueueDisc",
@@ -432,6 +439,23 @@ main(int argc, char* argv[])
                                        DoubleValue(pmax),
                                        "MarkOnDequeue",
                                        BooleanValue(true));
+            }
+            else if (queue == "ns3::DconQueueDisc")
+            {
+                fh.SetQueueDiscForRate(rate, "ns3::DconQueueDisc", "QEcn", kmin, "QCnm", kmax);
+            }
+            else
+            {
+                fh.SetQueueDiscForRate(rate, queue);
+            }
+            // What the algorithm itself asks of the queue (e.g. DCTCP's step threshold K, 3 KB
+            // per Gb/s as in the HPCC simulator's run.py); an explicit --pmax wins.
+            for (const auto& [name, value] : ccEntry.GetQueueAttributes(rate))
+            {
+                if (!(name == "Pmax" && pmaxGiven))
+                {
+                    fh.SetQueueDiscAttributeForRate(rate, name, StringValue(value));
+                }
             }
         }
         fh.SetPartitionFile(partitionFile);

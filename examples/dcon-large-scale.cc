@@ -33,6 +33,7 @@
 #include "ns3/dcon-parallel.h"
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/rank-partition.h"
+#include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/scenario-attributes.h"
 
@@ -67,7 +68,11 @@ main(int argc, char* argv[])
     std::string outdir;
     RdmaFabricHelper::UseFastScheduler(); // before Parse: --SchedulerType overrides
     CommandLine cmd(__FILE__);
-    cmd.AddValue("cc", "Congestion control: dcon, dcqcn, pcn, swift, timely, none", cfg.cc);
+    bool listCc = false;
+    cmd.AddValue("cc", RdmaCcRegistry::GetCommandLineHelp(), cfg.cc);
+    cmd.AddValue("list-cc",
+                 "Print the congestion controls (name, switch queue, summary; one a line) and exit",
+                 listCc);
     cmd.AddValue("dcqcnPreset", "DCQCN parameter set: paper or cx4", cfg.dcqcnPreset);
     cmd.AddValue("workload",
                  "Flow sizes: websearch, datamining, datamining-fine, fbhadoop or a CDF file",
@@ -120,6 +125,12 @@ main(int argc, char* argv[])
                  "switches spread evenly)",
                  cfg.partitionFile);
     cmd.Parse(argc, argv);
+    if (listCc)
+    {
+        std::cout << RdmaCcRegistry::GetListing();
+        return 0;
+    }
+    cfg.sw.explicitOptions = GetGivenOptions(argc, argv);
     cfg.attributeArgs = GetAttributeArguments(argc, argv);
     try
     {

@@ -35,6 +35,7 @@
 #include "ns3/core-module.h"
 #include "ns3/dcon-parallel.h"
 #include "ns3/pfc-helper.h"
+#include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/scenario-attributes.h"
 
@@ -53,7 +54,11 @@ main(int argc, char* argv[])
     bool validate = false;
     RdmaFabricHelper::UseFastScheduler(); // before Parse: --SchedulerType overrides
     CommandLine cmd(__FILE__);
-    cmd.AddValue("cc", "Congestion control: dcqcn, dcon, pcn, swift, timely, none", cfg.cc);
+    bool listCc = false;
+    cmd.AddValue("cc", RdmaCcRegistry::GetCommandLineHelp(), cfg.cc);
+    cmd.AddValue("list-cc",
+                 "Print the congestion controls (name, switch queue, summary; one a line) and exit",
+                 listCc);
     cmd.AddValue("dcqcnPreset", "DCQCN parameter set: paper or cx4", cfg.dcqcnPreset);
     cmd.AddValue("outdir", "Output directory", cfg.outdir);
     cmd.AddValue("burstStart", "Start of the burst", cfg.burstStart);
@@ -80,6 +85,12 @@ main(int argc, char* argv[])
                  "switches spread evenly)",
                  cfg.partitionFile);
     cmd.Parse(argc, argv);
+    if (listCc)
+    {
+        std::cout << RdmaCcRegistry::GetListing();
+        return 0;
+    }
+    cfg.sw.explicitOptions = GetGivenOptions(argc, argv);
     cfg.attributeArgs = GetAttributeArguments(argc, argv);
     if (cfg.outdir.empty())
     {

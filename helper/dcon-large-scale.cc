@@ -6,6 +6,7 @@
 
 #include "atomic-output-file.h"
 #include "flow-size-cdf.h"
+#include "hpcc-format.h"
 #include "ns3/rdma-dcqcn.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/dcon-parallel.h"
@@ -149,7 +150,9 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
     ApplyCcPreset(config.cc, config.dcqcnPreset, config.linkRate, config.attributeArgs);
     RdmaFabricHelper fh;
     fh.SetCongestionControl(config.cc);
-    m_qcnm = config.sw.Apply(fh, config.cc, config.linkDelay);
+    // The queue attributes the algorithm declares, so that summary.json shows what runs.
+    m_config.sw = config.sw.ForCc(config.cc, config.linkRate);
+    m_qcnm = m_config.sw.Apply(fh, config.cc, config.linkDelay, config.linkRate);
     fh.SetPartitionFile(config.partitionFile);
     m_fabric = fh.Build(m_topo.GetTopology());
     m_fabric->SetCnmWindowInRtts(config.cnmWindowRtts);

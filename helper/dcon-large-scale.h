@@ -6,7 +6,7 @@
 #define DCON_LARGE_SCALE_H
 
 #include "dcon-monitor.h"
-#include "hpcc-format.h"
+#include "fabric-spec.h"
 #include "leaf-spine-helper.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"

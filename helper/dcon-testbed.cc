@@ -43,7 +43,9 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
     ApplyCcPreset(config.cc, config.dcqcnPreset, m_topo.GetFabricLinkRate(), config.attributeArgs);
     RdmaFabricHelper fh;
     fh.SetCongestionControl(config.cc);
-    m_qcnm = config.sw.Apply(fh, config.cc, m_topo.GetFabricLinkDelay());
+    m_config.sw = config.sw.ForCc(config.cc, m_topo.GetFabricLinkRate());
+    m_qcnm
+        = m_config.sw.Apply(fh, config.cc, m_topo.GetFabricLinkDelay(), m_topo.GetFabricLinkRate());
     fh.SetPartitionFile(config.partitionFile);
     m_fabric = fh.Build(m_topo.GetTopology());
     m_fabric->SetCnmWindowInRtts(config.cnmWindowRtts);

@@ -623,47 +623,6 @@ DoReadFlows(std::istream& in, const std::string& name, const TopologySpec* topol
 
 } // namespace
 
-std::vector<uint32_t>
-TopologySpec::GetHostIds() const
-{
-    std::vector<uint32_t> ids;
-    for (uint32_t i = 0; i < nNodes; ++i)
-    {
-        if (!isSwitch[i])
-        {
-            ids.push_back(i);
-        }
-    }
-    return ids;
-}
-
-std::vector<uint32_t>
-TopologySpec::GetSwitchIds() const
-{
-    std::vector<uint32_t> ids;
-    for (uint32_t i = 0; i < nNodes; ++i)
-    {
-        if (isSwitch[i])
-        {
-            ids.push_back(i);
-        }
-    }
-    return ids;
-}
-
-bool
-operator==(const FlowSpec& a, const FlowSpec& b)
-{
-    return a.src == b.src && a.dst == b.dst && a.priorityGroup == b.priorityGroup
-           && a.dport == b.dport && a.sizeBytes == b.sizeBytes && a.start == b.start;
-}
-
-bool
-operator!=(const FlowSpec& a, const FlowSpec& b)
-{
-    return !(a == b);
-}
-
 std::ostream&
 operator<<(std::ostream& os, const FlowSpec& flow)
 {

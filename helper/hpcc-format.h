@@ -5,10 +5,8 @@
 #ifndef HPCC_FORMAT_H
 #define HPCC_FORMAT_H
 
-#include "ns3/data-rate.h"
-#include "ns3/nstime.h"
+#include "fabric-spec.h"
 
-#include <cstdint>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -18,8 +16,9 @@
  * \ingroup dcon
  * \brief Readers and a writer for the HPCC simulator's topology and flow text formats.
  *
- * Plain structs and free functions (no Object): a scenario reads a TopologySpec and a list of
- * FlowSpec, then builds nodes, links and applications from them.
+ * Free functions (no Object) between the files and the vocabulary of fabric-spec.h: a scenario
+ * reads a TopologySpec and a list of FlowSpec, then builds nodes, links and applications from
+ * them.
  *
  * Topology file (HPCC's \c mix/fat.txt):
  * \verbatim
@@ -55,73 +54,6 @@
 
 namespace ns3
 {
-
-/**
- * \ingroup dcon
- * \brief One link of a topology file: nodes \c a and \c b, its rate and one-way delay.
- */
-struct TopologyLinkSpec
-{
-    uint32_t a;    //!< \brief One end (node id).
-    uint32_t b;    //!< \brief The other end (node id), never equal to \c a.
-    DataRate rate; //!< \brief Link rate, both directions.
-    Time delay;    //!< \brief One-way propagation delay.
-};
-
-/**
- * \ingroup dcon
- * \brief A topology as read from an HPCC topology file.
- *
- * Node ids are 0 .. nNodes-1; isSwitch[i] tells whether node i is a switch (otherwise a host).
- */
-struct TopologySpec
-{
-    uint32_t nNodes{0};                  //!< \brief Number of nodes (hosts + switches).
-    std::vector<bool> isSwitch;          //!< \brief Per node id: true for a switch.
-    std::vector<TopologyLinkSpec> links; //!< \brief Links in file order.
-
-    /**
-     * \brief Ids of the hosts (nodes that are not switches).
-     * \return host ids in ascending order
-     */
-    std::vector<uint32_t> GetHostIds() const;
-
-    /**
-     * \brief Ids of the switches.
-     * \return switch ids in ascending order
-     */
-    std::vector<uint32_t> GetSwitchIds() const;
-};
-
-/**
- * \ingroup dcon
- * \brief One flow of a flow file.
- */
-struct FlowSpec
-{
-    uint32_t src;           //!< \brief Sending host id.
-    uint32_t dst;           //!< \brief Receiving host id, never equal to \c src.
-    uint32_t priorityGroup; //!< \brief Priority group (HPCC's "pg"; 3 in its files).
-    uint16_t dport;         //!< \brief Destination port.
-    uint64_t sizeBytes;     //!< \brief Flow size in bytes, > 0.
-    Time start;             //!< \brief Start time (absolute simulation time), >= 0.
-};
-
-/**
- * \brief Compare every field of two flows.
- * \param a first flow
- * \param b second flow
- * \return true if all fields are equal
- */
-bool operator==(const FlowSpec& a, const FlowSpec& b);
-
-/**
- * \brief Compare two flows.
- * \param a first flow
- * \param b second flow
- * \return true if any field differs
- */
-bool operator!=(const FlowSpec& a, const FlowSpec& b);
 
 /**
  * \brief Print a flow as one line of the flow format (start in seconds, 12 decimals).

@@ -5,7 +5,7 @@
 #ifndef LEAF_SPINE_HELPER_H
 #define LEAF_SPINE_HELPER_H
 
-#include "hpcc-format.h"
+#include "fabric-spec.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 

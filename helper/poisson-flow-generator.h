@@ -5,8 +5,8 @@
 #ifndef POISSON_FLOW_GENERATOR_H
 #define POISSON_FLOW_GENERATOR_H
 
+#include "fabric-spec.h"
 #include "flow-size-cdf.h"
-#include "hpcc-format.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"

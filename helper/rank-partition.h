@@ -5,7 +5,7 @@
 #ifndef RANK_PARTITION_H
 #define RANK_PARTITION_H
 
-#include "hpcc-format.h"
+#include "fabric-spec.h"
 
 #include <cstdint>
 #include <string>

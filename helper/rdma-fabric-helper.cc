@@ -8,12 +8,14 @@
 #include "ns3/dcon-parallel.h"
 
 #include "ns3/abort.h"
+#include "ns3/dcon-cnm-generator.h"
 #include "ns3/dcon-queue-disc.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pointer.h"
 #include "ns3/queue-size.h"
+#include "ns3/red-ecn-queue-disc.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -58,6 +60,12 @@ bool
 RdmaFabric::IsSwitch(uint32_t node) const
 {
     return m_isSwitch.at(node);
+}
+
+Ptr<DconCnmGenerator>
+RdmaFabric::GetCnmGenerator(uint32_t node) const
+{
+    return GetSwitch(node)->GetObject<DconCnmGenerator>();
 }
 
 Ptr<Node>
@@ -262,7 +270,10 @@ RdmaFabric::SetCnmWindowInRtts(double rtts)
     for (uint32_t s : m_switchIds)
     {
         Ptr<DconSwitch> sw = m_switches[s];
-        sw->GetIngressTracker()->SetAttribute("Window", TimeValue(w));
+        if (Ptr<DconCnmGenerator> g = sw->GetObject<DconCnmGenerator>())
+        {
+            g->GetIngressTracker()->SetAttribute("Window", TimeValue(w));
+        }
         // T is also the window in which DCON's queues count the flows passing through (N).
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
@@ -318,6 +329,7 @@ RdmaFabric::AssignStreams(int64_t stream)
 RdmaFabricHelper::RdmaFabricHelper()
 {
     m_switchFactory.SetTypeId(DconSwitch::GetTypeId());
+    m_cnmFactory.SetTypeId(DconCnmGenerator::GetTypeId());
     m_mmuFactory.SetTypeId(SwitchMmu::GetTypeId());
     m_deviceFactory.SetTypeId(PfcNetDevice::GetTypeId());
     m_channelFactory.SetTypeId(PfcChannel::GetTypeId());
@@ -329,6 +341,12 @@ void
 RdmaFabricHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
 {
     m_switchFactory.Set(name, value);
+}
+
+void
+RdmaFabricHelper::SetCnmGeneratorAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_cnmFactory.Set(name, value);
 }
 
 void
@@ -369,6 +387,27 @@ RdmaFabricHelper::QueueDiscFactory(const std::string& type)
     ObjectFactory f;
     f.SetTypeId(tid);
     return f;
+}
+
+void
+RdmaFabricHelper::SetQueueDiscAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_queueFactory.Set(name, value);
+}
+
+void
+RdmaFabricHelper::SetQueueDiscAttributeForRate(DataRate rate,
+                                               const std::string& name,
+                                               const AttributeValue& value)
+{
+    auto it = m_queueFactoryByRate.find(rate.GetBitRate());
+    if (it == m_queueFactoryByRate.end())
+    {
+        throw std::invalid_argument("SetQueueDiscAttributeForRate: no queue disc set for ports of "
+                                    + std::to_string(rate.GetBitRate())
+                                    + " bit/s (call SetQueueDiscForRate first)");
+    }
+    it->second.Set(name, value);
 }
 
 void
@@ -617,6 +656,21 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
                 QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, static_cast<uint32_t>(headroom))));
         }
         sw->Finalize();
+        // DCON's switch side, where a DCON queue can report congested flows.
+        bool dcon = false;
+        for (uint32_t p = 0; p < sw->GetNPorts() && !dcon; ++p)
+        {
+            for (uint8_t c = 0; c < PfcNetDevice::NUM_PRIORITIES && !dcon; ++c)
+            {
+                dcon = DynamicCast<DconQueueDisc>(sw->GetQueueDisc(p, c)) != nullptr;
+            }
+        }
+        if (dcon)
+        {
+            Ptr<DconCnmGenerator> g = m_cnmFactory.Create<DconCnmGenerator>();
+            sw->GetObject<Node>()->AggregateObject(g);
+            g->Install(sw);
+        }
     }
     // Fixed streams: the same fabric built twice in one process behaves the same.
     f->AssignStreams(0);

@@ -5,7 +5,8 @@
 #ifndef RDMA_FABRIC_HELPER_H
 #define RDMA_FABRIC_HELPER_H
 
-#include "hpcc-format.h"
+#include "fabric-spec.h"
+#include "ns3/dcon-cnm-generator.h"
 #include "ns3/dcon-switch.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
@@ -63,6 +64,13 @@ public:
      * \return the switch (throws std::invalid_argument for a host)
      */
     Ptr<DconSwitch> GetSwitch(uint32_t node) const;
+    /**
+     * \brief DCON's CNM generator of a switch node (installed where the switch has a
+     * DconQueueDisc).
+     * \param node topology node index
+     * \return the generator, or nullptr if the switch has none (throws for a host)
+     */
+    Ptr<DconCnmGenerator> GetCnmGenerator(uint32_t node) const;
     /**
      * \brief The NIC of a host node.
      * \param node topology node index
@@ -217,6 +225,13 @@ public:
      */
     void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
     /**
+     * \brief Set an attribute of every DconCnmGenerator (Build installs one on each switch
+     * with a DconQueueDisc).
+     * \param name attribute name
+     * \param value value
+     */
+    void SetCnmGeneratorAttribute(const std::string& name, const AttributeValue& value);
+    /**
      * \brief Set an attribute of every SwitchMmu.
      * \param name attribute name
      * \param value value
@@ -251,6 +266,23 @@ public:
      */
     template <typename... Args>
     void SetQueueDiscForRate(DataRate rate, const std::string& type, Args&&... args);
+    /**
+     * \brief Set one more attribute of the egress queue disc chosen by SetQueueDisc (e.g. one a
+     * congestion control declares in its RdmaCcRegistry entry).
+     * \param name attribute name
+     * \param value value
+     */
+    void SetQueueDiscAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \brief Set one more attribute of the egress queue disc of ports of one rate (after
+     * SetQueueDiscForRate for that rate).
+     * \param rate the port line rate
+     * \param name attribute name
+     * \param value value
+     */
+    void SetQueueDiscAttributeForRate(DataRate rate,
+                                      const std::string& name,
+                                      const AttributeValue& value);
     /**
      * \brief Choose the congestion control of every NIC.
      * \param name short name ("dcqcn", "none", ...) or TypeId name; throws
@@ -300,6 +332,7 @@ public:
 
 private:
     ObjectFactory m_switchFactory;
+    ObjectFactory m_cnmFactory; //!< DconCnmGenerator
     ObjectFactory m_mmuFactory;
     ObjectFactory m_deviceFactory;
     ObjectFactory m_channelFactory;

@@ -5,7 +5,7 @@
 #ifndef RDMA_FLOW_HELPER_H
 #define RDMA_FLOW_HELPER_H
 
-#include "hpcc-format.h"
+#include "fabric-spec.h"
 #include "ns3/simple-ref-count.h"
 #include "rdma-fabric-helper.h"
 

@@ -35,6 +35,27 @@ GetAttributeArguments(int argc, char* argv[])
     return out;
 }
 
+std::set<std::string>
+GetGivenOptions(int argc, char* argv[])
+{
+    std::set<std::string> out;
+    for (int i = 1; i < argc; ++i)
+    {
+        std::string a = argv[i];
+        if (a.rfind("--", 0) != 0)
+        {
+            continue;
+        }
+        std::string name
+            = a.substr(2, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 2);
+        if (name.find("::") == std::string::npos)
+        {
+            out.insert(name);
+        }
+    }
+    return out;
+}
+
 void
 ApplyCcPreset(const std::string& cc,
               const std::string& preset,

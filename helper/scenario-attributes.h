@@ -7,6 +7,7 @@
 
 #include "ns3/data-rate.h"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,19 @@ namespace ns3
  * \return e.g. {"ns3::RdmaDcqcn::G=0.5"}
  */
 std::vector<std::string> GetAttributeArguments(int argc, char* argv[]);
+
+/**
+ * \ingroup dcon
+ * \brief The names of the program options given on a command line ("--name" or
+ * "--name=value", not attribute arguments with "::"), without the leading "--".
+ *
+ * SwitchQueueSettings::explicitOptions takes them: a queue attribute a congestion control
+ * declares never overrides an option the user gave.
+ * \param argc argument count
+ * \param argv arguments (argv[0] is the program)
+ * \return e.g. {"cc", "kmin"}
+ */
+std::set<std::string> GetGivenOptions(int argc, char* argv[]);
 
 /**
  * \ingroup dcon

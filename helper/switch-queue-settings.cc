@@ -10,7 +10,9 @@
 #include "ns3/dcon-queue-disc.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-congestion-ops.h"
+#include "ns3/string.h"
 #include "ns3/switch-mmu.h"
 #include "ns3/uinteger.h"
 #include "rdma-fabric-helper.h"
@@ -20,19 +22,97 @@
 namespace ns3
 {
 
+namespace
+{
+
+/// The short names of --queue and their queue disciplines.
+const std::pair<const char*, const char*> QUEUE_NAMES[] = {
+    {"red", "ns3::RedEcnQueueDisc"},
+    {"dcon", "ns3::DconQueueDisc"},
+    {"npecn", "ns3::NpEcnQueueDisc"},
+};
+
+} // namespace
+
 std::string
 SwitchQueueSettings::QueueForCc(const std::string& cc)
 {
-    TypeId tid = RdmaCongestionOps::LookupTypeId(cc);
-    if (tid == TypeId::LookupByName("ns3::RdmaDcon"))
+    RdmaCongestionOps::LookupTypeId(cc); // throws naming an unknown cc
+    return RdmaCcRegistry::Lookup(cc).queueDisc;
+}
+
+std::string
+SwitchQueueSettings::GetQueueDisc(const std::string& cc) const
+{
+    if (queue == "auto")
     {
-        return "dcon";
+        return QueueForCc(cc);
     }
-    if (tid == TypeId::LookupByName("ns3::RdmaPcn"))
+    for (const auto& [name, tid] : QUEUE_NAMES)
     {
-        return "npecn";
+        if (queue == name)
+        {
+            return tid;
+        }
     }
-    return "red";
+    throw std::invalid_argument("unknown switch queue '" + queue
+                                + "' (expected auto, red, dcon or npecn)");
+}
+
+SwitchQueueSettings
+SwitchQueueSettings::ForCc(const std::string& cc, DataRate portRate) const
+{
+    SwitchQueueSettings out = *this;
+    const std::string q = GetQueueDisc(cc);
+    const RdmaCcEntry entry = RdmaCcRegistry::Lookup(cc);
+    if (q != entry.queueDisc)
+    {
+        return out;
+    }
+    out.extraQueueAttributes.clear();
+    for (const auto& [attr, value] : entry.GetQueueAttributes(portRate))
+    {
+        // The option that feeds this attribute of this queue, if any.
+        QueueSize* size = nullptr;
+        double* number = nullptr;
+        std::string option;
+        if (q == "ns3::RedEcnQueueDisc" && attr == "Kmin")
+        {
+            size = &out.kmin;
+            option = "kmin";
+        }
+        else if (q == "ns3::RedEcnQueueDisc" && attr == "Kmax")
+        {
+            size = &out.kmax;
+            option = "kmax";
+        }
+        else if (q == "ns3::RedEcnQueueDisc" && attr == "Pmax")
+        {
+            number = &out.pmax;
+            option = "pmax";
+        }
+        else if (q == "ns3::DconQueueDisc" && attr == "QEcn")
+        {
+            size = &out.qecn;
+            option = "qecn";
+        }
+        if (option.empty())
+        {
+            out.extraQueueAttributes.emplace_back(attr, value);
+        }
+        else if (!explicitOptions.count(option))
+        {
+            if (size)
+            {
+                *size = QueueSize(value);
+            }
+            else
+            {
+                *number = std::stod(value);
+            }
+        }
+    }
+    return out;
 }
 
 void
@@ -133,15 +213,25 @@ SwitchQueueSettings::Check() const
 }
 
 QueueSize
-SwitchQueueSettings::Apply(RdmaFabricHelper& fh, const std::string& cc, Time linkDelay) const
+SwitchQueueSettings::Apply(RdmaFabricHelper& fh,
+                           const std::string& cc,
+                           Time linkDelay,
+                           DataRate linkRate) const
+{
+    const SwitchQueueSettings s = ForCc(cc, linkRate);
+    return s.ApplySettings(fh, s.GetQueueDisc(cc), linkDelay);
+}
+
+QueueSize
+SwitchQueueSettings::ApplySettings(RdmaFabricHelper& fh, const std::string& q, Time linkDelay) const
 {
     Check();
     fh.SetMmuAttribute("BufferSize", QueueSizeValue(bufferSize));
     fh.SetMmuAttribute("ThresholdMode", EnumValue(SwitchMmu::STATIC));
     fh.SetMmuAttribute("XOff", QueueSizeValue(xoff));
     fh.SetMmuAttribute("XOn", QueueSizeValue(xon));
-    std::string q = queue == "auto" ? QueueForCc(cc) : queue;
-    if (q == "red")
+    QueueSize fixedQcnm("0B");
+    if (q == "ns3::RedEcnQueueDisc")
     {
         fh.SetQueueDisc("ns3::RedEcnQueueDisc",
                         "Kmin",
@@ -150,9 +240,8 @@ SwitchQueueSettings::Apply(RdmaFabricHelper& fh, const std::string& cc, Time lin
                         QueueSizeValue(kmax),
                         "Pmax",
                         DoubleValue(pmax));
-        return QueueSize("0B");
     }
-    if (q == "dcon")
+    else if (q == "ns3::DconQueueDisc")
     {
         QueueSize fixed = GetFixedQcnm();
         bool dynamic = fixed.GetValue() == 0;
@@ -169,15 +258,18 @@ SwitchQueueSettings::Apply(RdmaFabricHelper& fh, const std::string& cc, Time lin
                         TimeValue(linkDelay),
                         "MarkInBurst",
                         BooleanValue(markInBurst));
-        return fixed;
+        fixedQcnm = fixed;
     }
-    if (q == "npecn")
+    else
     {
-        fh.SetQueueDisc("ns3::NpEcnQueueDisc");
-        return QueueSize("0B");
+        // NP-ECN, or the queue discipline of an algorithm that brought its own.
+        fh.SetQueueDisc(q);
     }
-    throw std::invalid_argument("unknown switch queue '" + queue
-                                + "' (expected auto, red, dcon or npecn)");
+    for (const auto& [name, value] : extraQueueAttributes)
+    {
+        fh.SetQueueDiscAttribute(name, StringValue(value));
+    }
+    return fixedQcnm;
 }
 
 } // namespace ns3

@@ -9,7 +9,10 @@
 #include "ns3/nstime.h"
 #include "ns3/queue-size.h"
 
+#include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -19,12 +22,14 @@ class CommandLine;
 
 /**
  * \ingroup dcon
- * \brief Switch buffer, PFC and egress-queue settings shared by the paper's scenarios, and the
- * rule that picks the egress queue discipline from the congestion control.
+ * \brief Switch buffer, PFC and egress-queue settings shared by the paper's scenarios.
  *
- * With queue "auto", DCON runs get DconQueueDisc (Q_ECN = qecn; Q_CNM fixed from qcnm or
+ * With queue "auto", the egress queue discipline is the one the congestion control declares in
+ * its RdmaCcRegistry entry (DCON: DconQueueDisc, Q_ECN = qecn; Q_CNM fixed from qcnm or
  * qcnmFraction, else dynamic: Section 4.4's bound per packet with M = qcnmFanOut, 0 = the live
- * fan-out), PCN runs NpEcnQueueDisc, every other scheme RedEcnQueueDisc (kmin, kmax, pmax).
+ * fan-out; PCN: NpEcnQueueDisc; DCQCN, Swift, TIMELY, none: RedEcnQueueDisc with kmin, kmax,
+ * pmax). Queue attributes the algorithm declares (e.g. DCTCP's step threshold) replace the
+ * defaults of the options that feed them (ForCc), but never an option in explicitOptions.
  * The PFC thresholds are static (XOff/XOn per ingress port and priority).
  *
  * Defaults, the paper's testbed (dcon.md 3.1) and the DCQCN paper's ECN settings: 22 MB
@@ -48,13 +53,39 @@ struct SwitchQueueSettings
     double qcnmFraction{0};       //!< if > 0: Q_CNM = this x xoff (fixed, paper Fig. 11)
     uint32_t qcnmFanOut{0};       //!< M of the dynamic Q_CNM; 0 = live fan-out
     bool markInBurst{false};      //!< DCON: keep ECN marking in burst congestion (no latch)
+    /// Options the user gave (names without "--", e.g. "kmin"): ForCc leaves them alone.
+    std::set<std::string> explicitOptions;
+    /// Attributes of the queue discipline that no option above feeds, set by ForCc from the
+    /// congestion control's declaration (name, value in ns-3's string form).
+    std::vector<std::pair<std::string, std::string>> extraQueueAttributes;
 
     /**
-     * \brief The queue discipline "auto" stands for with a congestion control.
+     * \brief The queue discipline a congestion control needs (its RdmaCcRegistry entry).
      * \param cc congestion control (short or TypeId name; throws if unknown)
-     * \return "dcon", "npecn" or "red"
+     * \return a TypeId name, e.g. "ns3::RedEcnQueueDisc"
      */
     static std::string QueueForCc(const std::string& cc);
+
+    /**
+     * \brief The TypeId name of the queue discipline these settings choose for \p cc.
+     * \param cc congestion control (short or TypeId name)
+     * \return queue "auto": QueueForCc(cc); else the TypeId of red, dcon or npecn. Throws
+     * std::invalid_argument naming an unknown queue.
+     */
+    std::string GetQueueDisc(const std::string& cc) const;
+
+    /**
+     * \brief These settings with the queue attributes \p cc declares for ports of \p portRate
+     * applied: an attribute fed by an option (RedEcnQueueDisc Kmin, Kmax, Pmax: kmin, kmax,
+     * pmax; DconQueueDisc QEcn: qecn) replaces that option's value unless the option is in
+     * explicitOptions; any other goes to extraQueueAttributes. Nothing changes when the chosen
+     * queue is not the one the algorithm declares (--queue chose another). Applying it twice
+     * gives the same settings.
+     * \param cc congestion control (short or TypeId name; throws if unknown)
+     * \param portRate the switch ports' rate
+     * \return the settings to use
+     */
+    SwitchQueueSettings ForCc(const std::string& cc, DataRate portRate) const;
 
     /**
      * \brief Add every field as a command-line option (--bufferSize, --xoff, --xon, --kmin,
@@ -90,13 +121,28 @@ struct SwitchQueueSettings
 
     /**
      * \brief Configure the MMU and the egress queue discipline of a fabric helper (after
-     * Check()). Throws std::invalid_argument naming the bad value (unknown queue, see Check).
+     * Check()) with ForCc(cc, linkRate). Throws std::invalid_argument naming the bad value
+     * (unknown queue, see Check).
      * \param fh the fabric helper
      * \param cc the congestion control the hosts run
      * \param linkDelay per-hop delay (d of the dynamic Q_CNM)
+     * \param linkRate the switch ports' rate (for the algorithm's queue attributes)
      * \return the fixed Q_CNM in use (0 bytes if dynamic or if the queue is not DCON's)
      */
-    QueueSize Apply(RdmaFabricHelper& fh, const std::string& cc, Time linkDelay) const;
+    QueueSize Apply(RdmaFabricHelper& fh,
+                    const std::string& cc,
+                    Time linkDelay,
+                    DataRate linkRate) const;
+
+private:
+    /**
+     * \brief Apply these settings as they are (ForCc already applied) with queue \p q.
+     * \param fh the fabric helper
+     * \param q the queue discipline's TypeId name
+     * \param linkDelay per-hop delay
+     * \return the fixed Q_CNM in use (0 bytes if none)
+     */
+    QueueSize ApplySettings(RdmaFabricHelper& fh, const std::string& q, Time linkDelay) const;
 };
 
 } // namespace ns3

@@ -361,7 +361,6 @@ DconQueueDisc::OnEnqueue(Ptr<RdmaQueueDiscItem> item, uint32_t queueBytes)
         m_cnmTriggers++;
         uint32_t n = m_flows.size();
         m_congestedFlowTrace(item, n);
-        NotifyCongestedFlow(item, n);
     }
 }
 

@@ -29,9 +29,9 @@ namespace ns3
  * - q >= Q_CNM: burst congestion; ECN marking is disabled (latched until q falls below Q_ECN
  *   again, so the end-to-end CNP reaction does not fight the direct CNM one), and every flow
  *   with a packet arriving while q >= Q_CNM is a congested flow: the queue reports it, with N,
- *   to the switch's CNM generator (which decides, from the ingress port's T_last, whether to
- *   send a CNM). Between Q_ECN and Q_CNM with the latch on, the state is PERSISTENT but no
- *   packet is marked and no flow is reported.
+ *   through its CongestedFlow trace source, to which the switch's DconCnmGenerator listens
+ *   (it decides, from the ingress port's T_last, whether to send a CNM). Between Q_ECN and Q_CNM
+ * with the latch on, the state is PERSISTENT but no packet is marked and no flow is reported.
  *
  * Marking uses q excluding the arriving packet (the bytes ahead of it, as RedEcnQueueDisc on
  * enqueue); the burst test uses q including it (the queue has reached Q_CNM once the packet is
@@ -90,7 +90,12 @@ public:
     DconQueueDisc();
     ~DconQueueDisc() override;
 
-    bool IsBurstCongested() const override;
+    /**
+     * \brief Whether the queue is in burst congestion now (DconCnmGenerator: arrivals at a
+     * queue in burst congestion do not stamp T_last).
+     * \return true in burst congestion
+     */
+    bool IsBurstCongested() const;
 
     /**
      * \brief Reject Q_ECN or a fixed Q_CNM above the switch's PFC pause threshold.
@@ -177,7 +182,8 @@ public:
      */
     static uint32_t DynamicQcnmBytes(uint64_t qEcn, uint64_t qPfc, uint32_t m, Time d, DataRate c);
 
-    /// Signature of the CongestedFlow trace: the packet, N.
+    /// Signature of the CongestedFlow trace: the packet (an RdmaQueueDiscItem), N. The switch's
+    /// DconCnmGenerator listens to it.
     typedef void (*CongestedFlowTracedCallback)(Ptr<const QueueDiscItem> item, uint32_t n);
 
 protected:

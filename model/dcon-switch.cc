@@ -15,6 +15,7 @@
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 #include "pfc-header.h"
+#include "red-ecn-queue-disc.h"
 
 #include <stdexcept>
 
@@ -57,37 +58,16 @@ DconSwitch::GetTypeId()
                             UintegerValue(7),
                             MakeUintegerAccessor(&DconSwitch::m_controlPriority),
                             MakeUintegerChecker<uint8_t>(0, 7))
-              .AddAttribute("ControlStampsTlast",
-                            "Whether ACK, NAK and CNP packets (ControlPriority) stamp T_last of "
-                            "their ingress port like data packets of non-congested flows. false "
-                            "(default): the paper's T_last is the arrival of 'the last data "
-                            "packet of a non-congested flow'; true treats control packets as "
-                            "any packet whose egress queue is not in burst congestion",
-                            BooleanValue(false),
-                            MakeBooleanAccessor(&DconSwitch::m_controlStampsTlast),
-                            MakeBooleanChecker())
               .AddAttribute("Mmu",
                             "The shared-buffer memory management unit",
                             PointerValue(),
                             MakePointerAccessor(&DconSwitch::m_mmu),
                             MakePointerChecker<SwitchMmu>())
-              .AddAttribute("IngressTracker",
-                            "DCON's per-ingress-port T_last tracker (created if not set)",
-                            PointerValue(),
-                            MakePointerAccessor(&DconSwitch::m_tracker),
-                            MakePointerChecker<DconIngressTracker>())
-              .AddAttribute("CnmInterval",
-                            "Minimum time between two CNMs for the same flow from this switch "
-                            "(the sender ignores a CNM that does not lower its rate within 50 us "
-                            "of the last one, and its rate change needs about one RTT to show in "
-                            "the queue)",
-                            TimeValue(MicroSeconds(50)),
-                            MakeTimeAccessor(&DconSwitch::m_cnmInterval),
-                            MakeTimeChecker(Time(0)))
-              .AddTraceSource("CnmSent",
-                              "A CNM was sent: congested egress port, the flow, N",
-                              MakeTraceSourceAccessor(&DconSwitch::m_cnmSentTrace),
-                              "ns3::DconSwitch::CnmSentTracedCallback")
+              .AddTraceSource("PacketQueued",
+                              "A packet joined an egress queue (after its queue disc saw it): "
+                              "ingress port, egress port, priority",
+                              MakeTraceSourceAccessor(&DconSwitch::m_packetQueuedTrace),
+                              "ns3::DconSwitch::PacketQueuedTracedCallback")
               .AddTraceSource("Drop",
                               "A packet was dropped by forwarding (not by the MMU): packet, reason",
                               MakeTraceSourceAccessor(&DconSwitch::m_dropTrace),
@@ -120,7 +100,6 @@ DconSwitch::DoDispose()
     m_ports.clear();
     m_node = nullptr;
     m_mmu = nullptr;
-    m_tracker = nullptr;
     Object::DoDispose();
 }
 
@@ -167,7 +146,6 @@ DconSwitch::AddPort(Ptr<PfcNetDevice> device, const ObjectFactory& queueFactory)
     {
         Ptr<RdmaEgressQueueDisc> q = queueFactory.Create<RdmaEgressQueueDisc>();
         q->SetLinkRate(device->GetDataRate());
-        q->SetCongestedFlowCallback(MakeCallback(&DconSwitch::CongestedFlow, this).Bind(index));
         q->SetIngressInfo(this);
         q->Initialize();
         port.queues[p] = q;
@@ -187,12 +165,6 @@ DconSwitch::Finalize()
         m_mmu = CreateObject<SwitchMmu>();
     }
     m_mmu->Configure(m_ports.size(), PfcNetDevice::NUM_PRIORITIES);
-    if (!m_tracker)
-    {
-        m_tracker = CreateObject<DconIngressTracker>();
-    }
-    m_tracker->SetNPorts(m_ports.size());
-    m_cnmsSentPerPort.assign(m_ports.size(), 0);
     const std::size_t n = m_ports.size();
     m_fanBytes.assign(n * n * PfcNetDevice::NUM_PRIORITIES, 0);
     m_fanOut.assign(n * PfcNetDevice::NUM_PRIORITIES, 0);
@@ -401,9 +373,15 @@ DconSwitch::DscpToPriority(uint8_t dscp)
 }
 
 void
-DconSwitch::CountDrop(const char* reason)
+DconSwitch::CountForwardingDrop(const char* reason)
 {
     m_drops[reason]++;
+}
+
+uint8_t
+DconSwitch::GetControlPriority() const
+{
+    return m_controlPriority;
 }
 
 void
@@ -421,11 +399,11 @@ DconSwitch::ReceiveFrame(uint32_t port, const Ptr<Packet>& packet, uint16_t prot
         uint32_t out = RouteToHost(cnm.GetSource());
         if (out == UINT32_MAX)
         {
-            CountDrop(NO_ROUTE);
+            CountForwardingDrop(NO_ROUTE);
             m_dropTrace(packet, NO_ROUTE);
             return;
         }
-        m_cnmStats.forwarded++;
+        m_cnmsForwarded++;
         SendControlFrame(out, packet, protocol);
     }
     else
@@ -441,14 +419,14 @@ DconSwitch::ForwardIpv4(uint32_t inPort, const Ptr<Packet>& packet)
     RdmaQueueDiscItem::Ipv4Fields f;
     if (!RdmaQueueDiscItem::ParseIpv4(packet, f))
     {
-        CountDrop(MALFORMED);
+        CountForwardingDrop(MALFORMED);
         m_dropTrace(packet, MALFORMED);
         return;
     }
     uint32_t out = Route(f.tuple);
     if (out == UINT32_MAX)
     {
-        CountDrop(NO_ROUTE);
+        CountForwardingDrop(NO_ROUTE);
         m_dropTrace(packet, NO_ROUTE);
         return;
     }
@@ -466,104 +444,25 @@ DconSwitch::ForwardIpv4(uint32_t inPort, const Ptr<Packet>& packet)
     }
     Port& port = m_ports[out];
     port.nonEmpty |= static_cast<uint8_t>(1u << prio);
-    bool stamp = true; // T_last: a packet whose egress queue is not in burst congestion
     if (prio == m_controlPriority)
     {
         port.controlIp.push_back({packet, inPort, size});
         port.controlIpBytes += size;
-        stamp = m_controlStampsTlast;
     }
     else
     {
-        Ptr<RdmaEgressQueueDisc> q = port.queues[prio];
         AccountFanOut(inPort, out, prio, size, true); // before: the queue may ask for M
-        q->Enqueue(Create<RdmaQueueDiscItem>(packet, f.tos, f.tuple, inPort, prio));
-        stamp = !q->IsBurstCongested();
+        port.queues[prio]->Enqueue(Create<RdmaQueueDiscItem>(packet, f.tos, f.tuple, inPort, prio));
     }
-    if (stamp)
-    {
-        m_tracker->RecordNonCongested(inPort);
-    }
+    // Before the device may pull it: listeners see the queue as the packet left it.
+    m_packetQueuedTrace(inPort, out, prio);
     port.device->NotifyTxReady();
 }
 
-void
-DconSwitch::CongestedFlow(uint32_t port, Ptr<const RdmaQueueDiscItem> item, uint32_t numFlows)
-{
-    if (!m_tracker->HasRecentNonCongested(item->GetIngressPort()))
-    {
-        m_cnmStats.noInnocentFlow++;
-        return;
-    }
-    const RdmaFiveTuple& tuple = item->GetFiveTuple();
-    Time now = Simulator::Now();
-    auto [it, inserted] = m_lastCnm.emplace(tuple, now);
-    if (!inserted)
-    {
-        if (now - it->second < m_cnmInterval)
-        {
-            m_cnmStats.rateLimited++;
-            return;
-        }
-        it->second = now;
-    }
-    uint32_t out = RouteToHost(tuple.src);
-    if (out == UINT32_MAX)
-    {
-        CountDrop(NO_ROUTE);
-        return;
-    }
-    // The CNM carries the head of the offending packet (as QCN's encapsulated MSDU): parse its
-    // BTH for the destination QP. Rare (at most once per flow per CnmInterval), so a copy is fine.
-    uint32_t destQp = 0;
-    if (tuple.protocol == UDP_PROTOCOL)
-    {
-        Ptr<Packet> copy = item->GetPacket()->Copy();
-        Ipv4Header ip;
-        copy->RemoveHeader(ip); // the item's packet keeps its IPv4 header
-        UdpHeader udp;
-        copy->RemoveHeader(udp);
-        BthHeader bth;
-        if (copy->GetSize() >= bth.GetSerializedSize())
-        {
-            copy->PeekHeader(bth);
-            destQp = bth.GetDestQp();
-        }
-    }
-    CnmHeader cnm;
-    cnm.SetCpid((static_cast<uint64_t>(m_node ? m_node->GetId() : 0) << 16) | port);
-    cnm.SetFlowId(RdmaFlowCrc16(tuple));
-    cnm.SetNumFlows(static_cast<uint16_t>(std::min<uint32_t>(numFlows, UINT16_MAX)));
-    cnm.SetCapacity(m_ports[port].device->GetDataRate());
-    cnm.SetSource(tuple.src);
-    cnm.SetDestination(tuple.dst);
-    cnm.SetSourcePort(tuple.sport);
-    cnm.SetDestinationPort(tuple.dport);
-    cnm.SetDestQp(destQp);
-    Ptr<Packet> p = Create<Packet>();
-    p->AddHeader(cnm);
-    m_cnmStats.sent++;
-    m_cnmsSentPerPort[port]++;
-    m_cnmSentTrace(port, tuple, numFlows);
-    SendControlFrame(out, p, CnmHeader::ETHERTYPE);
-}
-
-const DconSwitch::CnmStats&
-DconSwitch::GetCnmStats() const
-{
-    return m_cnmStats;
-}
-
 uint64_t
-DconSwitch::GetCnmsSent(uint32_t port) const
+DconSwitch::GetCnmsForwarded() const
 {
-    return m_cnmsSentPerPort.at(port);
-}
-
-Ptr<DconIngressTracker>
-DconSwitch::GetIngressTracker() const
-{
-    return m_tracker;
+    return m_cnmsForwarded;
 }
 
 void

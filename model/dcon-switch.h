@@ -5,7 +5,6 @@
 #ifndef DCON_SWITCH_H
 #define DCON_SWITCH_H
 
-#include "dcon-ingress-tracker.h"
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/object-factory.h"
@@ -52,13 +51,12 @@ class Node;
  * The IPv4 DSCP selects the priority: priority = DSCP >> 3 (class selector). The NIC sends
  * data at CS3 (priority 3) and control at CS7 by default.
  *
- * DCON: every arrival whose egress queue is not in burst congestion updates T_last of its
- * ingress port (DconIngressTracker). When an egress queue (a DconQueueDisc) reports a congested
- * flow, the switch's CNM generator sends a CNM (CnmHeader, EtherType 0x22E7) with the flow's
- * identity, N and the egress link's capacity C toward the flow's sender, ahead of data, if the
- * flow's ingress port carried a non-congested packet within the tracker's window and no CNM
- * for that flow was sent in the last CnmInterval. Each switch on the way forwards the CNM
- * toward the sender's address.
+ * Every packet the switch queues at an egress port is reported by the PacketQueued trace
+ * source (ingress port, egress port, priority) after it joined its queue. DCON's switch-side
+ * logic (T_last, congested-flow checks, CNM construction) is not here: a DconCnmGenerator
+ * aggregated to the node listens to PacketQueued and to its DconQueueDiscs and sends CNMs with
+ * SendControlFrame. CNMs (CnmHeader, EtherType 0x22E7) arriving from other switches are
+ * forwarded toward the flow's sender by its address, ahead of data.
  */
 class DconSwitch
     : public Object
@@ -182,37 +180,28 @@ public:
      */
     uint32_t RouteToHost(Ipv4Address dst) const;
 
-    /// CNM generator counters.
-    struct CnmStats
-    {
-        uint64_t sent{0};           //!< CNMs sent
-        uint64_t noInnocentFlow{0}; //!< congested-flow reports whose ingress had no recent
-                                    //!< non-congested packet
-        uint64_t rateLimited{0};    //!< reports suppressed by CnmInterval
-        uint64_t forwarded{0};      //!< CNMs of other switches forwarded
-    };
-
     /**
-     * \brief CNM generator counters.
-     * \return the counters
-     */
-    const CnmStats& GetCnmStats() const;
-
-    /**
-     * \brief CNMs sent for flows congested at a port (the congested egress port).
-     * \param port the port
+     * \brief CNMs of other switches this switch forwarded toward their flows' senders.
      * \return count
      */
-    uint64_t GetCnmsSent(uint32_t port) const;
+    uint64_t GetCnmsForwarded() const;
 
     /**
-     * \brief The T_last tracker.
-     * \return the tracker
+     * \brief Count a drop that is not the MMU's (e.g. a frame with no route), by reason; it
+     * shows in GetForwardingDrops. For the switch's own control-frame generators.
+     * \param reason the reason (a static string)
      */
-    Ptr<DconIngressTracker> GetIngressTracker() const;
+    void CountForwardingDrop(const char* reason);
 
-    /// Signature of the CnmSent trace: congested egress port, the flow, N.
-    typedef void (*CnmSentTracedCallback)(uint32_t port, const RdmaFiveTuple& flow, uint32_t n);
+    /**
+     * \brief The priority of the NICs' ACK, NAK and CNP packets (ControlPriority), served from
+     * a plain FIFO per port without queue disc.
+     * \return the priority
+     */
+    uint8_t GetControlPriority() const;
+
+    /// Signature of the PacketQueued trace: ingress port, egress port, priority.
+    typedef void (*PacketQueuedTracedCallback)(uint32_t inPort, uint32_t outPort, uint8_t priority);
 
     /**
      * \brief M: egress ports that hold data packets of (inPort, priority) now (RdmaIngressInfo,
@@ -311,14 +300,6 @@ private:
     void PauseStateChanged(uint32_t port, uint8_t priority, bool paused);
 
     /**
-     * \brief An egress queue reports a congested flow: maybe send a CNM to its sender.
-     * \param port the congested egress port
-     * \param item the packet of the flow that arrived
-     * \param numFlows N
-     */
-    void CongestedFlow(uint32_t port, Ptr<const RdmaQueueDiscItem> item, uint32_t numFlows);
-
-    /**
      * \brief Account a data packet of (inPort, priority) joining or leaving egress port
      * \p outPort, for GetIngressFanOut.
      * \param inPort the ingress port
@@ -329,12 +310,6 @@ private:
      */
     void AccountFanOut(
         uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t bytes, bool joining);
-
-    /**
-     * \brief Count a forwarding drop.
-     * \param reason the reason
-     */
-    void CountDrop(const char* reason);
 
     Ptr<Node> m_node;
     Ptr<SwitchMmu> m_mmu;
@@ -349,21 +324,16 @@ private:
     std::vector<std::vector<uint32_t>> m_routes; //!< equal-cost port sets
     std::map<RdmaFiveTuple, uint32_t> m_pinned;
     std::map<std::string, uint64_t> m_drops;
-    Ptr<DconIngressTracker> m_tracker;
-    Time m_cnmInterval;
-    std::unordered_map<RdmaFiveTuple, Time, RdmaFiveTupleHash> m_lastCnm; //!< per flow
-    std::vector<uint64_t> m_cnmsSentPerPort;
-    CnmStats m_cnmStats;
+    uint64_t m_cnmsForwarded{0}; //!< GetCnmsForwarded
     uint32_t m_ecmpSeed;
     uint16_t m_pauseQuanta;
     double m_pauseRefreshRatio;
     std::vector<uint64_t> m_fanBytes; //!< bytes per (inPort, outPort, priority)
     std::vector<uint32_t> m_fanOut;   //!< egress ports with bytes, per (inPort, priority)
     uint8_t m_controlPriority;        //!< priority served from Port::controlIp
-    bool m_controlStampsTlast;        //!< control packets update T_last
 
-    TracedCallback<Ptr<const Packet>, const char*> m_dropTrace; //!< packet dropped, reason
-    TracedCallback<uint32_t, const RdmaFiveTuple&, uint32_t> m_cnmSentTrace; //!< CNM sent
+    TracedCallback<Ptr<const Packet>, const char*> m_dropTrace;      //!< packet dropped, reason
+    TracedCallback<uint32_t, uint32_t, uint8_t> m_packetQueuedTrace; //!< in, out, priority
 };
 
 } // namespace ns3

@@ -6,8 +6,8 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "rdma-cc-registry.h"
 
-#include <sstream>
 #include <stdexcept>
 
 namespace ns3
@@ -16,6 +16,17 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RdmaCongestionOps");
 NS_OBJECT_ENSURE_REGISTERED(RdmaCongestionOps);
 NS_OBJECT_ENSURE_REGISTERED(RdmaNoCc);
+
+namespace
+{
+/// "none": line rate, no reaction; the queue is DCQCN's RED-ECN (marks that nobody reads), as
+/// before the registry.
+const RdmaCcRegistry::Registration g_noCcRegistration(
+    {"none",
+     &RdmaNoCc::GetTypeId,
+     "no congestion control: line rate (PFC only)",
+     "ns3::RedEcnQueueDisc"});
+} // namespace
 
 TypeId
 RdmaCongestionOps::GetTypeId()
@@ -91,40 +102,20 @@ RdmaCongestionOps::OnDataReceived(Ptr<RdmaRxFlowState> rx, const RdmaRxPacketInf
 TypeId
 RdmaCongestionOps::LookupTypeId(const std::string& name)
 {
-    // Short names are the lower-case class names without the "ns3::Rdma" prefix.
-    static const std::pair<const char*, const char*> shortNames[] = {
-        {"none", "ns3::RdmaNoCc"},
-        {"dcqcn", "ns3::RdmaDcqcn"},
-        {"dcon", "ns3::RdmaDcon"},
-        {"pcn", "ns3::RdmaPcn"},
-        {"swift", "ns3::RdmaSwift"},
-        {"timely", "ns3::RdmaTimely"},
-    };
-    std::string full = name;
-    for (const auto& [s, f] : shortNames)
-    {
-        if (name == s)
-        {
-            full = f;
-        }
-    }
+    // A short name is looked up in the registry; a TypeId name may be any algorithm class,
+    // registered or not (e.g. a subclass written for a test).
     TypeId tid;
-    if (TypeId::LookupByNameFailSafe(full, &tid) && tid.IsChildOf(RdmaCongestionOps::GetTypeId()))
+    if (!TypeId::LookupByNameFailSafe(name, &tid))
+    {
+        return RdmaCcRegistry::Lookup(name).typeId(); // throws naming the name
+    }
+    if (tid.IsChildOf(RdmaCongestionOps::GetTypeId()) && tid.HasConstructor())
     {
         return tid;
     }
-    std::ostringstream known;
-    for (uint16_t i = 0; i < TypeId::GetRegisteredN(); ++i)
-    {
-        TypeId t = TypeId::GetRegistered(i);
-        if (t.IsChildOf(RdmaCongestionOps::GetTypeId()) && t.HasConstructor())
-        {
-            known << " " << t.GetName();
-        }
-    }
-    throw std::invalid_argument("unknown congestion control '" + name
-                                + "'; known algorithms:" + known.str()
-                                + " (short names: none, dcqcn, dcon, pcn, swift, timely)");
+    throw std::invalid_argument("unknown congestion control '" + name + "' (" + name
+                                + " is not an RdmaCongestionOps with a constructor); known: "
+                                + RdmaCcRegistry::GetNameList());
 }
 
 TypeId

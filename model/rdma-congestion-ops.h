@@ -41,7 +41,7 @@ public:
     ~RdmaCongestionOps() override;
 
     /**
-     * \brief The algorithm's short name, as accepted by RdmaCongestionOps::LookupTypeId.
+     * \brief The algorithm's short name, as registered in RdmaCcRegistry (--cc).
      * \return e.g. "dcqcn"
      */
     virtual std::string GetName() const = 0;
@@ -120,9 +120,10 @@ public:
     virtual void OnDataReceived(Ptr<RdmaRxFlowState> rx, const RdmaRxPacketInfo& pkt);
 
     /**
-     * \brief Map a short algorithm name ("dcqcn", "none", ...) or a full TypeId name to a TypeId.
+     * \brief Map a short algorithm name ("dcqcn", "none", ...: RdmaCcRegistry) or the TypeId
+     * name of any RdmaCongestionOps subclass with a constructor to a TypeId.
      *
-     * \throws std::invalid_argument naming \p name and listing the known algorithms if
+     * \throws std::invalid_argument naming \p name and listing the registered short names if
      * \p name is unknown.
      * \param name the name given by the user (e.g. on the command line)
      * \return the TypeId of the algorithm

@@ -8,6 +8,7 @@
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "rdma-cc-registry.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -17,6 +18,16 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RdmaDcon");
 NS_OBJECT_ENSURE_REGISTERED(RdmaDcon);
+
+namespace
+{
+/// --cc=dcon; switch queue: DCON's three-state ECN/CNM queue (the scenario's Q_ECN, Q_CNM).
+const RdmaCcRegistry::Registration g_dconRegistration(
+    {"dcon",
+     &RdmaDcon::GetTypeId,
+     "DCON (Hu et al., Acta Electronica Sinica 2023): ECN plus switch CNMs",
+     "ns3::DconQueueDisc"});
+} // namespace
 
 TypeId
 RdmaDcon::GetTypeId()

@@ -11,6 +11,7 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
+#include "rdma-cc-registry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -22,6 +23,16 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RdmaDcqcn");
 NS_OBJECT_ENSURE_REGISTERED(RdmaDcqcn);
+
+namespace
+{
+/// --cc=dcqcn; switch queue: RED-ECN marking (the scenario's Kmin, Kmax, Pmax).
+const RdmaCcRegistry::Registration g_dcqcnRegistration(
+    {"dcqcn",
+     &RdmaDcqcn::GetTypeId,
+     "DCQCN (Zhu et al., SIGCOMM 2015): rate control from CNPs",
+     "ns3::RedEcnQueueDisc"});
+} // namespace
 
 TypeId
 RdmaDcqcn::GetTypeId()

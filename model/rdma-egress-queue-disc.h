@@ -7,7 +7,6 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/queue-disc.h"
-#include "ns3/random-variable-stream.h"
 #include "rdma-queue-disc-item.h"
 
 namespace ns3
@@ -47,8 +46,9 @@ public:
  * \brief Base class of the switch egress queue disciplines (one per port and priority).
  *
  * A FIFO of RdmaQueueDiscItem with no size limit of its own: admission is the switch MMU's
- * job (shared buffer, PFC), so this queue never drops. Subclasses decide ECN marking (and, for
- * DCON, congestion notification) by overriding OnEnqueue / OnDequeue, which see the queue
+ * job (shared buffer, PFC), so this queue never drops. Subclasses decide ECN marking (and
+ * report whatever else they detect through trace sources of their own, e.g. DCON's congested
+ * flows) by overriding OnEnqueue / OnDequeue, which see the queue
  * length in bytes excluding the packet itself (the bytes ahead of it on enqueue, the bytes
  * behind it on dequeue). The port's PFC state is passed in by the switch through
  * NotifyPaused / NotifyResumed so that schemes like PCN's NP-ECN can use it without reaching
@@ -75,25 +75,6 @@ public:
      * \brief The egress port of this queue was resumed (RESUME or pause expiry).
      */
     virtual void NotifyResumed();
-
-    /**
-     * \brief Callback through which a queue reports a congested flow that may need a direct
-     * congestion notification (DCON): the packet that arrived and N, the number of flows
-     * congested at this queue.
-     */
-    typedef Callback<void, Ptr<const RdmaQueueDiscItem>, uint32_t> CongestedFlowCallback;
-
-    /**
-     * \brief Set where congested flows are reported (the switch's CNM generator).
-     * \param cb the callback
-     */
-    void SetCongestedFlowCallback(CongestedFlowCallback cb);
-
-    /**
-     * \brief Whether the queue is in burst congestion now (DCON); false for other queues.
-     * \return true in burst congestion
-     */
-    virtual bool IsBurstCongested() const;
 
     /**
      * \brief Tell the queue the capacity of the link it feeds (used by DCON's C/N).
@@ -142,13 +123,6 @@ protected:
     void InitializeParams() override;
 
     /**
-     * \brief Report a congested flow to the CNM generator, if one is connected.
-     * \param item the packet of that flow that just arrived
-     * \param numFlows N, the flows congested at this queue
-     */
-    void NotifyCongestedFlow(Ptr<const RdmaQueueDiscItem> item, uint32_t numFlows);
-
-    /**
      * \brief The switch's view of the ingress side.
      * \return it, or nullptr if the queue is used without a switch
      */
@@ -159,70 +133,8 @@ private:
     Ptr<QueueDiscItem> DoDequeue() final;
 
     DataRate m_linkRate;
-    CongestedFlowCallback m_congestedFlow;
     const RdmaIngressInfo* m_ingressInfo{nullptr}; //!< the switch (not owned)
     InternalQueue* m_fifo{nullptr};                //!< internal queue 0 (set by CheckConfig)
-};
-
-/**
- * \ingroup dcon
- * \brief Egress queue with DCQCN's RED-style ECN marking on the instantaneous queue length.
- *
- * With q the queue length in bytes (excluding the packet): no mark below Kmin; mark with
- * probability Pmax (q - Kmin) / (Kmax - Kmin) for Kmin <= q < Kmax; always from Kmax on.
- * Kmin = Kmax gives step marking at one threshold (the DCON paper's "ECN threshold").
- * Marking happens on enqueue (DCQCN paper) or on dequeue (the HPCC simulator), see MarkOnDequeue.
- * Marks are counted per reason in QueueDisc::Stats.
- */
-class RedEcnQueueDisc : public RdmaEgressQueueDisc
-{
-public:
-    /// Mark reason: Kmin <= q < Kmax and the coin said so.
-    static constexpr const char* PROB_MARK = "Probabilistic mark";
-    /// Mark reason: q >= Kmax.
-    static constexpr const char* FORCED_MARK = "Forced mark";
-
-    /**
-     * \brief Get the type ID.
-     * \return the object TypeId
-     */
-    static TypeId GetTypeId();
-
-    RedEcnQueueDisc();
-    ~RedEcnQueueDisc() override;
-
-    /**
-     * \brief Marking probability for a queue length.
-     * \param queueBytes bytes in the queue
-     * \return probability in [0, 1]
-     */
-    double MarkProbability(uint32_t queueBytes) const;
-
-    /**
-     * \brief Assign a fixed random variable stream number.
-     * \param stream first stream index
-     * \return number of streams used (1)
-     */
-    int64_t AssignStreams(int64_t stream);
-
-protected:
-    void OnEnqueue(Ptr<RdmaQueueDiscItem> item, uint32_t queueBytes) override;
-    void OnDequeue(Ptr<RdmaQueueDiscItem> item, uint32_t queueBytes) override;
-    bool CheckConfig() override;
-
-private:
-    /**
-     * \brief Mark \p item if the RED rule says so.
-     * \param item the packet
-     * \param queueBytes queue length
-     */
-    void MaybeMark(Ptr<RdmaQueueDiscItem> item, uint32_t queueBytes);
-
-    QueueSize m_kMin;
-    QueueSize m_kMax;
-    double m_pMax;
-    bool m_markOnDequeue;
-    Ptr<UniformRandomVariable> m_uv;
 };
 
 } // namespace ns3

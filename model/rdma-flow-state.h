@@ -107,7 +107,10 @@ struct RdmaAckInfo
 {
     uint64_t newlyAckedBytes{0}; //!< bytes acknowledged by this ACK that were not before
     uint64_t ackedOffset{0};     //!< cumulative acknowledged byte offset
-    bool ecnEcho{false};         //!< the acknowledged data carried CE (DCTCP-style echo)
+    /// The newly acknowledged data carried CE: the receiver NIC sets the BTH BECN bit of an ACK
+    /// if an in-order packet since its previous ACK arrived with CE (with AckInterval 1: this
+    /// packet's CE, DCTCP's per-packet echo). Always echoed; algorithms that use ECN read it.
+    bool ecnEcho{false};
     Time rtt; //!< RTT of the packet this ACK acknowledges, from its send time (zero if none)
 };
 

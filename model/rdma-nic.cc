@@ -515,7 +515,7 @@ RdmaNic::ReceiveData(const RoceHeader& roce)
         {
             // A late retransmission of a message received in full (the sender missed the last
             // ACK): acknowledge the last packet again.
-            SendAckTo(src, bth.GetDestQp(), sport, done->second, false);
+            SendAckTo(src, bth.GetDestQp(), sport, done->second, false, false);
             return;
         }
         rx = Create<RdmaRxQueuePair>();
@@ -544,6 +544,7 @@ RdmaNic::ReceiveData(const RoceHeader& roce)
         rx->expectedPsn = (rx->expectedPsn + 1) & PSN_MASK;
         rx->state->m_bytesReceived += info.payloadBytes;
         rx->sinceAck++;
+        rx->ceSinceAck = rx->ceSinceAck || info.ce;
         if (rx->sinceAck >= m_ackInterval || bth.GetAckRequest())
         {
             rx->sinceAck = 0;
@@ -574,19 +575,32 @@ RdmaNic::ReceiveData(const RoceHeader& roce)
     }
     else
     {
-        // A duplicate of something already received: acknowledge again.
-        SendAck(rx, (rx->expectedPsn - 1) & PSN_MASK, false);
+        // A duplicate of something already received: acknowledge again (no ECN echo: the
+        // ACK acknowledges nothing new; a pending echo waits for the next in-order ACK).
+        SendAckTo(rx->src, rx->qpn, rx->sport, (rx->expectedPsn - 1) & PSN_MASK, false, false);
     }
 }
 
 void
 RdmaNic::SendAck(Ptr<RdmaRxQueuePair> rx, uint32_t psn, bool nak)
 {
-    SendAckTo(rx->src, rx->qpn, rx->sport, psn, nak);
+    // ECN echo for every algorithm that may read it (RdmaAckInfo::ecnEcho): an ACK carries
+    // BECN if a packet it newly acknowledges arrived with CE.
+    bool echo = !nak && rx->ceSinceAck;
+    if (!nak)
+    {
+        rx->ceSinceAck = false;
+    }
+    SendAckTo(rx->src, rx->qpn, rx->sport, psn, nak, echo);
 }
 
 void
-RdmaNic::SendAckTo(Ipv4Address src, uint32_t qpn, uint16_t sport, uint32_t psn, bool nak)
+RdmaNic::SendAckTo(Ipv4Address src,
+                   uint32_t qpn,
+                   uint16_t sport,
+                   uint32_t psn,
+                   bool nak,
+                   bool ecnEcho)
 {
     Ptr<Packet> p = Create<Packet>(ICRC_BYTES);
     RoceHeader roce;
@@ -605,6 +619,7 @@ RdmaNic::SendAckTo(Ipv4Address src, uint32_t qpn, uint16_t sport, uint32_t psn, 
     bth.SetOpcode(BthHeader::OPCODE_RC_ACK);
     bth.SetDestQp(qpn);
     bth.SetPsn(psn);
+    bth.SetBecn(ecnEcho);
     SendControl(p, roce, src, sport);
 }
 
@@ -676,6 +691,7 @@ RdmaNic::ReceiveAck(const BthHeader& bth, const AethHeader& aeth)
     }
     uint64_t newUna = std::min<uint64_t>((unaPsn + ahead + 1) * m_mtu, s->m_size);
     RdmaAckInfo info;
+    info.ecnEcho = bth.GetBecn();
     info.newlyAckedBytes = newUna - s->m_sndUna;
     s->m_sndUna = newUna;
     info.ackedOffset = newUna;

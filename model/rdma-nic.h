@@ -207,7 +207,8 @@ private:
      */
     void ReceiveAck(const BthHeader& bth, const AethHeader& aeth);
     /**
-     * \brief Send an ACK or NAK for a receiver QP.
+     * \brief Send an ACK or NAK for a receiver QP. An ACK echoes CE (BTH BECN bit) if an
+     * in-order packet since the previous ACK arrived with CE, and clears that record.
      * \param rx the receiver QP
      * \param psn PSN to put in the BTH
      * \param nak true for a NAK (PSN sequence error)
@@ -220,8 +221,14 @@ private:
      * \param sport UDP port of the connection
      * \param psn PSN to put in the BTH
      * \param nak true for a NAK
+     * \param ecnEcho set the BTH BECN bit (the acknowledged data carried CE)
      */
-    void SendAckTo(Ipv4Address src, uint32_t qpn, uint16_t sport, uint32_t psn, bool nak);
+    void SendAckTo(Ipv4Address src,
+                   uint32_t qpn,
+                   uint16_t sport,
+                   uint32_t psn,
+                   bool nak,
+                   bool ecnEcho);
     /**
      * \brief Send a CNP for a receiver QP (called by the receiver role of the CC).
      * \param rx the receiver QP

@@ -7,6 +7,7 @@
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "rdma-cc-registry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,6 +19,16 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RdmaPcn");
 NS_OBJECT_ENSURE_REGISTERED(RdmaPcn);
+
+namespace
+{
+/// --cc=pcn; switch queue: NP-ECN (no marks on the packets a PFC pause held back).
+const RdmaCcRegistry::Registration g_pcnRegistration(
+    {"pcn",
+     &RdmaPcn::GetTypeId,
+     "PCN (Cheng et al., NSDI 2020): receive-rate CNPs, NP-ECN",
+     "ns3::NpEcnQueueDisc"});
+} // namespace
 
 TypeId
 RdmaPcn::GetTypeId()

@@ -100,6 +100,7 @@ public:
     uint16_t sport{0};               //!< UDP port of the connection
     uint32_t expectedPsn{0};         //!< next in-order PSN (24 bits)
     uint32_t sinceAck{0};            //!< in-order packets since the last ACK
+    bool ceSinceAck{false};          //!< an in-order packet since the last ACK carried CE
     uint32_t lastNakPsn{UINT32_MAX}; //!< PSN of the last NAK sent
     Time lastNakTime;                //!< when it was sent
     Ptr<RdmaRxFlowState> state;      //!< state for the receiver role of CC

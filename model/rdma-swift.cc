@@ -7,6 +7,7 @@
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "rdma-cc-registry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,6 +18,16 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RdmaSwift");
 NS_OBJECT_ENSURE_REGISTERED(RdmaSwift);
+
+namespace
+{
+/// --cc=swift; switch queue: RED-ECN (its marks are not read: Swift reacts to delay).
+const RdmaCcRegistry::Registration g_swiftRegistration(
+    {"swift",
+     &RdmaSwift::GetTypeId,
+     "Swift (Kumar et al., SIGCOMM 2020): delay-based window",
+     "ns3::RedEcnQueueDisc"});
+} // namespace
 
 TypeId
 RdmaSwift::GetTypeId()

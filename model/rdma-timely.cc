@@ -9,6 +9,7 @@
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
+#include "rdma-cc-registry.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -18,6 +19,16 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RdmaTimely");
 NS_OBJECT_ENSURE_REGISTERED(RdmaTimely);
+
+namespace
+{
+/// --cc=timely; switch queue: RED-ECN (its marks are not read: TIMELY reacts to RTT).
+const RdmaCcRegistry::Registration g_timelyRegistration(
+    {"timely",
+     &RdmaTimely::GetTypeId,
+     "TIMELY (Mittal et al., SIGCOMM 2015): RTT-gradient rate control",
+     "ns3::RedEcnQueueDisc"});
+} // namespace
 
 TypeId
 RdmaTimely::GetTypeId()

@@ -2,7 +2,7 @@
 """Invariants of the lossless fabric under a randomized sweep of small dcon-large-scale runs.
 
 Each case is a tiny leaf-spine (1-3 spines, 2-4 leaves, 1-4 hosts per leaf) with PFC on, one
---cc (every scheme: dcon, dcqcn, pcn, swift, timely, none, in turn), a random workload
+--cc (every scheme the binary lists with --list-cc, in turn), a random workload
 (websearch, datamining, fbhadoop; 60% of the cases with Poisson incast on top), load (host
 links at 30-90%), arrival window (1, 1.5 or 2 ms), simulator seed and switch settings (buffer
 2-22 MB, PFC xoff 10-400 KB and xon at least --min-hysteresis below it, RED Kmin <= Kmax <=
@@ -54,11 +54,13 @@ import time
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cc_names  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 DEFAULT_BINARY = os.path.join(ROOT, "build", "examples", "dcon-large-scale")
 
-CCS = ("dcon", "dcqcn", "pcn", "swift", "timely", "none")
 WORKLOADS = ("websearch", "datamining", "fbhadoop")
 # Every link of dcon-large-scale: 40 Gb/s (no option to change it).
 LINK_RATE_BPS = 40e9
@@ -125,14 +127,15 @@ def draw_case(rng, cc, min_hysteresis=MIN_HYSTERESIS):
     return case
 
 
-def draw_cases(seed, count, min_hysteresis=MIN_HYSTERESIS):
-    """`count` cases from the seed; every --cc in turn (a fresh random order per round of six)."""
+def draw_cases(seed, count, ccs, min_hysteresis=MIN_HYSTERESIS):
+    """`count` cases from the seed; every --cc of `ccs` in turn (a fresh random order per round
+    of len(ccs))."""
     rng = np.random.default_rng(seed)
     cases = []
     order = []
     for _ in range(count):
         if not order:
-            order = [CCS[i] for i in rng.permutation(len(CCS))]
+            order = [ccs[i] for i in rng.permutation(len(ccs))]
         cases.append(draw_case(rng, order.pop(0), min_hysteresis))
     return cases
 
@@ -440,7 +443,12 @@ def main(argv=None):
             failed += bool(problems)
         return 1 if failed else 0
     binary = os.path.abspath(args.binary)
-    cases = draw_cases(args.seed, args.cases, args.min_hysteresis)
+    try:
+        ccs = cc_names.names(binary)
+    except cc_names.CcListError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    cases = draw_cases(args.seed, args.cases, ccs, args.min_hysteresis)
     workdir = os.path.abspath(args.workdir or tempfile.mkdtemp(prefix="dcon-invariants-"))
     outdirs = {i: os.path.join(workdir, "case%03d" % i) for i in range(len(cases))}
     if args.list:

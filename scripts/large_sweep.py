@@ -16,6 +16,8 @@ runs, one command per figure, over named scheme variants (scripts/variants.py).
          dcon-dcqcnsender-m1 dcon-dcqcnsender-markinburst
          dcon-old dcqcn dcqcn-step
   swift  WebSearch:  swift swift-t25 swift-t100 swift-line swift-t25-line swift-t100-line
+  --add-variants V..  adds variants to every chosen figure, e.g. another algorithm:
+         large_sweep.py fig9 --add-variants dctcp
   all    every figure above; a run shared by figures (same name) is computed once
 
 Each figure runs its variants at the loads 0.4 0.6 0.8 (core layer; --loads to change, which
@@ -151,16 +153,17 @@ def window(workload, duration=None, warmup=None, cooldown=None):
 
 
 def fig_runs(fig, seeds=SEEDS, loads=None, scale="full", duration=None, warmup=None,
-             max_time=MAX_TIME, cooldown=None):
+             max_time=MAX_TIME, cooldown=None, extra_variants=()):
     """The runs of one figure, in plotting order (variant, load, seed). loads None: the
     figure's own loads, else LOADS; duration/warmup/cooldown None: the workload's
-    (WORKLOADS)."""
+    (WORKLOADS); extra_variants: more variants after the figure's own (e.g. another --cc)."""
     if fig not in FIGURES:
         raise SweepError(f"unknown figure {fig!r} (choose from {', '.join(FIG_NAMES)}, all)")
     f = FIGURES[fig]
     d, w, c = window(f.workload, duration, warmup, cooldown)
+    names = list(f.variants) + [v for v in extra_variants if v not in f.variants]
     return [Run(f.workload, v, float(load), int(seed), d, w, scale, max_time, c)
-            for v in f.variants for load in (loads or f.loads or LOADS) for seed in seeds]
+            for v in names for load in (loads or f.loads or LOADS) for seed in seeds]
 
 
 def plan(figs, **settings):
@@ -290,7 +293,15 @@ def parse_args(argv):
                     help="run nothing: tables and plots of the runs finished so far (e.g. while "
                          "another sweep is still running)")
     ap.add_argument("--no-plot", action="store_true", help="write the tables but do not plot")
+    ap.add_argument("--add-variants", nargs="+", default=[], metavar="VARIANT",
+                    help="add these variants to every chosen figure (names of scripts/variants.py "
+                         "or any --cc of dcon-large-scale --list-cc, e.g. dctcp)")
     args = ap.parse_args(argv)
+    for v in args.add_variants:
+        try:
+            variants.get(v)
+        except variants.VariantError as e:
+            raise SweepError(str(e)) from e
     if args.jobs < 1:
         raise SweepError(f"--jobs must be >= 1, got {args.jobs}")
     if args.ranks < 1:
@@ -319,7 +330,8 @@ def parse_args(argv):
     args.figs = FIG_NAMES if "all" in args.figures else list(dict.fromkeys(args.figures))
     args.settings = dict(seeds=args.seeds, loads=args.loads, scale=args.scale,
                          duration=args.duration, warmup=args.warmup, cooldown=args.cooldown,
-                         max_time=args.max_time)
+                         max_time=args.max_time,
+                         extra_variants=tuple(dict.fromkeys(args.add_variants)))
     return args
 
 

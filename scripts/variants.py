@@ -24,15 +24,24 @@ the name, the plots use the label.
   dcon-dcqcnsender-markinburst   dynamic Q_CNM and the latch do under the alternative reading
   dcqcn-step                DCQCN with step marking at 200 KB (Kmin = Kmax, Pmax 1)
   swift-*                   Swift with another base target delay and/or a line-rate first window
+
+Any other --cc name the simulator knows (scripts/cc_names.py asks the binary's --list-cc) is a
+variant too: that algorithm with its defaults, e.g. "dctcp" = ["--cc=dctcp"], labelled with the
+first part of its summary. So a new algorithm needs no edit here.
 """
 import collections
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cc_names  # noqa: E402
 
 Variant = collections.namedtuple("Variant", "label args")
 
 _DCQCN_SENDER = ["--cc=dcon", "--ns3::RdmaDcon::Sender=Dcqcn",
                  "--ns3::RdmaDcon::CnmSetsTargetRate=true"]
 # every earlier reading at once: DCQCN's sender plus the switch-side ones
-_DCON_OLD = _DCQCN_SENDER + ["--ns3::DconSwitch::ControlStampsTlast=true",
+_DCON_OLD = _DCQCN_SENDER + ["--ns3::DconCnmGenerator::ControlStampsTlast=true",
                              "--ns3::DconQueueDisc::FlowCount=Queued", "--qcnmFanOut=1",
                              "--qecn=200KB"]
 _SWIFT_T25 = "--ns3::RdmaSwift::BaseTarget=25us"
@@ -60,7 +69,7 @@ VARIANTS = collections.OrderedDict([
     ("dcon-settarget", Variant("DCON, CNM sets target rate",
                                ["--cc=dcon", "--ns3::RdmaDcon::CnmSetsTargetRate=true"])),
     ("dcon-ctrlstamp", Variant("DCON, control packets stamp T_last",
-                               ["--cc=dcon", "--ns3::DconSwitch::ControlStampsTlast=true"])),
+                               ["--cc=dcon", "--ns3::DconCnmGenerator::ControlStampsTlast=true"])),
     ("dcon-nqueued", Variant("DCON, N = queued flows",
                              ["--cc=dcon", "--ns3::DconQueueDisc::FlowCount=Queued"])),
     ("dcon-m1", Variant("DCON, fan-out M = 1", ["--cc=dcon", "--qcnmFanOut=1"])),
@@ -92,11 +101,32 @@ class VariantError(ValueError):
     """An unknown variant name; the message names it and lists the known ones."""
 
 
+def _registered_ccs():
+    """The --cc names of the simulator ([] when it cannot be asked: not built yet)."""
+    try:
+        return cc_names.names()
+    except cc_names.CcListError:
+        return []
+
+
+def _cc_variant(name):
+    """The plain variant of a registered --cc name (None if the simulator does not know it)."""
+    summary = cc_names.summary(name) if name in _registered_ccs() else None
+    if summary is None:
+        return None
+    return Variant(summary.split(" (")[0].split(":")[0], ["--cc=" + name])
+
+
 def get(name):
-    """The Variant of a name; VariantError naming it otherwise."""
-    if name not in VARIANTS:
-        raise VariantError(f"unknown variant {name!r} (known: {', '.join(NAMES)})")
-    return VARIANTS[name]
+    """The Variant of a name (a named variant, or a --cc the simulator knows with its defaults);
+    VariantError naming it otherwise."""
+    if name in VARIANTS:
+        return VARIANTS[name]
+    v = _cc_variant(name)
+    if v is None:
+        extra = [c for c in _registered_ccs() if c not in VARIANTS]
+        raise VariantError(f"unknown variant {name!r} (known: {', '.join(NAMES + extra)})")
+    return v
 
 
 def args(name):
@@ -106,7 +136,10 @@ def args(name):
 
 def label(name):
     """The plot label of a variant (the name itself when unknown)."""
-    return VARIANTS[name].label if name in VARIANTS else name
+    if name in VARIANTS:
+        return VARIANTS[name].label
+    v = _cc_variant(name)
+    return v.label if v else name
 
 
 # Plot colours: the four schemes always in these, the other variants in order from OTHER_COLORS.

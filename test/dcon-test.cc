@@ -62,8 +62,9 @@ TEST(DconQueueDisc, ThreeStatesOnEnqueue)
 {
     Ptr<DconQueueDisc> q = MakeQueue("10KB", "20KB");
     std::vector<uint32_t> reports;
-    q->SetCongestedFlowCallback(
-        MakeCallback(+[](std::vector<uint32_t>* r, Ptr<const RdmaQueueDiscItem>, uint32_t n)
+    q->TraceConnectWithoutContext(
+        "CongestedFlow",
+        MakeCallback(+[](std::vector<uint32_t>* r, Ptr<const QueueDiscItem>, uint32_t n)
                      {
                          r->push_back(n);
                      })
@@ -221,8 +222,9 @@ TEST(DconQueueDisc, ReportsNWithArrivingFlow)
 {
     Ptr<DconQueueDisc> q = MakeQueue("10KB", "20KB");
     uint32_t lastN = 0;
-    q->SetCongestedFlowCallback(
-        MakeCallback(+[](uint32_t* n, Ptr<const RdmaQueueDiscItem>, uint32_t v)
+    q->TraceConnectWithoutContext(
+        "CongestedFlow",
+        MakeCallback(+[](uint32_t* n, Ptr<const QueueDiscItem>, uint32_t v)
                      {
                          *n = v;
                      })

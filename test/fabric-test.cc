@@ -16,6 +16,7 @@
 #include "ns3/boolean.h"
 #include "ns3/bth-header.h"
 #include "ns3/config.h"
+#include "ns3/dcon-cnm-generator.h"
 #include "ns3/dcon-ingress-tracker.h"
 #include "ns3/dcon-monitor.h"
 #include "ns3/dcon-switch.h"
@@ -310,7 +311,42 @@ TEST_F(Fabric, IncastIsLosslessWithPfc)
     Simulator::Destroy();
 }
 
-// T_last and control packets (DconSwitch::ControlStampsTlast). One flow from leaf 0 to leaf 1
+// DCON's switch side goes only where a DconQueueDisc can report congested flows: a RED fabric
+// has no DconCnmGenerator, a DCON one has one per switch, sized to its ports, installed once.
+TEST_F(Fabric, CnmGeneratorOnlyWithDconQueues)
+{
+    LeafSpineHelper ls(1, 2, 2);
+    ls.SetHostLink(DataRate("40Gbps"), MicroSeconds(1));
+    ls.SetFabricLink(DataRate("40Gbps"), MicroSeconds(1));
+    {
+        RdmaFabricHelper fh;
+        Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
+        for (uint32_t s : f->GetSwitches())
+        {
+            EXPECT_EQ(f->GetCnmGenerator(s), nullptr);
+        }
+        Simulator::Destroy();
+    }
+    RdmaFabricHelper fh;
+    fh.SetQueueDisc("ns3::DconQueueDisc");
+    fh.SetCnmGeneratorAttribute("CnmInterval", TimeValue(MicroSeconds(70)));
+    Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
+    for (uint32_t s : f->GetSwitches())
+    {
+        Ptr<DconCnmGenerator> g = f->GetCnmGenerator(s);
+        ASSERT_NE(g, nullptr);
+        TimeValue interval;
+        g->GetAttribute("CnmInterval", interval);
+        EXPECT_EQ(interval.Get(), MicroSeconds(70));
+        EXPECT_EQ(g->GetStats().sent, 0u);
+        EXPECT_EQ(g->GetCnmsSent(f->GetSwitch(s)->GetNPorts() - 1), 0u);
+        EXPECT_THROW(g->GetCnmsSent(f->GetSwitch(s)->GetNPorts()), std::out_of_range);
+        EXPECT_THROW(g->Install(f->GetSwitch(s)), std::logic_error);
+    }
+    Simulator::Destroy();
+}
+
+// T_last and control packets (DconCnmGenerator::ControlStampsTlast). One flow from leaf 0 to leaf 1
 // (40 Gb/s, 1 us links): at leaf 0 the port from the spine only ever carries the flow's ACKs.
 // 50 us into the flow (ACKs arrive every 216 ns, the window T is 120 us) that port has a recent
 // non-congested arrival by default, and none when control packets do not stamp T_last; the
@@ -324,14 +360,15 @@ TEST_F(Fabric, ControlPacketsAndTlast)
         ls.SetFabricLink(DataRate("40Gbps"), MicroSeconds(1));
         RdmaFabricHelper fh;
         fh.SetCongestionControl("none");
-        fh.SetSwitchAttribute("ControlStampsTlast", BooleanValue(stamps));
+        fh.SetQueueDisc("ns3::DconQueueDisc"); // the CNM generator goes with DCON's queue
+        fh.SetCnmGeneratorAttribute("ControlStampsTlast", BooleanValue(stamps));
         Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
         Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(f);
         flows->AddFlow(ls.GetHost(0, 0), ls.GetHost(1, 0), 10000000, Time(0));
         Simulator::Stop(MicroSeconds(50));
         Simulator::Run();
         Ptr<DconSwitch> leaf = f->GetSwitch(ls.GetLeaf(0));
-        Ptr<DconIngressTracker> tracker = leaf->GetIngressTracker();
+        Ptr<DconIngressTracker> tracker = f->GetCnmGenerator(ls.GetLeaf(0))->GetIngressTracker();
         uint32_t fromSpine = UINT32_MAX;
         uint32_t fromHost = UINT32_MAX;
         for (uint32_t p = 0; p < leaf->GetNPorts(); ++p)

@@ -9,6 +9,7 @@
 #include "ns3/queue-size.h"
 #include "ns3/rdma-egress-queue-disc.h"
 #include "ns3/rdma-fifo-queue.h"
+#include "ns3/red-ecn-queue-disc.h"
 #include "ns3/simulator.h"
 #include "test-items.h"
 

@@ -8,6 +8,7 @@
 
 #include "ns3/atomic-output-file.h"
 #include "ns3/dcon-large-scale.h"
+#include "ns3/hpcc-format.h"
 #include "ns3/simulator.h"
 #include "test-items.h"
 

@@ -16,6 +16,7 @@
 #include "ns3/queue-size.h"
 #include "ns3/rdma-egress-queue-disc.h"
 #include "ns3/rdma-queue-disc-item.h"
+#include "ns3/red-ecn-queue-disc.h"
 #include "ns3/simulator.h"
 #include "ns3/udp-header.h"
 #include "test-items.h"

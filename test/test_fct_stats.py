@@ -14,6 +14,7 @@ import sys
 import tempfile
 import textwrap
 import unittest
+import unittest.mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
@@ -509,7 +510,7 @@ class VariantsTest(unittest.TestCase):
         "dcon-dcqcnsender-T4": "--cc=dcon --ns3::RdmaDcon::Sender=Dcqcn "
                                "--ns3::RdmaDcon::CnmSetsTargetRate=true --cnmWindowRtts=4",
         "dcon-settarget": "--cc=dcon --ns3::RdmaDcon::CnmSetsTargetRate=true",
-        "dcon-ctrlstamp": "--cc=dcon --ns3::DconSwitch::ControlStampsTlast=true",
+        "dcon-ctrlstamp": "--cc=dcon --ns3::DconCnmGenerator::ControlStampsTlast=true",
         "dcon-nqueued": "--cc=dcon --ns3::DconQueueDisc::FlowCount=Queued",
         "dcon-m1": "--cc=dcon --qcnmFanOut=1", "dcon-qecn40": "--cc=dcon --qecn=40KB",
         "dcon-cnmlowers": "--cc=dcon --ns3::RdmaDcon::CnmRaisesRate=false",
@@ -521,7 +522,7 @@ class VariantsTest(unittest.TestCase):
                                         "--dconMarkInBurst=true",
         "dcon-old": "--cc=dcon --ns3::RdmaDcon::Sender=Dcqcn "
                     "--ns3::RdmaDcon::CnmSetsTargetRate=true "
-                    "--ns3::DconSwitch::ControlStampsTlast=true "
+                    "--ns3::DconCnmGenerator::ControlStampsTlast=true "
                     "--ns3::DconQueueDisc::FlowCount=Queued --qcnmFanOut=1 --qecn=200KB",
         "dcqcn-step": "--cc=dcqcn --kmin=200KB --kmax=200KB --pmax=1",
         "swift-t25": "--cc=swift --ns3::RdmaSwift::BaseTarget=25us",
@@ -546,6 +547,23 @@ class VariantsTest(unittest.TestCase):
     def test_unknown(self):
         with self.assertRaisesRegex(variants.VariantError, "'dconn'.*dcon-old"):
             variants.get("dconn")
+
+    def test_any_registered_cc_is_a_variant(self):
+        # what the simulator's --list-cc says (scripts/cc_names.py asks it)
+        listing = [("dcon", "ns3::DconQueueDisc", "DCON (x)"),
+                   ("zeta", "ns3::RedEcnQueueDisc", "Zeta (Doe et al., 2030): a new scheme")]
+        with unittest.mock.patch.object(variants.cc_names, "listing", return_value=listing):
+            self.assertEqual(variants.args("zeta"), ["--cc=zeta"])
+            self.assertEqual(variants.label("zeta"), "Zeta")
+            self.assertEqual(variants.args("dcon"), ["--cc=dcon"])  # the named variant
+            with self.assertRaisesRegex(variants.VariantError, "'zet'.*swift-t100-line, zeta"):
+                variants.get("zet")
+        # without a simulator to ask, only the named variants exist
+        with unittest.mock.patch.object(variants.cc_names, "listing",
+                                        side_effect=variants.cc_names.CcListError("none")):
+            with self.assertRaises(variants.VariantError):
+                variants.get("zeta")
+            self.assertEqual(variants.label("zeta"), "zeta")
 
     def test_colors(self):
         c = variants.colors(["dcon-T2", "dcon", "dcon-T4"])
@@ -662,6 +680,14 @@ class SweepTest(unittest.TestCase):
             large_sweep.fig_runs("fig9", duration="20ms")
         with self.assertRaisesRegex(large_sweep.SweepError, r"cool-down \(30ms\)"):
             large_sweep.fig_runs("fig9", cooldown="30ms")  # 10 + 30 ms = the 40 ms window
+
+    def test_add_variants(self):
+        runs = large_sweep.fig_runs("fig9", seeds=[1], loads=[0.8],
+                                    extra_variants=("dcqcn", "dcqcn-step"))
+        self.assertEqual([r.variant for r in runs],
+                         ["dcon", "dcqcn", "swift", "pcn", "dcon-dcqcnsender", "dcqcn-step"])
+        with self.assertRaisesRegex(large_sweep.SweepError, "unknown variant 'nope'"):
+            large_sweep.parse_args(["fig9", "--add-variants", "nope"])
 
     def test_cooldown(self):
         r = large_sweep.fig_runs("fig9", seeds=[1], loads=[0.8], cooldown="5ms")[0]

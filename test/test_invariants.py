@@ -19,6 +19,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
 
+import cc_names  # noqa: E402
 import invariants  # noqa: E402
 
 FLOWS_HEADER = "flow_id,src,dst,size_bytes,start_s,end_s,fct_s,ideal_fct_s,slowdown\n"
@@ -259,16 +260,24 @@ class CompareTest(RunFolderTest):
                       invariants.compare_runs(a, c))
 
 
+# What a simulator's --list-cc might print (scripts/cc_names.py reads it).
+CCS = ["dcon", "dcqcn", "none", "pcn", "swift", "timely"]
+
+
 class DrawTest(unittest.TestCase):
     def test_same_seed_same_cases_and_every_cc(self):
-        a = invariants.draw_cases(5, 12)
-        self.assertEqual(a, invariants.draw_cases(5, 12))
-        self.assertNotEqual(a, invariants.draw_cases(6, 12))
-        self.assertEqual(sorted(c["cc"] for c in a[:6]), sorted(invariants.CCS))
-        self.assertEqual(sorted(c["cc"] for c in a[6:]), sorted(invariants.CCS))
+        a = invariants.draw_cases(5, 12, CCS)
+        self.assertEqual(a, invariants.draw_cases(5, 12, CCS))
+        self.assertNotEqual(a, invariants.draw_cases(6, 12, CCS))
+        self.assertEqual(sorted(c["cc"] for c in a[:6]), CCS)
+        self.assertEqual(sorted(c["cc"] for c in a[6:]), CCS)
+        # a seventh algorithm: each round of seven draws every one of them
+        b = invariants.draw_cases(5, 14, CCS + ["zeta"])
+        self.assertEqual(sorted(c["cc"] for c in b[:7]), CCS + ["zeta"])
+        self.assertEqual(sorted(c["cc"] for c in b[7:]), CCS + ["zeta"])
 
     def test_values_in_their_valid_ranges(self):
-        for case in invariants.draw_cases(1, 300):
+        for case in invariants.draw_cases(1, 300, CCS):
             b = {k: int(case[k][:-1]) for k in ("bufferSize", "xoff", "xon", "kmin", "kmax",
                                                  "qecn")}
             self.assertTrue(all(case[k].endswith("B") for k in b))
@@ -304,6 +313,10 @@ class DrawTest(unittest.TestCase):
 FAKE_SIM = textwrap.dedent("""\
     #!/usr/bin/python3
     import json, os, shutil, sys
+    if sys.argv[1:] == ["--list-cc"]:
+        for cc in ("dcon", "dcqcn", "dctcp", "none", "pcn", "swift", "timely"):
+            print(cc + "\tns3::RedEcnQueueDisc\t" + cc.upper())
+        sys.exit(0)
     args = dict(a[2:].split("=", 1) for a in sys.argv[1:])
     mode = os.environ.get("FAKE_MODE", "")
     if mode == "noflow" and args["cc"] == "pcn":
@@ -325,6 +338,47 @@ FAKE_SIM = textwrap.dedent("""\
         json.dump(s, f, indent=2)
     print("cc=%s flows completed 3/3" % args["cc"])
     """)
+
+
+class CcNamesTest(unittest.TestCase):
+    """scripts/cc_names.py: the algorithm list comes from the binary's --list-cc."""
+
+    def test_parse_listing(self):
+        text = "dcon\tns3::DconQueueDisc\tDCON (x)\ndctcp\tns3::RedEcnQueueDisc\tDCTCP (y)\n"
+        self.assertEqual(cc_names.parse_listing(text),
+                         [("dcon", "ns3::DconQueueDisc", "DCON (x)"),
+                          ("dctcp", "ns3::RedEcnQueueDisc", "DCTCP (y)")])
+        with self.assertRaisesRegex(cc_names.CcListError, "unexpected --list-cc line 'dcon'"):
+            cc_names.parse_listing("dcon\n")
+
+    def test_asks_the_binary(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            sim = os.path.join(tmp, "sim")
+            with open(sim, "w") as f:
+                f.write("#!/bin/sh\nprintf 'b\\tq\\tB one\\na\\tq\\tA two\\n'\n")
+            os.chmod(sim, 0o755)
+            self.assertEqual(cc_names.names(sim), ["b", "a"])
+            self.assertEqual(cc_names.summary("a", sim), "A two")
+            self.assertIsNone(cc_names.summary("c", sim))
+            with self.assertRaisesRegex(cc_names.CcListError, "no simulator at"):
+                cc_names.names(os.path.join(tmp, "missing"))
+            bad = os.path.join(tmp, "bad")
+            with open(bad, "w") as f:
+                f.write("#!/bin/sh\necho oops >&2\nexit 3\n")
+            os.chmod(bad, 0o755)
+            with self.assertRaisesRegex(cc_names.CcListError, "exited with 3: oops"):
+                cc_names.names(bad)
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_real_binary_lists_every_scheme(self):
+        if not os.access(cc_names.DEFAULT_BINARY, os.X_OK):
+            self.skipTest("simulator not built")
+        names = cc_names.names()
+        self.assertEqual(names, sorted(names))
+        for cc in ("dcon", "dcqcn", "dctcp", "none", "pcn", "swift", "timely"):
+            self.assertIn(cc, names)
 
 
 class DriverTest(unittest.TestCase):

@@ -62,7 +62,8 @@ RunFacts(const DconTestbedConfig& cfg, uint64_t* cnms = nullptr)
         Ptr<RdmaFabric> fab = tb.GetFabric();
         for (uint32_t s : fab->GetSwitches())
         {
-            *cnms += fab->GetSwitch(s)->GetCnmStats().sent;
+            Ptr<DconCnmGenerator> g = fab->GetCnmGenerator(s);
+            *cnms += g ? g->GetStats().sent : 0;
         }
     }
     std::cout << cfg.cc << " (" << cfg.burstInterval.As(Time::US) << "): PAUSE L2->S1 "
@@ -254,7 +255,7 @@ TEST_F(Testbed, ScenarioSetAttributeIsRejected)
         Simulator::Destroy();
     }
     EXPECT_NO_THROW(RejectScenarioSetAttributes(
-        {"ns3::RdmaDcqcn::G=0.5", "ns3::DconSwitch::CnmInterval=60us"}));
+        {"ns3::RdmaDcqcn::G=0.5", "ns3::DconCnmGenerator::CnmInterval=60us"}));
 }
 
 TEST_F(Testbed, NoBurstNoPause)
