@@ -11,20 +11,27 @@ Needs build-mpi/ (scripts/setup-mpi.sh). One command does every step, on this ma
    bench: the HPCC simulator's 320-host fat-tree with the 2 ms WebSearch file (links of 1 us);
    large-scale: the paper's 240-host leaf-spine (5 us links), WebSearch at load 0.8, 5 ms of
    arrivals (program arguments after -- replace these defaults).
-2. The same scenario on 2 ranks (mpirun -np 2): per rank, its busy time (Simulator::Run minus
-   the time blocked in synchronization), its events and the frames it exchanged with the other
-   rank; and dcon-mpi-check --rounds on 2 ranks: the wall time of one synchronization round
-   (one event per rank and round, no frame) at the scenario's lookahead.
-3. The model. An event costs c_ev = T1 / E. A frame crossing ranks costs c_x more (both ends
-   together), fitted on the 2-rank run: c_x = sum_r (busy_r - E_r c_ev) / sum_r X_r. For N ranks,
-   with the partition the program uses (--writePartition=N), rank r runs E_r events (the
-   sequential run's events shared out in proportion to the frames each node sent and received)
-   and exchanges X_r frames (the frames of the links it cuts, both directions, from the
-   sequential run), and the run needs R synchronization rounds (the 2-rank run's count: the
-   lookahead, the smallest delay of a cut link, does not change with N). A round costs
-   c_round * log2(N) (MPI's collectives take log2(N) steps). Then
+2. The same scenario on 2 ranks (mpirun -np 2), with the default partition and with hosts on
+   rank 0 and switches on rank 1; and dcon-mpi-check --rounds on 2 ranks: the wall time of one
+   synchronization round at the scenario's lookahead.
+3. The model. From the two 2-rank runs (default partition; hosts on rank 0 and switches on
+   rank 1, where far more frames cross), each rank's busy time (Simulator::Run less the time
+   blocked in synchronization) is busy = E c_ev2 + X c_x with E its events and X its frame
+   ends crossing ranks (sent + received): least squares over the four ranks give c_ev2, the cost
+   of an event on 2 ranks (smaller than the sequential c_ev1 = T1 / E: each rank's share of the
+   fabric fits better in the caches), and c_x, what a frame crossing ranks adds at each end. A
+   synchronization round costs c_round (dcon-mpi-check --rounds on 2 ranks: one event per rank
+   and round, no frame). For N ranks, with the partition the program uses (--writePartition=N),
+   rank r runs E_r events (the sequential run's events shared out in proportion to the frames
+   each node sent and received) and has X_r frame ends crossing ranks (the frames of the links
+   it cuts, both directions, from the sequential run); the run
+   needs R synchronization rounds (the 2-rank run's count: the lookahead, the smallest delay of
+   a cut link, does not change with N), and a round costs c_round log2(N) (MPI's collectives
+   take log2(N) steps). Then
        T_N = max_r (E_r c_ev + X_r c_x) + R c_round log2(N),   speedup S_N = T1 / T_N,
-   and the load imbalance is max_r E_r / mean_r E_r. Nothing of the N-rank run is measured.
+   with c_ev = c_ev2 (the cache gain of 2 ranks, kept at N ranks) and, as a bound, c_ev = c_ev1
+   (no cache gain). The load imbalance is max_r E_r / mean_r E_r. Nothing of an N-rank run is
+   measured; a partition that cannot be made (more ranks than groups of nodes) is reported.
 --check N also runs the scenario on N ranks (needs N cores) and prints the measured speedup
 next to the prediction. Prints a table; --json writes every input and output of the model.
 """
@@ -38,6 +45,7 @@ import subprocess
 import sys
 import tempfile
 
+import numpy as np
 import pandas as pd
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -65,8 +73,8 @@ def run(cmd, what):
     p = subprocess.run(cmd, env=MPI_ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        text=True)
     if p.returncode != 0:
-        sys.stderr.write(p.stdout[-3000:])
-        raise SystemExit(f"error: {what} failed (exit status {p.returncode})")
+        last = (p.stdout.strip().splitlines() or [""])[-1]
+        raise SystemExit(f"error: {what} failed (exit status {p.returncode}): {last}")
     return p.stdout
 
 
@@ -132,15 +140,29 @@ def main(argv=None):
     c_ev = t1 / events
 
     print("2. two ranks")
-    par = os.path.join(work, "par2")
-    run(["mpirun", "-np", "2", "--bind-to", "core", prog] + args + [f"--outdir={par}"],
-        "2 ranks")
-    pj = read_json(os.path.join(par, "parallel.json"))
-    busy = [r["run_wall_s"] - r["sync_wait_s"] for r in pj["per_rank"]]
-    ev2 = [r["events_executed"] for r in pj["per_rank"]]
+    # Twice: the default partition, and hosts on rank 0 / switches on rank 1 (many more frames
+    # cross ranks); each rank of each run is one equation busy = E c_ev2 + X c_x.
+    split = os.path.join(work, "hosts-switches.txt")
+    with open(split, "w") as f:
+        for node, kind in zip(nodes.node, nodes.kind):
+            f.write(f"{node} {0 if kind == 'host' else 1}\n")
+    eqs = []
+    runs2 = {}
+    for tag, extra in (("default", []), ("split", [f"--partition={split}"])):
+        par = os.path.join(work, f"par2-{tag}")
+        run(["mpirun", "-np", "2", "--bind-to", "core", prog] + args + extra + [f"--outdir={par}"],
+            f"2 ranks, {tag} partition")
+        pj = read_json(os.path.join(par, "parallel.json"))
+        runs2[tag] = pj
+        for r in pj["per_rank"]:
+            eqs.append((r["events_executed"],
+                        r["frames_sent_to_other_ranks"] + r["frames_received_from_other_ranks"],
+                        r["run_wall_s"] - r["sync_wait_s"]))
+    (c_ev2, c_x), *_ = np.linalg.lstsq(np.array([[e, x] for e, x, _ in eqs], dtype=float),
+                                       np.array([b for _, _, b in eqs]), rcond=None)
+    pj = runs2["default"]
     x2 = [r["frames_sent_to_other_ranks"] + r["frames_received_from_other_ranks"]
           for r in pj["per_rank"]]
-    c_x = max(0.0, sum(b - e * c_ev for b, e in zip(busy, ev2)) / max(1, sum(x2)))
     rounds = pj["per_rank"][0]["sync_calls"]
     t2 = max(r["run_wall_s"] for r in pj["per_rank"])
     lookahead = float(links.delay_s.min())
@@ -154,21 +176,26 @@ def main(argv=None):
     print("3. model")
     rows = []
     for n in [2] + a.ranks:
-        rank = partition(sc["program"], args, n)
+        try:
+            rank = partition(sc["program"], args, n)
+        except SystemExit as e:
+            rows.append({"ranks": n, "error": str(e)})
+            continue
         ev, x = rank_loads(nodes, links, rank, n, events)
-        compute = max(e * c_ev + xx * c_x for e, xx in zip(ev, x))
         sync = rounds * c_round * math.log2(n)
-        tn = compute + sync
-        rows.append({
+        row = {
             "ranks": n,
             "imbalance": max(ev) / (sum(ev) / n),
-            "cross_frames_per_rank_max": max(x),
-            "cross_frames_share": sum(x) / 2 / max(1, (links.frames_a_to_b + links.frames_b_to_a).sum()),
-            "compute_s": compute,
+            "cross_frame_ends_max": max(x),
+            "cross_frames_share": sum(x) / 2 / max(1, (links.frames_a_to_b
+                                                        + links.frames_b_to_a).sum()),
             "sync_s": sync,
-            "predicted_s": tn,
-            "predicted_speedup": t1 / tn,
-        })
+        }
+        for tag, c in (("", c_ev2), ("_no_cache_gain", c_ev)):
+            tn = max(e * c + xx * c_x for e, xx in zip(ev, x)) + sync
+            row["predicted_s" + tag] = tn
+            row["predicted_speedup" + tag] = t1 / tn
+        rows.append(row)
     measured = {"2": {"wall_s": t2, "speedup": t1 / t2}}
     if a.check:
         chk = os.path.join(work, f"par{a.check}")
@@ -178,23 +205,27 @@ def main(argv=None):
         measured[str(a.check)] = {"wall_s": tc, "speedup": t1 / tc}
 
     print(f"\nscenario {a.program}: {' '.join(args)}")
-    print(f"sequential: {t1:.2f} s, {events / 1e6:.2f} M events, c_ev = {c_ev * 1e9:.0f} ns/event")
+    print(f"sequential: {t1:.2f} s, {events / 1e6:.2f} M events, c_ev1 = {c_ev * 1e9:.0f} ns/event")
     print(f"2 ranks: {t2:.2f} s (speedup {t1 / t2:.2f}), {sum(x2) / 2 / 1e6:.2f} M frames crossed, "
-          f"c_x = {c_x * 1e9:.0f} ns per crossing frame, {rounds} rounds")
-    print(f"synchronization round at lookahead {lookahead * 1e6:g} us: {c_round * 1e6:.2f} us "
-          f"(2 ranks)")
-    print(f"{'ranks':>5} {'imbalance':>9} {'crossing':>8} {'compute s':>9} {'sync s':>7} "
-          f"{'T_N s':>7} {'speedup':>7}")
+          f"{rounds} rounds, c_ev2 = {c_ev2 * 1e9:.0f} ns/event")
+    print(f"a frame crossing ranks: c_x = {c_x * 1e9:.0f} ns per end; a synchronization round at "
+          f"lookahead {lookahead * 1e6:g} us: c_round = {c_round * 1e6:.2f} us (2 ranks)")
+    print(f"{'ranks':>5} {'imbalance':>9} {'crossing':>8} {'sync s':>7} {'T_N s':>7} "
+          f"{'speedup':>7} {'(no cache gain)':>15}")
     for r in rows:
+        if "error" in r:
+            print(f"{r['ranks']:>5} {r['error']}")
+            continue
         print(f"{r['ranks']:>5} {r['imbalance']:>9.3f} {r['cross_frames_share']:>8.1%} "
-              f"{r['compute_s']:>9.2f} {r['sync_s']:>7.2f} {r['predicted_s']:>7.2f} "
-              f"{r['predicted_speedup']:>7.2f}")
+              f"{r['sync_s']:>7.2f} {r['predicted_s']:>7.2f} {r['predicted_speedup']:>7.2f} "
+              f"{r['predicted_speedup_no_cache_gain']:>15.2f}")
     for n, m in measured.items():
         print(f"measured at {n} ranks: {m['wall_s']:.2f} s, speedup {m['speedup']:.2f}")
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"scenario": a.program, "args": args, "t1_s": t1, "events": events,
-                       "c_ev_s": c_ev, "c_x_s": c_x, "c_round_s": c_round, "rounds": rounds,
+                       "c_ev1_s": c_ev, "c_ev2_s": c_ev2, "c_x_s": c_x,
+                       "c_round_s": c_round, "rounds": rounds,
                        "lookahead_s": lookahead, "rows": rows, "measured": measured}, f,
                       indent=2)
     return 0
