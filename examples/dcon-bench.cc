@@ -391,11 +391,7 @@ main(int argc, char* argv[])
 
         if (writePartition > 0)
         {
-            std::vector<uint32_t> part = RankPartition::Balanced(topo, writePartition);
-            for (uint32_t i = 0; i < part.size(); ++i)
-            {
-                std::cout << i << " " << part[i] << "\n";
-            }
+            RankPartition::Write(std::cout, RankPartition::Balanced(topo, writePartition));
             return 0;
         }
         DataRate lineRate = HostLineRate(topo);

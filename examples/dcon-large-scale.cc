@@ -150,11 +150,7 @@ main(int argc, char* argv[])
         {
             LeafSpineHelper ls(cfg.spines, cfg.leaves, cfg.hostsPerLeaf);
             TopologySpec topo = ls.GetTopology();
-            std::vector<uint32_t> part = RankPartition::Balanced(topo, writePartition);
-            for (uint32_t i = 0; i < part.size(); ++i)
-            {
-                std::cout << i << " " << part[i] << "\n";
-            }
+            RankPartition::Write(std::cout, RankPartition::Balanced(topo, writePartition));
             return 0;
         }
         DconLargeScale run(cfg);

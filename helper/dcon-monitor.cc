@@ -54,6 +54,18 @@ class Encoder
         Put<int64_t>(t.GetTimeStep());
     }
 
+    /// Samples (time, value): all of them when \p mine, none otherwise.
+    template <typename T>
+    void PutSamples(const std::vector<std::pair<Time, T>>& samples, bool mine)
+    {
+        Put<uint64_t>(mine ? samples.size() : 0);
+        for (std::size_t i = 0; mine && i < samples.size(); ++i)
+        {
+            PutTime(samples[i].first);
+            Put(samples[i].second);
+        }
+    }
+
     void PutString(const std::string& str)
     {
         Put<uint64_t>(str.size());
@@ -85,6 +97,22 @@ class Decoder
     Time GetTime()
     {
         return TimeStep(Get<int64_t>());
+    }
+
+    /// What PutSamples wrote, appended to \p samples (cleared first when \p owner).
+    template <typename T>
+    void GetSamples(std::vector<std::pair<Time, T>>& samples, bool owner)
+    {
+        auto n = Get<uint64_t>();
+        if (owner)
+        {
+            samples.clear();
+        }
+        for (; n > 0; --n)
+        {
+            Time t = GetTime();
+            samples.emplace_back(t, Get<T>());
+        }
     }
 
     std::string GetString()
@@ -692,13 +720,7 @@ DconMonitor::Collect()
     }
     for (const auto& q : m_queues)
     {
-        const bool mine = m_fabric->GetRank(q.node) == me;
-        e.Put<uint64_t>(mine ? q.samples.size() : 0);
-        for (std::size_t i = 0; mine && i < q.samples.size(); ++i)
-        {
-            e.PutTime(q.samples[i].first);
-            e.Put(q.samples[i].second);
-        }
+        e.PutSamples(q.samples, m_fabric->GetRank(q.node) == me);
     }
     e.Put<uint64_t>(m_bufferSamples.size());
     for (const auto& [t, total, most] : m_bufferSamples)
@@ -709,13 +731,7 @@ DconMonitor::Collect()
     }
     for (const auto& [id, f] : m_flowProbes)
     {
-        const bool mine = m_fabric->GetRank(m_flows->GetFlows()[id].src) == me;
-        e.Put<uint64_t>(mine ? f.samples.size() : 0);
-        for (std::size_t i = 0; mine && i < f.samples.size(); ++i)
-        {
-            e.PutTime(f.samples[i].first);
-            e.Put(f.samples[i].second);
-        }
+        e.PutSamples(f.samples, m_fabric->GetRank(m_flows->GetFlows()[id].src) == me);
     }
     const Totals mineTotals = LocalTotals();
     for (const auto* v : {&mineTotals.pauseSent, &mineTotals.resumeSent, &mineTotals.txFrames})
@@ -787,16 +803,7 @@ DconMonitor::Collect()
         }
         for (auto& q : m_queues)
         {
-            auto n = d.Get<uint64_t>();
-            if (m_fabric->GetRank(q.node) == r)
-            {
-                q.samples.clear();
-            }
-            for (; n > 0; --n)
-            {
-                Time t = d.GetTime();
-                q.samples.emplace_back(t, d.Get<uint64_t>());
-            }
+            d.GetSamples(q.samples, m_fabric->GetRank(q.node) == r);
         }
         auto nb = d.Get<uint64_t>();
         if (r > 0 && nb != m_bufferSamples.size())
@@ -822,16 +829,7 @@ DconMonitor::Collect()
         }
         for (auto& [id, f] : m_flowProbes)
         {
-            auto n = d.Get<uint64_t>();
-            if (m_fabric->GetRank(m_flows->GetFlows()[id].src) == r)
-            {
-                f.samples.clear();
-            }
-            for (; n > 0; --n)
-            {
-                Time t = d.GetTime();
-                f.samples.emplace_back(t, d.Get<double>());
-            }
+            d.GetSamples(f.samples, m_fabric->GetRank(m_flows->GetFlows()[id].src) == r);
         }
         Totals t;
         for (auto* v : {&t.pauseSent, &t.resumeSent, &t.txFrames})

@@ -337,6 +337,15 @@ RankPartition::Read(const std::string& path, const TopologySpec& topo)
 }
 
 void
+RankPartition::Write(std::ostream& out, const std::vector<uint32_t>& rank)
+{
+    for (std::size_t i = 0; i < rank.size(); ++i)
+    {
+        out << i << " " << rank[i] << "\n";
+    }
+}
+
+void
 RankPartition::Validate(const std::vector<uint32_t>& rank, const TopologySpec& topo, uint32_t ranks)
 {
     if (rank.size() != topo.nNodes)

@@ -8,6 +8,7 @@
 #include "fabric-spec.h"
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,13 @@ class RankPartition
      * \throws std::invalid_argument naming the file, line and bad token
      */
     static std::vector<uint32_t> Read(const std::string& path, const TopologySpec& topo);
+
+    /**
+     * \brief Write a partition in Read's format ("node rank" lines).
+     * \param out the stream
+     * \param rank one rank per node
+     */
+    static void Write(std::ostream& out, const std::vector<uint32_t>& rank);
 
     /**
      * \brief Check a partition against a topology and a rank count.

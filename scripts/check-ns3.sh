@@ -66,47 +66,10 @@ mkdir -p "$WORKDIR"
 WORKDIR="$(cd "$WORKDIR" && pwd)"
 
 # ------------------------------------------------------------------ the ns-3 tree
-if [ -d "$SOURCE" ]; then
-  TREE="$(cd "$SOURCE" && pwd)"
-  [ -x "$TREE/ns3" ] || { echo "error: $TREE is not an ns-3 source tree (no ./ns3)" >&2; exit 2; }
-elif [ -f "$SOURCE" ]; then
-  # The unpacked tree is reused while the tarball is the same: STAMP holds "sha256 folder".
-  STAMP="$WORKDIR/ns-3-tarball.stamp"
-  SUM="$(sha256sum "$SOURCE" | cut -d' ' -f1)"
-  OLD_SUM="" TOP=""
-  if [ -f "$STAMP" ]; then read -r OLD_SUM TOP <"$STAMP" || true; fi
-  if [ "$OLD_SUM" = "$SUM" ] && [ -n "$TOP" ] && [ -x "$WORKDIR/$TOP/ns3" ]; then
-    phase "reusing $WORKDIR/$TOP (unpacked from the same tarball)"
-  else
-    phase "unpacking $SOURCE into $WORKDIR"
-    [ -z "$TOP" ] || rm -rf "${WORKDIR:?}/$TOP"
-    rm -f "$STAMP"
-    rm -rf "$WORKDIR/unpack.tmp"
-    mkdir "$WORKDIR/unpack.tmp"
-    tar -xf "$SOURCE" -C "$WORKDIR/unpack.tmp"
-    TOP="$(ls "$WORKDIR/unpack.tmp")"
-    if [ "$(echo "$TOP" | wc -l)" != 1 ] || [ ! -x "$WORKDIR/unpack.tmp/$TOP/ns3" ]; then
-      echo "error: $SOURCE does not hold one ns-3 source folder (found: $TOP)" >&2
-      exit 2
-    fi
-    rm -rf "${WORKDIR:?}/$TOP"
-    mv "$WORKDIR/unpack.tmp/$TOP" "$WORKDIR/$TOP"
-    rmdir "$WORKDIR/unpack.tmp"
-    echo "$SUM $TOP" >"$STAMP"
-  fi
-  TREE="$WORKDIR/$TOP"
-else
-  echo "error: $SOURCE is neither an ns-3 tarball nor an ns-3 source tree" >&2
-  exit 2
-fi
-VERSION="$(cat "$TREE/VERSION" 2>/dev/null || basename "$TREE")"
-
-LINK="$TREE/contrib/dcon"
-if [ -e "$LINK" ] && [ ! -L "$LINK" ]; then
-  echo "error: $LINK exists and is not a link: move it away first" >&2
-  exit 2
-fi
-ln -sfn "$ROOT" "$LINK"
+# shellcheck source=scripts/ns3-source.sh
+source "$ROOT/scripts/ns3-source.sh"
+ns3_source_tree "$SOURCE" "$WORKDIR"
+ns3_link_dcon "$ROOT"
 
 # ------------------------------------------------------------------ configure and build
 cd "$TREE"

@@ -93,51 +93,11 @@ if [ -z "$SOURCE" ]; then
   SOURCE="${orig[0]}"
 fi
 
-if [ -d "$SOURCE" ]; then
-  TREE="$(cd "$SOURCE" && pwd)"
-  [ -x "$TREE/ns3" ] || { echo "error: $TREE is not an ns-3 source tree (no ./ns3)" >&2; exit 2; }
-elif [ -f "$SOURCE" ]; then
-  # The unpacked tree is reused while the tarball is the same: STAMP holds "sha256 folder".
-  STAMP="$WORKDIR/ns-3-tarball.stamp"
-  SUM="$(sha256sum "$SOURCE" | cut -d' ' -f1)"
-  OLD_SUM="" TOP=""
-  if [ -f "$STAMP" ]; then read -r OLD_SUM TOP <"$STAMP" || true; fi
-  if [ "$OLD_SUM" = "$SUM" ] && [ -n "$TOP" ] && [ -x "$WORKDIR/$TOP/ns3" ]; then
-    phase "reusing $WORKDIR/$TOP (unpacked from the same source)"
-  else
-    phase "unpacking $SOURCE"
-    [ -z "$TOP" ] || rm -rf "${WORKDIR:?}/$TOP"
-    rm -f "$STAMP"
-    rm -rf "$WORKDIR/unpack.tmp"
-    mkdir "$WORKDIR/unpack.tmp"
-    tar -xf "$SOURCE" -C "$WORKDIR/unpack.tmp"
-    # A release tarball holds ns-3.X/; Debian's (ns-allinone) holds ns-allinone-3.X/ns-3.X/.
-    found="$(cd "$WORKDIR/unpack.tmp" && find . -maxdepth 3 -name ns3 -type f -perm -u+x |
-      sed 's|/ns3$||; s|^\./||' | sort | head -1)"
-    if [ -z "$found" ]; then
-      echo "error: $SOURCE does not hold an ns-3 source folder (no ./ns3 found)" >&2
-      exit 2
-    fi
-    TOP="$(basename "$found")"
-    rm -rf "${WORKDIR:?}/$TOP"
-    mv "$WORKDIR/unpack.tmp/$found" "$WORKDIR/$TOP"
-    rm -rf "$WORKDIR/unpack.tmp"
-    echo "$SUM $TOP" >"$STAMP"
-  fi
-  TREE="$WORKDIR/$TOP"
-else
-  echo "error: $SOURCE is neither an ns-3 tarball nor an ns-3 source tree" >&2
-  exit 2
-fi
-VERSION="$(cat "$TREE/VERSION" 2>/dev/null || basename "$TREE")"
+# shellcheck source=scripts/ns3-source.sh
+source "$ROOT/scripts/ns3-source.sh"
+ns3_source_tree "$SOURCE" "$WORKDIR"
 [ -d "$TREE/src/mpi" ] || { echo "error: $TREE has no src/mpi (ns-3's mpi module)" >&2; exit 2; }
-
-LINK="$TREE/contrib/dcon"
-if [ -e "$LINK" ] && [ ! -L "$LINK" ]; then
-  echo "error: $LINK exists and is not a link: move it away first" >&2
-  exit 2
-fi
-ln -sfn "$ROOT" "$LINK"
+ns3_link_dcon "$ROOT"
 ln -sfn "$TREE" "$WORKDIR/ns3-tree"
 
 # ------------------------------------------------------------------ configure and build

@@ -1,0 +1,59 @@
+# shellcheck shell=bash
+# Shared by scripts/check-ns3.sh and scripts/setup-mpi.sh (sourced, not run): an ns-3 source tree
+# from a tarball or a folder, with this repository linked as its contrib/dcon.
+#
+#   ns3_source_tree SOURCE WORKDIR   sets TREE (absolute path of the folder holding ./ns3) and
+#                                    VERSION. SOURCE is an unpacked tree, or a tarball
+#                                    (.tar.xz/.tar.gz/.tar.bz2) unpacked into WORKDIR: a release
+#                                    tarball (ns-3.X/) or Debian's (ns-allinone-3.X/ns-3.X/). The
+#                                    unpacked tree is reused while the tarball is the same
+#                                    (WORKDIR/ns-3-tarball.stamp holds "sha256 folder").
+#   ns3_link_dcon ROOT               links ROOT as TREE/contrib/dcon (refuses to replace a folder).
+# Both print an error and exit 2 on bad input. Callers define phase() for progress lines.
+
+ns3_source_tree() {
+  local source=$1 workdir=$2
+  if [ -d "$source" ]; then
+    TREE="$(cd "$source" && pwd)"
+    [ -x "$TREE/ns3" ] || { echo "error: $TREE is not an ns-3 source tree (no ./ns3)" >&2; exit 2; }
+  elif [ -f "$source" ]; then
+    local stamp="$workdir/ns-3-tarball.stamp" sum old_sum="" top="" found
+    sum="$(sha256sum "$source" | cut -d' ' -f1)"
+    if [ -f "$stamp" ]; then read -r old_sum top <"$stamp" || true; fi
+    if [ "$old_sum" = "$sum" ] && [ -n "$top" ] && [ -x "$workdir/$top/ns3" ]; then
+      phase "reusing $workdir/$top (unpacked from the same tarball)"
+    else
+      phase "unpacking $source into $workdir"
+      [ -z "$top" ] || rm -rf "${workdir:?}/$top"
+      rm -f "$stamp"
+      rm -rf "$workdir/unpack.tmp"
+      mkdir "$workdir/unpack.tmp"
+      tar -xf "$source" -C "$workdir/unpack.tmp"
+      found="$(cd "$workdir/unpack.tmp" && find . -maxdepth 3 -name ns3 -type f -perm -u+x |
+        sed 's|/ns3$||; s|^\./||' | sort | head -1)"
+      if [ -z "$found" ]; then
+        echo "error: $source does not hold an ns-3 source folder (no ./ns3 found)" >&2
+        exit 2
+      fi
+      top="$(basename "$found")"
+      rm -rf "${workdir:?}/$top"
+      mv "$workdir/unpack.tmp/$found" "$workdir/$top"
+      rm -rf "$workdir/unpack.tmp"
+      echo "$sum $top" >"$stamp"
+    fi
+    TREE="$workdir/$top"
+  else
+    echo "error: $source is neither an ns-3 tarball nor an ns-3 source tree" >&2
+    exit 2
+  fi
+  VERSION="$(cat "$TREE/VERSION" 2>/dev/null || basename "$TREE")"
+}
+
+ns3_link_dcon() {
+  local link="$TREE/contrib/dcon"
+  if [ -e "$link" ] && [ ! -L "$link" ]; then
+    echo "error: $link exists and is not a link: move it away first" >&2
+    exit 2
+  fi
+  ln -sfn "$1" "$link"
+}
