@@ -619,7 +619,8 @@ main(int argc, char* argv[])
         {
             monitor->WriteHpccFct(outdir + "/fct.txt");
             monitor->Write(outdir, r.runSeconds);
-            if (!nodeWork.empty() && nodeWork != "false" && nodeWork != "0")
+            if (!nodeWork.empty() && nodeWork != "false" && nodeWork != "0" &&
+                !DconParallel::IsEnabled()) // a sequential run's counts (the model's input)
             {
                 monitor->WriteNodeWork(outdir + "/node-work");
             }

@@ -211,6 +211,14 @@ DconParallel::Init(int* argc, char*** argv)
         return;
     }
     s.initCalled = true;
+    // Every way out of the program leaves MPI properly (an early return, an error before Start);
+    // an explicit Finish makes this a no-op.
+    static bool registered = false;
+    if (!registered)
+    {
+        registered = true;
+        std::atexit([] { DconParallel::Finish(); });
+    }
 #ifdef NS3_MPI
     int flag = 0;
     MPI_Initialized(&flag);

@@ -81,7 +81,8 @@ class DconParallel
      */
     static void Start();
 
-    /// Leave MPI (after the outputs are written). Safe to call when Init was not.
+    /// Leave MPI (after the outputs are written). Safe to call when Init was not, and more
+    /// than once; Init registers it to run at exit as well.
     static void Finish();
 
     /// \return true when the simulation runs on a parallel engine.
