@@ -564,9 +564,17 @@ main(int argc, char* argv[])
                 monitor->Collect();
             }
             std::string report = DconParallel::RankReport(r.runSeconds);
-            for (uint64_t* x : {&r.events, &r.linkFrames, &r.pauseFrames, &r.resumeFrames,
-                                &r.dataPacketsSent, &r.linkDataPackets, &r.retransmitted,
-                                &r.timeouts, &r.naks, &r.cnps, &r.drops})
+            for (uint64_t* x : {&r.events,
+                                &r.linkFrames,
+                                &r.pauseFrames,
+                                &r.resumeFrames,
+                                &r.dataPacketsSent,
+                                &r.linkDataPackets,
+                                &r.retransmitted,
+                                &r.timeouts,
+                                &r.naks,
+                                &r.cnps,
+                                &r.drops})
             {
                 *x = DconParallel::SumAll(*x);
             }
@@ -619,8 +627,8 @@ main(int argc, char* argv[])
         {
             monitor->WriteHpccFct(outdir + "/fct.txt");
             monitor->Write(outdir, r.runSeconds);
-            if (!nodeWork.empty() && nodeWork != "false" && nodeWork != "0" &&
-                !DconParallel::IsEnabled()) // a sequential run's counts (the model's input)
+            if (!nodeWork.empty() && nodeWork != "false" && nodeWork != "0"
+                && !DconParallel::IsEnabled()) // a sequential run's counts (the model's input)
             {
                 monitor->WriteNodeWork(outdir + "/node-work");
             }

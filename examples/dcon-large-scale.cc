@@ -155,11 +155,10 @@ main(int argc, char* argv[])
         }
         DconLargeScale run(cfg);
         std::ostream& log = DconParallel::IsRoot() ? std::cout : Nowhere();
-        log << DconParallel::Who() << "fabric " << cfg.spines << " spines x " << cfg.leaves << " leaves x "
-                  << cfg.hostsPerLeaf << " hosts; " << cfg.loadType << " load " << cfg.load
-                  << " = host-link load " << std::setprecision(4) << run.GetHostLoad() << "; "
-                  << run.GetFlowSpecs().size() << " flows in " << cfg.duration.As(Time::MS)
-                  << std::endl;
+        log << DconParallel::Who() << "fabric " << cfg.spines << " spines x " << cfg.leaves
+            << " leaves x " << cfg.hostsPerLeaf << " hosts; " << cfg.loadType << " load "
+            << cfg.load << " = host-link load " << std::setprecision(4) << run.GetHostLoad() << "; "
+            << run.GetFlowSpecs().size() << " flows in " << cfg.duration.As(Time::MS) << std::endl;
         double wall = run.Run();
         std::string report = DconParallel::RankReport(wall);
         wall = DconParallel::MaxAll(wall);
@@ -175,10 +174,9 @@ main(int argc, char* argv[])
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
         uint32_t done = run.GetMonitor()->GetRecords().size();
-        log << "cc=" << cfg.cc << " flows completed " << done << "/"
-                  << run.GetFlowSpecs().size() << " by " << Simulator::Now().As(Time::MS)
-                  << ", wall " << std::setprecision(4) << wall << " s, peak memory "
-                  << ru.ru_maxrss / 1024 << " MiB\n  results in " << outdir << "\n";
+        log << "cc=" << cfg.cc << " flows completed " << done << "/" << run.GetFlowSpecs().size()
+            << " by " << Simulator::Now().As(Time::MS) << ", wall " << std::setprecision(4) << wall
+            << " s, peak memory " << ru.ru_maxrss / 1024 << " MiB\n  results in " << outdir << "\n";
     }
     catch (const std::exception& e)
     {

@@ -74,11 +74,7 @@ Tick(uint32_t left, Time period)
 }
 
 bool
-Received(uint32_t node,
-         Ptr<NetDevice>,
-         Ptr<const Packet> p,
-         uint16_t protocol,
-         const Address&)
+Received(uint32_t node, Ptr<NetDevice>, Ptr<const Packet> p, uint16_t protocol, const Address&)
 {
     g_received[node]++;
     if (!g_logFrames)
@@ -94,8 +90,8 @@ Received(uint32_t node,
 void
 PauseState(uint32_t node, uint8_t priority, bool paused)
 {
-    g_log[node] << "node " << node << " at_ps " << Simulator::Now().GetPicoSeconds()
-                << " priority " << +priority << (paused ? " paused" : " resumed") << "\n";
+    g_log[node] << "node " << node << " at_ps " << Simulator::Now().GetPicoSeconds() << " priority "
+                << +priority << (paused ? " paused" : " resumed") << "\n";
 }
 
 /// A frame with patterned bytes.
@@ -162,10 +158,14 @@ main(int argc, char* argv[])
             {
                 throw std::invalid_argument("the link between the ranks needs a positive delay");
             }
-            DconParallel::SetCutLinks(
-                {{0, n[0]->GetId(), d[0]->GetIfIndex(), 1, n[1]->GetId(), d[1]->GetIfIndex(),
-                  delay}},
-                {DconParallel::GetRank() == 0 ? d[0] : d[1]});
+            DconParallel::SetCutLinks({{0,
+                                        n[0]->GetId(),
+                                        d[0]->GetIfIndex(),
+                                        1,
+                                        n[1]->GetId(),
+                                        d[1]->GetIfIndex(),
+                                        delay}},
+                                      {DconParallel::GetRank() == 0 ? d[0] : d[1]});
         }
         g_logFrames = log;
         if (rounds > 0)
@@ -184,36 +184,55 @@ main(int argc, char* argv[])
         for (uint32_t k = 0; k < frames; ++k)
         {
             uint32_t size = 46 + (k * 97) % 1455; // 46..1500 bytes of payload
-            Simulator::ScheduleWithContext(n[0]->GetId(),
-                                           NanoSeconds(10 * k),
-                                           [=]() {
-                                               if (DconParallel::IsLocal(n[0]))
-                                               {
-                                                   d[0]->Send(Frame(size, k),
-                                                              d[1]->GetAddress(),
-                                                              types[k % 4]);
-                                               }
-                                           });
+            Simulator::ScheduleWithContext(
+                n[0]->GetId(),
+                NanoSeconds(10 * k),
+                [=]()
+                {
+                    if (DconParallel::IsLocal(n[0]))
+                    {
+                        d[0]->Send(Frame(size, k), d[1]->GetAddress(), types[k % 4]);
+                    }
+                });
         }
         // Node 1: pauses node 0's priority 0 and 3, resumes one, sends a few frames back.
-        auto atNode1 = [&](Time t, std::function<void()> f) {
-            Simulator::ScheduleWithContext(n[1]->GetId(), t, [=]() {
-                if (DconParallel::IsLocal(n[1]))
-                {
-                    f();
-                }
-            });
+        auto atNode1 = [&](Time t, std::function<void()> f)
+        {
+            Simulator::ScheduleWithContext(n[1]->GetId(),
+                                           t,
+                                           [=]()
+                                           {
+                                               if (DconParallel::IsLocal(n[1]))
+                                               {
+                                                   f();
+                                               }
+                                           });
         };
         if (rounds == 0)
         {
-            atNode1(NanoSeconds(500), [=]() { d[1]->SendPfc(0, 65535); });
-            atNode1(NanoSeconds(700), [=]() { d[1]->SendPfc(3, 100); });
-            atNode1(NanoSeconds(1500), [=]() { d[1]->SendPfc(0, 0); });
+            atNode1(NanoSeconds(500),
+                    [=]()
+                    {
+                        d[1]->SendPfc(0, 65535);
+                    });
+            atNode1(NanoSeconds(700),
+                    [=]()
+                    {
+                        d[1]->SendPfc(3, 100);
+                    });
+            atNode1(NanoSeconds(1500),
+                    [=]()
+                    {
+                        d[1]->SendPfc(0, 0);
+                    });
         }
         for (uint32_t k = 0; rounds == 0 && k < 20; ++k)
         {
             atNode1(NanoSeconds(2000 + 37 * k),
-                    [=]() { d[1]->Send(Frame(64 + 70 * k, 1000 + k), d[0]->GetAddress(), 0x0800); });
+                    [=]()
+                    {
+                        d[1]->Send(Frame(64 + 70 * k, 1000 + k), d[0]->GetAddress(), 0x0800);
+                    });
         }
         // Long enough for every frame (at least 8 ns each at 100 Gb/s) or round.
         Simulator::Stop(MilliSeconds(1) + NanoSeconds(200) * frames + delay * rounds);
@@ -230,8 +249,8 @@ main(int argc, char* argv[])
         auto traffic = DconParallel::GetTraffic();
         std::ostringstream who;
         who << DconParallel::Who() << "sent " << traffic.framesSent << " frames ("
-            << traffic.bytesSent << " bytes) to the other rank, received "
-            << traffic.framesReceived << "\n";
+            << traffic.bytesSent << " bytes) to the other rank, received " << traffic.framesReceived
+            << "\n";
         std::vector<std::string> lines = DconParallel::Gather(who.str());
         if (DconParallel::IsRoot())
         {

@@ -106,8 +106,7 @@ main(int argc, char* argv[])
             PfcHelper pcap;
             Ptr<RdmaFabric> f = tb.GetFabric();
             // (in a parallel run, the rank that runs L2 writes its files)
-            for (uint32_t p = 0; f->IsLocal(tb.L(2)) && p < f->GetSwitch(tb.L(2))->GetNPorts();
-                 ++p)
+            for (uint32_t p = 0; f->IsLocal(tb.L(2)) && p < f->GetSwitch(tb.L(2))->GetNPorts(); ++p)
             {
                 pcap.EnablePcap(cfg.outdir + "/testbed", f->GetSwitch(tb.L(2))->GetDevice(p));
             }

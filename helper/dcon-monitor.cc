@@ -11,10 +11,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
-#include <cstring>
 #include <stdexcept>
 #include <type_traits>
 
@@ -41,22 +41,25 @@ Seconds(Time t)
 /// byte order, so raw copies are fine).
 class Encoder
 {
-  public:
+public:
     template <typename T>
-    void Put(T v)
+    void
+    Put(T v)
     {
         static_assert(std::is_trivially_copyable_v<T>);
         buf.append(reinterpret_cast<const char*>(&v), sizeof(v));
     }
 
-    void PutTime(Time t)
+    void
+    PutTime(Time t)
     {
         Put<int64_t>(t.GetTimeStep());
     }
 
     /// Samples (time, value): all of them when \p mine, none otherwise.
     template <typename T>
-    void PutSamples(const std::vector<std::pair<Time, T>>& samples, bool mine)
+    void
+    PutSamples(const std::vector<std::pair<Time, T>>& samples, bool mine)
     {
         Put<uint64_t>(mine ? samples.size() : 0);
         for (std::size_t i = 0; mine && i < samples.size(); ++i)
@@ -66,7 +69,8 @@ class Encoder
         }
     }
 
-    void PutString(const std::string& str)
+    void
+    PutString(const std::string& str)
     {
         Put<uint64_t>(str.size());
         buf.append(str);
@@ -78,14 +82,15 @@ class Encoder
 /// Reads what Encoder wrote.
 class Decoder
 {
-  public:
+public:
     explicit Decoder(const std::string& b)
         : buf(b)
     {
     }
 
     template <typename T>
-    T Get()
+    T
+    Get()
     {
         T v;
         Need(sizeof(T));
@@ -94,14 +99,16 @@ class Decoder
         return v;
     }
 
-    Time GetTime()
+    Time
+    GetTime()
     {
         return TimeStep(Get<int64_t>());
     }
 
     /// What PutSamples wrote, appended to \p samples (cleared first when \p owner).
     template <typename T>
-    void GetSamples(std::vector<std::pair<Time, T>>& samples, bool owner)
+    void
+    GetSamples(std::vector<std::pair<Time, T>>& samples, bool owner)
     {
         auto n = Get<uint64_t>();
         if (owner)
@@ -115,7 +122,8 @@ class Decoder
         }
     }
 
-    std::string GetString()
+    std::string
+    GetString()
     {
         auto n = Get<uint64_t>();
         Need(n);
@@ -124,13 +132,15 @@ class Decoder
         return str;
     }
 
-    bool AtEnd() const
+    bool
+    AtEnd() const
     {
         return pos == buf.size();
     }
 
-  private:
-    void Need(std::size_t n) const
+private:
+    void
+    Need(std::size_t n) const
     {
         if (buf.size() - pos < n)
         {
@@ -456,9 +466,10 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
         std::vector<PfcEvent> pfc = m_pfc;
         std::stable_sort(pfc.begin(),
                          pfc.end(),
-                         [](const PfcEvent& a, const PfcEvent& b) {
-                             return std::tie(a.time, a.node, a.port, a.priority) <
-                                    std::tie(b.time, b.node, b.port, b.priority);
+                         [](const PfcEvent& a, const PfcEvent& b)
+                         {
+                             return std::tie(a.time, a.node, a.port, a.priority)
+                                    < std::tie(b.time, b.node, b.port, b.priority);
                          });
         for (const auto& e : pfc)
         {
@@ -585,12 +596,14 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
     {
         out << "  \"dcon_queues\": {\"arrivals\": " << t.dconArrivals
             << ", \"arrivals_qcnm_at_qecn\": " << t.dconAtFloor
-            << ", \"unmarked_above_qecn\": " << t.dconUnmarked << ", \"burst_onsets\": " << t.dconOnsets
-            << ", \"cnm_triggers\": " << t.dconTriggers << "},\n";
+            << ", \"unmarked_above_qecn\": " << t.dconUnmarked
+            << ", \"burst_onsets\": " << t.dconOnsets << ", \"cnm_triggers\": " << t.dconTriggers
+            << "},\n";
     }
-    out << "  \"mmu_at_end\": {\"total_bytes\": " << t.mmuTotal << ", \"shared_bytes\": " << t.mmuShared
-        << ", \"headroom_bytes\": " << t.mmuHeadroom << ", \"ingress_bytes\": " << t.ingress
-        << ", \"egress_bytes\": " << t.egress << ", \"paused_port_priorities\": " << t.paused << "}\n";
+    out << "  \"mmu_at_end\": {\"total_bytes\": " << t.mmuTotal
+        << ", \"shared_bytes\": " << t.mmuShared << ", \"headroom_bytes\": " << t.mmuHeadroom
+        << ", \"ingress_bytes\": " << t.ingress << ", \"egress_bytes\": " << t.egress
+        << ", \"paused_port_priorities\": " << t.paused << "}\n";
     out << "}\n";
     file.Commit();
 }
@@ -750,15 +763,29 @@ DconMonitor::Collect()
             e.Put(n);
         }
     }
-    for (uint64_t x : {mineTotals.marks, mineTotals.dconArrivals, mineTotals.dconAtFloor,
-                       mineTotals.dconUnmarked, mineTotals.dconOnsets, mineTotals.dconTriggers,
-                       mineTotals.mmuTotal, mineTotals.mmuShared, mineTotals.mmuHeadroom,
-                       mineTotals.ingress, mineTotals.egress, mineTotals.paused,
-                       mineTotals.nic.dataPacketsSent, mineTotals.nic.retransmittedPackets,
-                       mineTotals.nic.acksSent, mineTotals.nic.naksSent,
-                       mineTotals.nic.naksReceived, mineTotals.nic.cnpsSent,
-                       mineTotals.nic.cnpsReceived, mineTotals.nic.cnmsReceived,
-                       mineTotals.nic.timeouts, mineTotals.nic.flowsCompleted, mineTotals.events})
+    for (uint64_t x : {mineTotals.marks,
+                       mineTotals.dconArrivals,
+                       mineTotals.dconAtFloor,
+                       mineTotals.dconUnmarked,
+                       mineTotals.dconOnsets,
+                       mineTotals.dconTriggers,
+                       mineTotals.mmuTotal,
+                       mineTotals.mmuShared,
+                       mineTotals.mmuHeadroom,
+                       mineTotals.ingress,
+                       mineTotals.egress,
+                       mineTotals.paused,
+                       mineTotals.nic.dataPacketsSent,
+                       mineTotals.nic.retransmittedPackets,
+                       mineTotals.nic.acksSent,
+                       mineTotals.nic.naksSent,
+                       mineTotals.nic.naksReceived,
+                       mineTotals.nic.cnpsSent,
+                       mineTotals.nic.cnpsReceived,
+                       mineTotals.nic.cnmsReceived,
+                       mineTotals.nic.timeouts,
+                       mineTotals.nic.flowsCompleted,
+                       mineTotals.events})
     {
         e.Put(x);
     }
@@ -808,9 +835,9 @@ DconMonitor::Collect()
         auto nb = d.Get<uint64_t>();
         if (r > 0 && nb != m_bufferSamples.size())
         {
-            throw std::runtime_error("DconMonitor::Collect: rank " + std::to_string(r) + " took " +
-                                     std::to_string(nb) + " buffer samples, rank 0 " +
-                                     std::to_string(m_bufferSamples.size()));
+            throw std::runtime_error("DconMonitor::Collect: rank " + std::to_string(r) + " took "
+                                     + std::to_string(nb) + " buffer samples, rank 0 "
+                                     + std::to_string(m_bufferSamples.size()));
         }
         for (std::size_t i = 0; i < nb; ++i)
         {
@@ -849,13 +876,29 @@ DconMonitor::Collect()
                 m[reason] = d.Get<uint64_t>();
             }
         }
-        for (uint64_t* x : {&t.marks, &t.dconArrivals, &t.dconAtFloor, &t.dconUnmarked,
-                            &t.dconOnsets, &t.dconTriggers, &t.mmuTotal, &t.mmuShared,
-                            &t.mmuHeadroom, &t.ingress, &t.egress, &t.paused,
-                            &t.nic.dataPacketsSent, &t.nic.retransmittedPackets, &t.nic.acksSent,
-                            &t.nic.naksSent, &t.nic.naksReceived, &t.nic.cnpsSent,
-                            &t.nic.cnpsReceived, &t.nic.cnmsReceived, &t.nic.timeouts,
-                            &t.nic.flowsCompleted, &t.events})
+        for (uint64_t* x : {&t.marks,
+                            &t.dconArrivals,
+                            &t.dconAtFloor,
+                            &t.dconUnmarked,
+                            &t.dconOnsets,
+                            &t.dconTriggers,
+                            &t.mmuTotal,
+                            &t.mmuShared,
+                            &t.mmuHeadroom,
+                            &t.ingress,
+                            &t.egress,
+                            &t.paused,
+                            &t.nic.dataPacketsSent,
+                            &t.nic.retransmittedPackets,
+                            &t.nic.acksSent,
+                            &t.nic.naksSent,
+                            &t.nic.naksReceived,
+                            &t.nic.cnpsSent,
+                            &t.nic.cnpsReceived,
+                            &t.nic.cnmsReceived,
+                            &t.nic.timeouts,
+                            &t.nic.flowsCompleted,
+                            &t.events})
         {
             *x = d.Get<uint64_t>();
         }
@@ -863,8 +906,8 @@ DconMonitor::Collect()
         t.now = d.GetTime();
         if (!d.AtEnd())
         {
-            throw std::runtime_error("DconMonitor::Collect: rank " + std::to_string(r) +
-                                     " sent more than expected");
+            throw std::runtime_error("DconMonitor::Collect: rank " + std::to_string(r)
+                                     + " sent more than expected");
         }
         if (r == 0)
         {
@@ -883,8 +926,7 @@ DconMonitor::Collect()
                 sum.drops[k][reason] += n;
             }
         }
-        for (auto [to, from] :
-             std::initializer_list<std::pair<uint64_t*, uint64_t>>{
+        for (auto [to, from] : std::initializer_list<std::pair<uint64_t*, uint64_t>>{
                  {&sum.marks, t.marks},
                  {&sum.dconArrivals, t.dconArrivals},
                  {&sum.dconAtFloor, t.dconAtFloor},
@@ -917,7 +959,8 @@ DconMonitor::Collect()
     // Completion order, as a sequential run records them (same-time completions by flow id).
     std::stable_sort(m_records.begin(),
                      m_records.end(),
-                     [](const RdmaFlowRecord& a, const RdmaFlowRecord& b) {
+                     [](const RdmaFlowRecord& a, const RdmaFlowRecord& b)
+                     {
                          return std::tie(a.end, a.flowId) < std::tie(b.end, b.flowId);
                      });
     m_totals = std::move(sum);

@@ -223,26 +223,26 @@ private:
     /// Counters summed over the fabric (over every rank after Collect).
     struct Totals
     {
-        std::vector<uint64_t> pauseSent;  //!< per link end (2 * link + end)
-        std::vector<uint64_t> resumeSent; //!< per link end
-        std::vector<uint64_t> txFrames;   //!< per link end
+        std::vector<uint64_t> pauseSent;                    //!< per link end (2 * link + end)
+        std::vector<uint64_t> resumeSent;                   //!< per link end
+        std::vector<uint64_t> txFrames;                     //!< per link end
         std::vector<std::map<std::string, uint64_t>> drops; //!< per switch (GetSwitches order)
-        uint64_t marks{0};                //!< ECN marks
-        bool dconQueues{false};           //!< some queue is a DconQueueDisc
-        uint64_t dconArrivals{0};         //!< DCON queue arrivals
-        uint64_t dconAtFloor{0};          //!< arrivals with Q_CNM at its Q_ECN floor
-        uint64_t dconUnmarked{0};         //!< arrivals above Q_ECN not marked
-        uint64_t dconOnsets{0};           //!< burst onsets
-        uint64_t dconTriggers{0};         //!< CNM triggers
-        uint64_t mmuTotal{0};             //!< buffer in use at the end
-        uint64_t mmuShared{0};            //!< shared part
-        uint64_t mmuHeadroom{0};          //!< headroom part
-        uint64_t ingress{0};              //!< ingress bytes counted
-        uint64_t egress{0};               //!< egress bytes queued
-        uint64_t paused{0};               //!< paused (port, priority) pairs
-        RdmaNic::Stats nic;               //!< NIC counters
-        uint64_t events{0};               //!< events executed
-        Time now;                         //!< simulated time at the end
+        uint64_t marks{0};                                  //!< ECN marks
+        bool dconQueues{false};                             //!< some queue is a DconQueueDisc
+        uint64_t dconArrivals{0};                           //!< DCON queue arrivals
+        uint64_t dconAtFloor{0};  //!< arrivals with Q_CNM at its Q_ECN floor
+        uint64_t dconUnmarked{0}; //!< arrivals above Q_ECN not marked
+        uint64_t dconOnsets{0};   //!< burst onsets
+        uint64_t dconTriggers{0}; //!< CNM triggers
+        uint64_t mmuTotal{0};     //!< buffer in use at the end
+        uint64_t mmuShared{0};    //!< shared part
+        uint64_t mmuHeadroom{0};  //!< headroom part
+        uint64_t ingress{0};      //!< ingress bytes counted
+        uint64_t egress{0};       //!< egress bytes queued
+        uint64_t paused{0};       //!< paused (port, priority) pairs
+        RdmaNic::Stats nic;       //!< NIC counters
+        uint64_t events{0};       //!< events executed
+        Time now;                 //!< simulated time at the end
     };
 
     /// \return this process's counters.

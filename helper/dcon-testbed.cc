@@ -6,12 +6,12 @@
 
 #include "ns3/boolean.h"
 #include "ns3/bth-header.h"
+#include "ns3/dcon-parallel.h"
 #include "ns3/dcon-queue-disc.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/rdma-dcon.h"
 #include "ns3/rdma-dcqcn.h"
-#include "ns3/dcon-parallel.h"
 #include "ns3/simulator.h"
 #include "scenario-attributes.h"
 

@@ -105,9 +105,9 @@ RankPartition::Balanced(const TopologySpec& topo, uint32_t ranks)
     }
     if (groups.size() < ranks)
     {
-        throw std::invalid_argument("partition: " + std::to_string(ranks) + " ranks but only " +
-                                    std::to_string(groups.size()) +
-                                    " groups of nodes (a host stays with its switch)");
+        throw std::invalid_argument("partition: " + std::to_string(ranks) + " ranks but only "
+                                    + std::to_string(groups.size())
+                                    + " groups of nodes (a host stays with its switch)");
     }
     // Breadth-first order of the nodes from node 0 (neighbours in link order): groups that
     // share switches (the leaves or ToRs of one pod) come out next to each other.
@@ -215,9 +215,12 @@ RankPartition::Balanced(const TopologySpec& topo, uint32_t ranks)
             rest.push_back(x);
         }
     }
-    std::stable_sort(rest.begin(), rest.end(), [&dist](uint32_t a, uint32_t b) {
-        return dist[a] < dist[b];
-    });
+    std::stable_sort(rest.begin(),
+                     rest.end(),
+                     [&dist](uint32_t a, uint32_t b)
+                     {
+                         return dist[a] < dist[b];
+                     });
     std::map<uint32_t, uint32_t> layerSize;
     for (uint32_t x : rest)
     {
@@ -244,8 +247,8 @@ RankPartition::Balanced(const TopologySpec& topo, uint32_t ranks)
             {
                 continue;
             }
-            if (best == UINT32_MAX || links[r] > links[best] ||
-                (links[r] == links[best] && count[r] < count[best]))
+            if (best == UINT32_MAX || links[r] > links[best]
+                || (links[r] == links[best] && count[r] < count[best]))
             {
                 best = r;
             }
@@ -264,8 +267,8 @@ RankPartition::Balanced(const TopologySpec& topo, uint32_t ranks)
             for (auto it = bfsOrder.rbegin(); it != bfsOrder.rend(); ++it)
             {
                 uint32_t from = rank[*it];
-                if (topo.isSwitch[*it] && groups[groupOf[Find(parent, *it)]].members.size() == 1 &&
-                    std::count(rank.begin(), rank.end(), from) > 1)
+                if (topo.isSwitch[*it] && groups[groupOf[Find(parent, *it)]].members.size() == 1
+                    && std::count(rank.begin(), rank.end(), from) > 1)
                 {
                     load[from] -= degree[*it];
                     rank[*it] = r;
@@ -329,8 +332,8 @@ RankPartition::Read(const std::string& path, const TopologySpec& topo)
     {
         if (rank[i] == UINT32_MAX)
         {
-            throw std::invalid_argument("partition file '" + path + "' gives no rank for node " +
-                                        std::to_string(i));
+            throw std::invalid_argument("partition file '" + path + "' gives no rank for node "
+                                        + std::to_string(i));
         }
     }
     return rank;
@@ -350,18 +353,18 @@ RankPartition::Validate(const std::vector<uint32_t>& rank, const TopologySpec& t
 {
     if (rank.size() != topo.nNodes)
     {
-        throw std::invalid_argument("partition: " + std::to_string(rank.size()) +
-                                    " ranks given for " + std::to_string(topo.nNodes) + " nodes");
+        throw std::invalid_argument("partition: " + std::to_string(rank.size())
+                                    + " ranks given for " + std::to_string(topo.nNodes) + " nodes");
     }
     std::vector<bool> used(ranks, false);
     for (uint32_t i = 0; i < topo.nNodes; ++i)
     {
         if (rank[i] >= ranks)
         {
-            throw std::invalid_argument("partition: node " + std::to_string(i) + " is on rank " +
-                                        std::to_string(rank[i]) + ", but the run has " +
-                                        std::to_string(ranks) + " rank(s) (0.." +
-                                        std::to_string(ranks - 1) + ")");
+            throw std::invalid_argument("partition: node " + std::to_string(i) + " is on rank "
+                                        + std::to_string(rank[i]) + ", but the run has "
+                                        + std::to_string(ranks) + " rank(s) (0.."
+                                        + std::to_string(ranks - 1) + ")");
         }
         used[rank[i]] = true;
     }
@@ -369,22 +372,22 @@ RankPartition::Validate(const std::vector<uint32_t>& rank, const TopologySpec& t
     {
         if (!used[r])
         {
-            throw std::invalid_argument("partition: rank " + std::to_string(r) +
-                                        " has no node (every rank needs at least one)");
+            throw std::invalid_argument("partition: rank " + std::to_string(r)
+                                        + " has no node (every rank needs at least one)");
         }
     }
     for (const auto& l : topo.links)
     {
-        if (l.a < topo.nNodes && l.b < topo.nNodes && rank[l.a] != rank[l.b] &&
-            !l.delay.IsStrictlyPositive())
+        if (l.a < topo.nNodes && l.b < topo.nNodes && rank[l.a] != rank[l.b]
+            && !l.delay.IsStrictlyPositive())
         {
             throw std::invalid_argument(
-                "partition: link " + std::to_string(l.a) + " - " + std::to_string(l.b) +
-                " joins rank " + std::to_string(rank[l.a]) + " and rank " +
-                std::to_string(rank[l.b]) + " with a delay of " +
-                std::to_string(l.delay.GetPicoSeconds()) +
-                " ps: ns-3's parallel engines need a positive delay on links between ranks "
-                "(their lookahead); keep both ends on one rank");
+                "partition: link " + std::to_string(l.a) + " - " + std::to_string(l.b)
+                + " joins rank " + std::to_string(rank[l.a]) + " and rank "
+                + std::to_string(rank[l.b]) + " with a delay of "
+                + std::to_string(l.delay.GetPicoSeconds())
+                + " ps: ns-3's parallel engines need a positive delay on links between ranks "
+                  "(their lookahead); keep both ends on one rank");
         }
     }
 }

@@ -28,7 +28,7 @@ namespace ns3
  */
 class RankPartition
 {
-  public:
+public:
     /**
      * \brief The default partition.
      * \param topo the topology

@@ -4,11 +4,9 @@
  */
 #include "rdma-fabric-helper.h"
 
-#include "rank-partition.h"
-#include "ns3/dcon-parallel.h"
-
 #include "ns3/abort.h"
 #include "ns3/dcon-cnm-generator.h"
+#include "ns3/dcon-parallel.h"
 #include "ns3/dcon-queue-disc.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
@@ -18,6 +16,7 @@
 #include "ns3/red-ecn-queue-disc.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
+#include "rank-partition.h"
 
 #include <algorithm>
 #include <deque>

@@ -4,9 +4,8 @@
  */
 #include "rdma-flow-helper.h"
 
-#include "ns3/dcon-parallel.h"
-
 #include "ns3/bth-header.h"
+#include "ns3/dcon-parallel.h"
 #include "ns3/simulator.h"
 
 #include <stdexcept>

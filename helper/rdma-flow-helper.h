@@ -124,8 +124,8 @@ private:
     /// In a parallel run: when every local flow is complete, tell the other ranks.
     void CheckLocalDone();
 
-    uint32_t m_completed{0};       //!< flows completed (in a parallel run: of this rank's)
-    uint32_t m_localFlows{0};      //!< flows this process starts (all of them when sequential)
+    uint32_t m_completed{0};  //!< flows completed (in a parallel run: of this rank's)
+    uint32_t m_localFlows{0}; //!< flows this process starts (all of them when sequential)
     bool m_stopWhenDone{true};
     Time m_drain;                  //!< stop this long after the last completion
     std::vector<bool> m_connected; //!< per host: FlowComplete trace connected

@@ -4,9 +4,6 @@
  */
 #include "dcon-parallel.h"
 
-#include "pfc-header.h"
-#include "pfc-net-device.h"
-
 #include "ns3/ethernet-header.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
@@ -16,10 +13,12 @@
 #include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "pfc-header.h"
+#include "pfc-net-device.h"
 
 #ifdef NS3_MPI
 // Open MPI's and MPICH's C++ bindings (deprecated, and noisy under -Wextra) are not used.
-#define OMPI_SKIP_MPICXX 1
+#define OMPI_SKIP_MPICXX  1
 #define MPICH_SKIP_MPICXX 1
 #include "ns3/mpi-interface.h"
 #include "ns3/mpi-receiver.h"
@@ -35,8 +34,8 @@
 #include <cstring>
 #include <limits>
 #include <sstream>
-#include <unordered_map>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -65,35 +64,35 @@ ControlAddress()
 /// Where a completion message for one neighbour rank goes.
 struct Mailbox
 {
-    uint32_t rank;  //!< the neighbour rank
-    uint32_t node;  //!< a node of it at the far end of a cut link
-    uint32_t dev;   //!< that node's device on the link
-    uint32_t local; //!< this rank's node on the link
+    uint32_t rank;     //!< the neighbour rank
+    uint32_t node;     //!< a node of it at the far end of a cut link
+    uint32_t dev;      //!< that node's device on the link
+    uint32_t local;    //!< this rank's node on the link
     uint32_t localDev; //!< its device
-    Time delay;     //!< the link's delay (>= this rank's lookahead)
+    Time delay;        //!< the link's delay (>= this rank's lookahead)
 };
 
 /// Process-wide state (one simulation per process, as ns-3's Simulator).
 struct State
 {
-    bool initCalled{false};   //!< Init was called
-    bool weInitMpi{false};    //!< Init called MPI_Init (and Finish finalizes)
-    bool enabled{false};      //!< a parallel engine runs the simulation
-    uint32_t worldSize{1};    //!< ranks started by mpirun (before Start)
-    uint32_t rank{0};         //!< this rank
-    uint32_t size{1};         //!< ranks of the simulation
+    bool initCalled{false}; //!< Init was called
+    bool weInitMpi{false};  //!< Init called MPI_Init (and Finish finalizes)
+    bool enabled{false};    //!< a parallel engine runs the simulation
+    uint32_t worldSize{1};  //!< ranks started by mpirun (before Start)
+    uint32_t rank{0};       //!< this rank
+    uint32_t size{1};       //!< ranks of the simulation
     DconParallel::Traffic traffic;
     std::vector<Mailbox> neighbours;
-    Time gossip;                  //!< longest completion-message path
-    bool batch{false};            //!< frames go in one exchange per synchronization round
-    bool exchanged{false};        //!< this round's exchange is done
+    Time gossip;                     //!< longest completion-message path
+    bool batch{false};               //!< frames go in one exchange per synchronization round
+    bool exchanged{false};           //!< this round's exchange is done
     std::vector<std::string> outbox; //!< per destination rank: frames of this round
     std::unordered_map<uint64_t, PfcNetDevice*> devices; //!< (node << 32 | if) -> local device
-    uint64_t batches{0};          //!< exchanges made
-    double exchangeSeconds{0};    //!< wall seconds in the exchanges' collectives
-    double syncSeconds{0};        //!< wall seconds blocked in synchronization
-    uint64_t syncRounds{0};       //!< synchronization calls
-    std::vector<int64_t> doneAt;  //!< per rank: time its flows completed (ps), -1 unknown
+    uint64_t batches{0};                                 //!< exchanges made
+    double exchangeSeconds{0};   //!< wall seconds in the exchanges' collectives
+    double syncSeconds{0};       //!< wall seconds blocked in synchronization
+    uint64_t syncRounds{0};      //!< synchronization calls
+    std::vector<int64_t> doneAt; //!< per rank: time its flows completed (ps), -1 unknown
     bool localDone{false};
     bool stopScheduled{false};
     Time drain;
@@ -217,7 +216,11 @@ DconParallel::Init(int* argc, char*** argv)
     if (!registered)
     {
         registered = true;
-        std::atexit([] { DconParallel::Finish(); });
+        std::atexit(
+            []
+            {
+                DconParallel::Finish();
+            });
     }
 #ifdef NS3_MPI
     int flag = 0;
@@ -269,11 +272,11 @@ DconParallel::Start()
     if (asked || s.worldSize > 1)
     {
         throw std::runtime_error(
-            std::string("this build of dcon has no MPI (") +
-            (asked ? "--SimulatorImplementationType=" + engine + " was asked for"
-                   : "it was started on " + std::to_string(s.worldSize) + " ranks") +
-            "): Debian's ns-3 has no mpi module; build the parallel programs with "
-            "scripts/setup-mpi.sh and run build-mpi/bin/<program> under mpirun");
+            std::string("this build of dcon has no MPI (")
+            + (asked ? "--SimulatorImplementationType=" + engine + " was asked for"
+                     : "it was started on " + std::to_string(s.worldSize) + " ranks")
+            + "): Debian's ns-3 has no mpi module; build the parallel programs with "
+              "scripts/setup-mpi.sh and run build-mpi/bin/<program> under mpirun");
     }
 #endif
 }
@@ -387,8 +390,8 @@ DconParallel::Gather(const std::string& mine)
         }
         all.resize(static_cast<std::size_t>(total));
     }
-    MPI_Gatherv(mine.data(), len, MPI_CHAR, all.data(), lens.data(), offsets.data(), MPI_CHAR, 0,
-                comm);
+    MPI_Gatherv(
+        mine.data(), len, MPI_CHAR, all.data(), lens.data(), offsets.data(), MPI_CHAR, 0, comm);
     std::vector<std::string> out;
     if (s.rank == 0)
     {
@@ -475,14 +478,14 @@ DconParallel::SetCutLinks(const std::vector<CutLink>& links,
             throw std::logic_error("SetCutLinks: no local device on a link of this rank");
         }
         const bool aIsMe0 = l.rankA == s.rank;
-        s.devices[(uint64_t(aIsMe0 ? l.nodeA : l.nodeB) << 32) | (aIsMe0 ? l.ifA : l.ifB)] =
-            PeekPointer(dev);
+        s.devices[(uint64_t(aIsMe0 ? l.nodeA : l.nodeB) << 32) | (aIsMe0 ? l.ifA : l.ifB)]
+            = PeekPointer(dev);
         Ptr<MpiReceiver> rx = dev->GetObject<MpiReceiver>();
         if (!rx)
         {
             rx = CreateObject<MpiReceiver>();
-            rx->SetReceiveCallback(MakeBoundCallback(&DconParallel::ReceiveFromRank,
-                                                     PeekPointer(dev)));
+            rx->SetReceiveCallback(
+                MakeBoundCallback(&DconParallel::ReceiveFromRank, PeekPointer(dev)));
             dev->AggregateObject(rx);
         }
         const bool aIsMe = l.rankA == s.rank;
@@ -494,7 +497,10 @@ DconParallel::SetCutLinks(const std::vector<CutLink>& links,
                   l.delay};
         auto it = std::find_if(s.neighbours.begin(),
                                s.neighbours.end(),
-                               [&m](const Mailbox& x) { return x.rank == m.rank; });
+                               [&m](const Mailbox& x)
+                               {
+                                   return x.rank == m.rank;
+                               });
         if (it == s.neighbours.end())
         {
             s.neighbours.push_back(m);
@@ -506,7 +512,10 @@ DconParallel::SetCutLinks(const std::vector<CutLink>& links,
     }
     std::sort(s.neighbours.begin(),
               s.neighbours.end(),
-              [](const Mailbox& a, const Mailbox& b) { return a.rank < b.rank; });
+              [](const Mailbox& a, const Mailbox& b)
+              {
+                  return a.rank < b.rank;
+              });
     // The longest shortest path between two ranks (Floyd-Warshall over the rank graph).
     for (uint32_t r = 0; r < n; ++r)
     {
@@ -529,9 +538,9 @@ DconParallel::SetCutLinks(const std::vector<CutLink>& links,
         {
             if (dist[i * n + j] >= inf)
             {
-                throw std::runtime_error("partition: rank " + std::to_string(i) +
-                                         " has no path of links to rank " + std::to_string(j) +
-                                         " (every rank needs a link to another rank)");
+                throw std::runtime_error("partition: rank " + std::to_string(i)
+                                         + " has no path of links to rank " + std::to_string(j)
+                                         + " (every rank needs a link to another rank)");
             }
             longest = std::max(longest, dist[i * n + j]);
         }
@@ -597,12 +606,12 @@ DconParallel::SendFrame(const Ptr<Packet>& packet,
     {
         // ns-3's MPI interfaces receive into buffers of 2000 bytes; a larger message would be
         // cut short by MPI.
-        throw std::runtime_error(Who() + "a frame of " + std::to_string(frame->GetSize()) +
-                                 " bytes (" + std::to_string(bytes) +
-                                 " serialized) is larger than ns-3's MPI messages (" +
-                                 std::to_string(MPI_MESSAGE_LIMIT) +
-                                 " bytes): use ns3::DistributedSimulatorImpl, which sends "
-                                 "frames in dcon's own exchange");
+        throw std::runtime_error(Who() + "a frame of " + std::to_string(frame->GetSize())
+                                 + " bytes (" + std::to_string(bytes)
+                                 + " serialized) is larger than ns-3's MPI messages ("
+                                 + std::to_string(MPI_MESSAGE_LIMIT)
+                                 + " bytes): use ns3::DistributedSimulatorImpl, which sends "
+                                   "frames in dcon's own exchange");
     }
     s.traffic.mpiBytes += bytes;
     MpiInterface::SendPacket(frame, arrival, dst->GetNode()->GetId(), dst->GetIfIndex());
@@ -643,8 +652,15 @@ DconParallel::ExchangeFrames()
         total += recvCounts[r];
     }
     std::string in(static_cast<std::size_t>(total), '\0');
-    PMPI_Alltoallv(out.data(), sendCounts.data(), sendOffsets.data(), MPI_CHAR, in.data(),
-                   recvCounts.data(), recvOffsets.data(), MPI_CHAR, comm);
+    PMPI_Alltoallv(out.data(),
+                   sendCounts.data(),
+                   sendOffsets.data(),
+                   MPI_CHAR,
+                   in.data(),
+                   recvCounts.data(),
+                   recvOffsets.data(),
+                   MPI_CHAR,
+                   comm);
     const double waited = WallSeconds() - t0;
     s.syncSeconds += waited;
     s.exchangeSeconds += waited;
@@ -675,9 +691,9 @@ DconParallel::ExchangeFrames()
         auto it = s.devices.find((uint64_t(node) << 32) | ifIndex);
         if (it == s.devices.end())
         {
-            throw std::runtime_error(Who() + "a frame for node " + std::to_string(node) +
-                                     " device " + std::to_string(ifIndex) +
-                                     ", not a local end of a link between ranks");
+            throw std::runtime_error(Who() + "a frame for node " + std::to_string(node) + " device "
+                                     + std::to_string(ifIndex)
+                                     + ", not a local end of a link between ranks");
         }
         const uint8_t* eth = p + 20;
         const uint16_t type = static_cast<uint16_t>((eth[12] << 8) | eth[13]);
@@ -687,8 +703,8 @@ DconParallel::ExchangeFrames()
         {
             throw std::logic_error(Who() + "a frame from another rank arrives in the past");
         }
-        Simulator::ScheduleWithContext(node, arrival - now, &DconParallel::DeliverFrame,
-                                       it->second, packet, type);
+        Simulator::ScheduleWithContext(
+            node, arrival - now, &DconParallel::DeliverFrame, it->second, packet, type);
         p += 20 + len;
     }
 #endif
@@ -772,8 +788,8 @@ DconParallel::ReceiveDone(Ptr<Packet> payload)
     payload->CopyData(bytes.data(), bytes.size());
     if (bytes.size() != s.doneAt.size() * 8)
     {
-        throw std::runtime_error(Who() + "a completion message of " + std::to_string(bytes.size()) +
-                                 " bytes (expected " + std::to_string(s.doneAt.size() * 8) + ")");
+        throw std::runtime_error(Who() + "a completion message of " + std::to_string(bytes.size())
+                                 + " bytes (expected " + std::to_string(s.doneAt.size() * 8) + ")");
     }
     bool news = false;
     for (std::size_t r = 0; r < s.doneAt.size(); ++r)

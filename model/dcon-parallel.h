@@ -42,7 +42,7 @@ class PfcNetDevice;
  */
 class DconParallel
 {
-  public:
+public:
     /// What crossed ranks from this rank (frames sent over cut links and control messages).
     struct Traffic
     {
@@ -57,13 +57,13 @@ class DconParallel
     /// A link whose ends are on different ranks.
     struct CutLink
     {
-        uint32_t rankA;   //!< rank of one end
-        uint32_t nodeA;   //!< its node id
-        uint32_t ifA;     //!< its device's interface index
-        uint32_t rankB;   //!< rank of the other end
-        uint32_t nodeB;   //!< its node id
-        uint32_t ifB;     //!< its device's interface index
-        Time delay;       //!< propagation delay
+        uint32_t rankA; //!< rank of one end
+        uint32_t nodeA; //!< its node id
+        uint32_t ifA;   //!< its device's interface index
+        uint32_t rankB; //!< rank of the other end
+        uint32_t nodeB; //!< its node id
+        uint32_t ifB;   //!< its device's interface index
+        Time delay;     //!< propagation delay
     };
 
     /**
@@ -204,7 +204,7 @@ class DconParallel
      */
     static void ExchangeFrames();
 
-  private:
+private:
     /// Hand a frame from another rank to its device (the event at its arrival).
     static void DeliverFrame(PfcNetDevice* dev, Ptr<Packet> packet, uint16_t protocol);
     /// Deliver a frame that arrived from another rank.

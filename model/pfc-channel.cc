@@ -5,7 +5,6 @@
 #include "pfc-channel.h"
 
 #include "dcon-parallel.h"
-
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"

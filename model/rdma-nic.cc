@@ -595,12 +595,8 @@ RdmaNic::SendAck(Ptr<RdmaRxQueuePair> rx, uint32_t psn, bool nak)
 }
 
 void
-RdmaNic::SendAckTo(Ipv4Address src,
-                   uint32_t qpn,
-                   uint16_t sport,
-                   uint32_t psn,
-                   bool nak,
-                   bool ecnEcho)
+RdmaNic::SendAckTo(
+    Ipv4Address src, uint32_t qpn, uint16_t sport, uint32_t psn, bool nak, bool ecnEcho)
 {
     Ptr<Packet> p = Create<Packet>(ICRC_BYTES);
     RoceHeader roce;

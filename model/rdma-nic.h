@@ -223,12 +223,8 @@ private:
      * \param nak true for a NAK
      * \param ecnEcho set the BTH BECN bit (the acknowledged data carried CE)
      */
-    void SendAckTo(Ipv4Address src,
-                   uint32_t qpn,
-                   uint16_t sport,
-                   uint32_t psn,
-                   bool nak,
-                   bool ecnEcho);
+    void SendAckTo(
+        Ipv4Address src, uint32_t qpn, uint16_t sport, uint32_t psn, bool nak, bool ecnEcho);
     /**
      * \brief Send a CNP for a receiver QP (called by the receiver role of the CC).
      * \param rx the receiver QP

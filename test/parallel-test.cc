@@ -36,10 +36,10 @@ namespace
 /// A temporary file with the given text, removed at the end of the test.
 class TempFile
 {
-  public:
+public:
     explicit TempFile(const std::string& text)
-        : m_path(::testing::TempDir() + "partition-" +
-                 ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".txt")
+        : m_path(::testing::TempDir() + "partition-"
+                 + ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".txt")
     {
         std::ofstream(m_path) << text;
     }
@@ -49,12 +49,13 @@ class TempFile
         std::remove(m_path.c_str());
     }
 
-    const std::string& Path() const
+    const std::string&
+    Path() const
     {
         return m_path;
     }
 
-  private:
+private:
     std::string m_path;
 };
 
@@ -120,8 +121,8 @@ TEST(RankPartition, LeafSpineKeepsHostsWithTheirLeafAndSpreadsSpines)
     {
         for (uint32_t i = 0; i < 6; ++i)
         {
-            EXPECT_EQ(r[ls.GetHost(leaf, i)], r[ls.GetLeaf(leaf)]) << "host " << i << " of leaf "
-                                                                   << leaf;
+            EXPECT_EQ(r[ls.GetHost(leaf, i)], r[ls.GetLeaf(leaf)])
+                << "host " << i << " of leaf " << leaf;
         }
     }
     // Leaves 0, 1 on rank 0 and 2, 3 on rank 1 (consecutive runs of equal work); two spines
@@ -184,10 +185,25 @@ TEST(RankPartition, OneRankAndTooManyRanks)
 {
     TopologySpec t = FatTree4();
     std::vector<uint32_t> r = RankPartition::Balanced(t, 1);
-    EXPECT_TRUE(std::all_of(r.begin(), r.end(), [](uint32_t x) { return x == 0; }));
+    EXPECT_TRUE(std::all_of(r.begin(),
+                            r.end(),
+                            [](uint32_t x)
+                            {
+                                return x == 0;
+                            }));
     // 8 host groups and 12 switches without hosts: 20 groups at most.
-    ExpectInvalid([&] { RankPartition::Balanced(t, 21); }, "21 ranks but only 20 groups");
-    ExpectInvalid([&] { RankPartition::Balanced(t, 0); }, "ranks must be >= 1");
+    ExpectInvalid(
+        [&]
+        {
+            RankPartition::Balanced(t, 21);
+        },
+        "21 ranks but only 20 groups");
+    ExpectInvalid(
+        [&]
+        {
+            RankPartition::Balanced(t, 0);
+        },
+        "ranks must be >= 1");
 }
 
 TEST(RankPartition, ValidateNamesTheFault)
@@ -196,11 +212,25 @@ TEST(RankPartition, ValidateNamesTheFault)
     std::vector<uint32_t> r = RankPartition::Balanced(t, 2);
     std::vector<uint32_t> bad = r;
     bad[5] = 3;
-    ExpectInvalid([&] { RankPartition::Validate(bad, t, 2); },
-                  "node 5 is on rank 3, but the run has 2 rank(s)");
+    ExpectInvalid(
+        [&]
+        {
+            RankPartition::Validate(bad, t, 2);
+        },
+        "node 5 is on rank 3, but the run has 2 rank(s)");
     std::vector<uint32_t> empty(t.nNodes, 0);
-    ExpectInvalid([&] { RankPartition::Validate(empty, t, 2); }, "rank 1 has no node");
-    ExpectInvalid([&] { RankPartition::Validate({0, 1}, t, 2); }, "2 ranks given for 36 nodes");
+    ExpectInvalid(
+        [&]
+        {
+            RankPartition::Validate(empty, t, 2);
+        },
+        "rank 1 has no node");
+    ExpectInvalid(
+        [&]
+        {
+            RankPartition::Validate({0, 1}, t, 2);
+        },
+        "2 ranks given for 36 nodes");
     // A zero-delay link between ranks: no lookahead.
     TopologySpec z = t;
     for (auto& l : z.links)
@@ -208,9 +238,13 @@ TEST(RankPartition, ValidateNamesTheFault)
         if (r[l.a] != r[l.b])
         {
             l.delay = Time(0);
-            ExpectInvalid([&] { RankPartition::Validate(r, z, 2); },
-                          "joins rank " + std::to_string(r[l.a]) + " and rank " +
-                              std::to_string(r[l.b]) + " with a delay of 0 ps");
+            ExpectInvalid(
+                [&]
+                {
+                    RankPartition::Validate(r, z, 2);
+                },
+                "joins rank " + std::to_string(r[l.a]) + " and rank " + std::to_string(r[l.b])
+                    + " with a delay of 0 ps");
             break;
         }
     }
@@ -229,28 +263,55 @@ TEST(RankPartition, ReadsAFileAndRejectsBadLines)
     }
     {
         TempFile f("0 0\n1 0\n2 0\n");
-        ExpectInvalid([&] { RankPartition::Read(f.Path(), t); }, "gives no rank for node 3");
+        ExpectInvalid(
+            [&]
+            {
+                RankPartition::Read(f.Path(), t);
+            },
+            "gives no rank for node 3");
     }
     {
         TempFile f("0 0\n1 0\n2 0\n3 x\n");
-        ExpectInvalid([&] { RankPartition::Read(f.Path(), t); },
-                      ":4: rank must be a non-negative integer, got 'x'");
+        ExpectInvalid(
+            [&]
+            {
+                RankPartition::Read(f.Path(), t);
+            },
+            ":4: rank must be a non-negative integer, got 'x'");
     }
     {
         TempFile f("0 0\n9 0\n");
-        ExpectInvalid([&] { RankPartition::Read(f.Path(), t); },
-                      ":2: node must be an integer in [0, 4), got '9'");
+        ExpectInvalid(
+            [&]
+            {
+                RankPartition::Read(f.Path(), t);
+            },
+            ":2: node must be an integer in [0, 4), got '9'");
     }
     {
         TempFile f("0 0\n0 1\n");
-        ExpectInvalid([&] { RankPartition::Read(f.Path(), t); }, ":2: node given twice, got '0'");
+        ExpectInvalid(
+            [&]
+            {
+                RankPartition::Read(f.Path(), t);
+            },
+            ":2: node given twice, got '0'");
     }
     {
         TempFile f("0 0 0\n");
-        ExpectInvalid([&] { RankPartition::Read(f.Path(), t); }, ":1: expected 'node rank'");
+        ExpectInvalid(
+            [&]
+            {
+                RankPartition::Read(f.Path(), t);
+            },
+            ":1: expected 'node rank'");
     }
-    ExpectInvalid([&] { RankPartition::Read("/nonexistent/partition.txt", t); },
-                  "'/nonexistent/partition.txt' cannot be read");
+    ExpectInvalid(
+        [&]
+        {
+            RankPartition::Read("/nonexistent/partition.txt", t);
+        },
+        "'/nonexistent/partition.txt' cannot be read");
 }
 
 TEST(DconParallel, SequentialBuildIsOneRank)
@@ -308,8 +369,12 @@ TEST(DconParallel, FabricRefusesAPartitionBeyondTheRanks)
     std::vector<uint32_t> r(ls.GetTopology().nNodes, 0);
     r[ls.GetLeaf(1)] = 1;
     fh.SetPartition(r);
-    ExpectInvalid([&] { fh.Build(ls.GetTopology()); },
-                  "node " + std::to_string(ls.GetLeaf(1)) + " is on rank 1, but the run has 1");
+    ExpectInvalid(
+        [&]
+        {
+            fh.Build(ls.GetTopology());
+        },
+        "node " + std::to_string(ls.GetLeaf(1)) + " is on rank 1, but the run has 1");
     Simulator::Destroy();
 }
 
