@@ -54,6 +54,7 @@
 #include "ns3/enum.h"
 #include "ns3/hpcc-format.h"
 #include "ns3/log.h"
+#include "ns3/parallel-options.h"
 #include "ns3/queue-size.h"
 #include "ns3/rank-partition.h"
 #include "ns3/rdma-cc-registry.h"
@@ -290,7 +291,7 @@ main(int argc, char* argv[])
     DconParallel::Init(&argc, &argv); // MPI builds: mpirun -np N runs one simulation on N ranks
     Time::SetResolution(Time::PS);
     std::string topoPath;
-    std::string partitionFile;
+    ParallelOptions par;
     std::string flowsPath;
     std::string outdir;
     std::string cc = "dcqcn";
@@ -325,21 +326,7 @@ main(int argc, char* argv[])
                  stopAt);
     cmd.AddValue(
         "validate", "Exit 1 unless every flow completed without PFC pause or drop", validate);
-    std::string nodeWork;
-    cmd.AddValue("nodeWork",
-                 "With --outdir: write OUTDIR/node-work-{nodes,links}.csv, the frames of every "
-                 "node and link (input of scripts/parallel_model.py)",
-                 nodeWork);
-    uint32_t writePartition = 0;
-    AddUnsignedValue(cmd,
-                     "writePartition",
-                     "Print the default partition for this many ranks ('node rank' lines, the "
-                     "--partition format) and exit",
-                     writePartition);
-    cmd.AddValue("partition",
-                 "Parallel runs: a file of 'node rank' lines (default: hosts with their ToR, "
-                 "switches spread evenly)",
-                 partitionFile);
+    par.AddTo(cmd, "ToR", true);
     cmd.Parse(argc, argv);
     if (listCc)
     {
@@ -389,9 +376,9 @@ main(int argc, char* argv[])
             throw std::invalid_argument(flowsPath + ": no flows");
         }
 
-        if (writePartition > 0)
+        if (par.writePartition > 0)
         {
-            RankPartition::Write(std::cout, RankPartition::Balanced(topo, writePartition));
+            RankPartition::Write(std::cout, RankPartition::Balanced(topo, par.writePartition));
             return 0;
         }
         DataRate lineRate = HostLineRate(topo);
@@ -454,7 +441,7 @@ main(int argc, char* argv[])
                 }
             }
         }
-        fh.SetPartitionFile(partitionFile);
+        fh.SetPartitionFile(par.partitionFile);
         Ptr<RdmaFabric> fabric = fh.Build(topo);
         const uint8_t controlPriority
             = fabric->GetNic(fabric->GetHosts().front())->GetControlPriority();
@@ -627,7 +614,7 @@ main(int argc, char* argv[])
         {
             monitor->WriteHpccFct(outdir + "/fct.txt");
             monitor->Write(outdir, r.runSeconds);
-            if (!nodeWork.empty() && nodeWork != "false" && nodeWork != "0"
+            if (par.nodeWork
                 && !DconParallel::IsEnabled()) // a sequential run's counts (the model's input)
             {
                 monitor->WriteNodeWork(outdir + "/node-work");
@@ -637,10 +624,8 @@ main(int argc, char* argv[])
     }
     catch (const std::exception& e)
     {
-        std::cerr << "error: " << DconParallel::Who() << e.what() << "\n";
-        DconParallel::AbortIfParallel(2);
         Simulator::Destroy();
-        return 2;
+        return DconParallel::Fail(e.what());
     }
     Simulator::Destroy();
     DconParallel::Finish();

@@ -32,6 +32,7 @@
 #include "ns3/core-module.h"
 #include "ns3/dcon-parallel.h"
 #include "ns3/leaf-spine-helper.h"
+#include "ns3/parallel-options.h"
 #include "ns3/rank-partition.h"
 #include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-fabric-helper.h"
@@ -109,21 +110,8 @@ main(int argc, char* argv[])
     AddUnsignedValue(cmd, "incastSenders", "Senders per incast event", cfg.incastSenders);
     AddUnsignedValue(cmd, "incastBytes", "Bytes per incast sender", cfg.incastBytes);
     cmd.AddValue("outdir", "Output directory", outdir);
-    bool nodeWork = false;
-    cmd.AddValue("nodeWork",
-                 "Also write OUTDIR/node-work-{nodes,links}.csv, the frames of every node and link "
-                 "(input of scripts/parallel_model.py)",
-                 nodeWork);
-    uint32_t writePartition = 0;
-    AddUnsignedValue(cmd,
-                     "writePartition",
-                     "Print the default partition for this many ranks ('node rank' lines, the "
-                     "--partition format) and exit",
-                     writePartition);
-    cmd.AddValue("partition",
-                 "Parallel runs: a file of 'node rank' lines (default: hosts with their leaf, "
-                 "switches spread evenly)",
-                 cfg.partitionFile);
+    ParallelOptions par;
+    par.AddTo(cmd, "leaf", true);
     cmd.Parse(argc, argv);
     if (listCc)
     {
@@ -132,6 +120,7 @@ main(int argc, char* argv[])
     }
     cfg.sw.explicitOptions = GetGivenOptions(argc, argv);
     cfg.attributeArgs = GetAttributeArguments(argc, argv);
+    cfg.partitionFile = par.partitionFile;
     try
     {
         DconParallel::Start();
@@ -146,11 +135,11 @@ main(int argc, char* argv[])
               << cfg.cc << "-load" << cfg.load << "-s" << cfg.seed;
             outdir = o.str();
         }
-        if (writePartition > 0)
+        if (par.writePartition > 0)
         {
             LeafSpineHelper ls(cfg.spines, cfg.leaves, cfg.hostsPerLeaf);
             TopologySpec topo = ls.GetTopology();
-            RankPartition::Write(std::cout, RankPartition::Balanced(topo, writePartition));
+            RankPartition::Write(std::cout, RankPartition::Balanced(topo, par.writePartition));
             return 0;
         }
         DconLargeScale run(cfg);
@@ -163,7 +152,7 @@ main(int argc, char* argv[])
         std::string report = DconParallel::RankReport(wall);
         wall = DconParallel::MaxAll(wall);
         run.Write(outdir, wall);
-        if (nodeWork && !DconParallel::IsEnabled())
+        if (par.nodeWork && !DconParallel::IsEnabled())
         {
             run.GetMonitor()->WriteNodeWork(outdir + "/node-work");
         }
@@ -180,9 +169,7 @@ main(int argc, char* argv[])
     }
     catch (const std::exception& e)
     {
-        std::cerr << "error: " << DconParallel::Who() << e.what() << "\n";
-        DconParallel::AbortIfParallel(2);
-        return 2;
+        return DconParallel::Fail(e.what());
     }
     Simulator::Destroy();
     DconParallel::Finish();

@@ -16,9 +16,9 @@
 //   build-mpi/bin/dcon-mpi-check --out=seq.txt
 //   mpirun -np 2 build-mpi/bin/dcon-mpi-check --out=par.txt && cmp seq.txt par.txt
 //
-// It also measures the two costs of the parallel-speedup model (scripts/parallel_model.py):
-// --frames=N --log=false times N frames crossing ranks (against the same frames on one rank),
-// --rounds=N times N synchronization rounds with one event per rank and round and no frame.
+// It also times the pieces of a parallel run: --rounds=N, N synchronization rounds with one
+// event per rank and round and no frame (the round cost of scripts/parallel_model.py), and
+// --frames=N --log=false, N frames crossing ranks (against the same frames on one rank).
 // --report=FILE writes the per-rank statistics (DconParallel::RankReport) there.
 
 #include "ns3/command-line.h"
@@ -274,9 +274,7 @@ main(int argc, char* argv[])
     }
     catch (const std::exception& e)
     {
-        std::cerr << "error: " << DconParallel::Who() << e.what() << "\n";
-        DconParallel::AbortIfParallel(2);
-        return 2;
+        return DconParallel::Fail(e.what());
     }
     Simulator::Destroy();
     DconParallel::Finish();

@@ -34,6 +34,7 @@
 #include "ns3/command-line.h"
 #include "ns3/core-module.h"
 #include "ns3/dcon-parallel.h"
+#include "ns3/parallel-options.h"
 #include "ns3/pfc-helper.h"
 #include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-fabric-helper.h"
@@ -80,10 +81,8 @@ main(int argc, char* argv[])
     cmd.AddValue("cnmWindowRtts", "DCON window T in base RTTs", cfg.cnmWindowRtts);
     cmd.AddValue("pcap", "Write pcap files of L2's ports", cfg.pcap);
     cmd.AddValue("validate", "Check the expected result and exit 1 if it does not hold", validate);
-    cmd.AddValue("partition",
-                 "Parallel runs: a file of 'node rank' lines (default: hosts with their leaf, "
-                 "switches spread evenly)",
-                 cfg.partitionFile);
+    ParallelOptions par;
+    par.AddTo(cmd, "leaf", false);
     cmd.Parse(argc, argv);
     if (listCc)
     {
@@ -96,6 +95,7 @@ main(int argc, char* argv[])
     {
         cfg.outdir = "results/testbed-" + cfg.cc;
     }
+    cfg.partitionFile = par.partitionFile;
     try
     {
         DconParallel::Start();
@@ -160,9 +160,7 @@ main(int argc, char* argv[])
     }
     catch (const std::exception& e)
     {
-        std::cerr << "error: " << DconParallel::Who() << e.what() << "\n";
-        DconParallel::AbortIfParallel(2);
-        return 2;
+        return DconParallel::Fail(e.what());
     }
     Simulator::Destroy();
     DconParallel::Finish();

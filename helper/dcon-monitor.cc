@@ -700,6 +700,46 @@ DconMonitor::LocalTotals() const
     return t;
 }
 
+std::vector<uint64_t*>
+DconMonitor::Counters(Totals& t)
+{
+    std::vector<uint64_t*> c;
+    for (auto* v : {&t.pauseSent, &t.resumeSent, &t.txFrames})
+    {
+        for (uint64_t& x : *v)
+        {
+            c.push_back(&x);
+        }
+    }
+    for (uint64_t* x : {&t.marks,
+                        &t.dconArrivals,
+                        &t.dconAtFloor,
+                        &t.dconUnmarked,
+                        &t.dconOnsets,
+                        &t.dconTriggers,
+                        &t.mmuTotal,
+                        &t.mmuShared,
+                        &t.mmuHeadroom,
+                        &t.ingress,
+                        &t.egress,
+                        &t.paused,
+                        &t.nic.dataPacketsSent,
+                        &t.nic.retransmittedPackets,
+                        &t.nic.acksSent,
+                        &t.nic.naksSent,
+                        &t.nic.naksReceived,
+                        &t.nic.cnpsSent,
+                        &t.nic.cnpsReceived,
+                        &t.nic.cnmsReceived,
+                        &t.nic.timeouts,
+                        &t.nic.flowsCompleted,
+                        &t.events})
+    {
+        c.push_back(x);
+    }
+    return c;
+}
+
 void
 DconMonitor::Collect()
 {
@@ -746,13 +786,10 @@ DconMonitor::Collect()
     {
         e.PutSamples(f.samples, m_fabric->GetRank(m_flows->GetFlows()[id].src) == me);
     }
-    const Totals mineTotals = LocalTotals();
-    for (const auto* v : {&mineTotals.pauseSent, &mineTotals.resumeSent, &mineTotals.txFrames})
+    Totals mineTotals = LocalTotals();
+    for (const uint64_t* x : Counters(mineTotals))
     {
-        for (uint64_t x : *v)
-        {
-            e.Put(x);
-        }
+        e.Put(*x);
     }
     for (const auto& m : mineTotals.drops)
     {
@@ -762,32 +799,6 @@ DconMonitor::Collect()
             e.PutString(reason);
             e.Put(n);
         }
-    }
-    for (uint64_t x : {mineTotals.marks,
-                       mineTotals.dconArrivals,
-                       mineTotals.dconAtFloor,
-                       mineTotals.dconUnmarked,
-                       mineTotals.dconOnsets,
-                       mineTotals.dconTriggers,
-                       mineTotals.mmuTotal,
-                       mineTotals.mmuShared,
-                       mineTotals.mmuHeadroom,
-                       mineTotals.ingress,
-                       mineTotals.egress,
-                       mineTotals.paused,
-                       mineTotals.nic.dataPacketsSent,
-                       mineTotals.nic.retransmittedPackets,
-                       mineTotals.nic.acksSent,
-                       mineTotals.nic.naksSent,
-                       mineTotals.nic.naksReceived,
-                       mineTotals.nic.cnpsSent,
-                       mineTotals.nic.cnpsReceived,
-                       mineTotals.nic.cnmsReceived,
-                       mineTotals.nic.timeouts,
-                       mineTotals.nic.flowsCompleted,
-                       mineTotals.events})
-    {
-        e.Put(x);
     }
     e.Put<uint8_t>(mineTotals.dconQueues);
     e.PutTime(mineTotals.now);
@@ -862,10 +873,10 @@ DconMonitor::Collect()
         for (auto* v : {&t.pauseSent, &t.resumeSent, &t.txFrames})
         {
             v->resize(mineTotals.pauseSent.size());
-            for (auto& x : *v)
-            {
-                x = d.Get<uint64_t>();
-            }
+        }
+        for (uint64_t* x : Counters(t))
+        {
+            *x = d.Get<uint64_t>();
         }
         t.drops.resize(mineTotals.drops.size());
         for (auto& m : t.drops)
@@ -875,32 +886,6 @@ DconMonitor::Collect()
                 std::string reason = d.GetString();
                 m[reason] = d.Get<uint64_t>();
             }
-        }
-        for (uint64_t* x : {&t.marks,
-                            &t.dconArrivals,
-                            &t.dconAtFloor,
-                            &t.dconUnmarked,
-                            &t.dconOnsets,
-                            &t.dconTriggers,
-                            &t.mmuTotal,
-                            &t.mmuShared,
-                            &t.mmuHeadroom,
-                            &t.ingress,
-                            &t.egress,
-                            &t.paused,
-                            &t.nic.dataPacketsSent,
-                            &t.nic.retransmittedPackets,
-                            &t.nic.acksSent,
-                            &t.nic.naksSent,
-                            &t.nic.naksReceived,
-                            &t.nic.cnpsSent,
-                            &t.nic.cnpsReceived,
-                            &t.nic.cnmsReceived,
-                            &t.nic.timeouts,
-                            &t.nic.flowsCompleted,
-                            &t.events})
-        {
-            *x = d.Get<uint64_t>();
         }
         t.dconQueues = d.Get<uint8_t>() != 0;
         t.now = d.GetTime();
@@ -913,11 +898,11 @@ DconMonitor::Collect()
         {
             continue; // sum starts as rank 0's own totals
         }
-        for (std::size_t k = 0; k < sum.pauseSent.size(); ++k)
+        std::vector<uint64_t*> to = Counters(sum);
+        std::vector<uint64_t*> from = Counters(t);
+        for (std::size_t k = 0; k < to.size(); ++k)
         {
-            sum.pauseSent[k] += t.pauseSent[k];
-            sum.resumeSent[k] += t.resumeSent[k];
-            sum.txFrames[k] += t.txFrames[k];
+            *to[k] += *from[k];
         }
         for (std::size_t k = 0; k < sum.drops.size(); ++k)
         {
@@ -925,33 +910,6 @@ DconMonitor::Collect()
             {
                 sum.drops[k][reason] += n;
             }
-        }
-        for (auto [to, from] : std::initializer_list<std::pair<uint64_t*, uint64_t>>{
-                 {&sum.marks, t.marks},
-                 {&sum.dconArrivals, t.dconArrivals},
-                 {&sum.dconAtFloor, t.dconAtFloor},
-                 {&sum.dconUnmarked, t.dconUnmarked},
-                 {&sum.dconOnsets, t.dconOnsets},
-                 {&sum.dconTriggers, t.dconTriggers},
-                 {&sum.mmuTotal, t.mmuTotal},
-                 {&sum.mmuShared, t.mmuShared},
-                 {&sum.mmuHeadroom, t.mmuHeadroom},
-                 {&sum.ingress, t.ingress},
-                 {&sum.egress, t.egress},
-                 {&sum.paused, t.paused},
-                 {&sum.nic.dataPacketsSent, t.nic.dataPacketsSent},
-                 {&sum.nic.retransmittedPackets, t.nic.retransmittedPackets},
-                 {&sum.nic.acksSent, t.nic.acksSent},
-                 {&sum.nic.naksSent, t.nic.naksSent},
-                 {&sum.nic.naksReceived, t.nic.naksReceived},
-                 {&sum.nic.cnpsSent, t.nic.cnpsSent},
-                 {&sum.nic.cnpsReceived, t.nic.cnpsReceived},
-                 {&sum.nic.cnmsReceived, t.nic.cnmsReceived},
-                 {&sum.nic.timeouts, t.nic.timeouts},
-                 {&sum.nic.flowsCompleted, t.nic.flowsCompleted},
-                 {&sum.events, t.events}})
-        {
-            *to += from;
         }
         sum.dconQueues = sum.dconQueues || t.dconQueues;
         sum.now = std::max(sum.now, t.now);

@@ -248,6 +248,14 @@ private:
     /// \return this process's counters.
     Totals LocalTotals() const;
 
+    /**
+     * \brief Every counter of \p t that adds up over ranks, in one fixed order (exchanged and
+     * summed by Collect).
+     * \param t the totals
+     * \return pointers into \p t
+     */
+    static std::vector<uint64_t*> Counters(Totals& t);
+
     void Sample();
     /**
      * \brief A PFC frame was sent.

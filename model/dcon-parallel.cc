@@ -32,6 +32,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -477,8 +478,8 @@ DconParallel::SetCutLinks(const std::vector<CutLink>& links,
         {
             throw std::logic_error("SetCutLinks: no local device on a link of this rank");
         }
-        const bool aIsMe0 = l.rankA == s.rank;
-        s.devices[(uint64_t(aIsMe0 ? l.nodeA : l.nodeB) << 32) | (aIsMe0 ? l.ifA : l.ifB)]
+        const bool aIsMe = l.rankA == s.rank;
+        s.devices[(uint64_t(aIsMe ? l.nodeA : l.nodeB) << 32) | (aIsMe ? l.ifA : l.ifB)]
             = PeekPointer(dev);
         Ptr<MpiReceiver> rx = dev->GetObject<MpiReceiver>();
         if (!rx)
@@ -488,7 +489,6 @@ DconParallel::SetCutLinks(const std::vector<CutLink>& links,
                 MakeBoundCallback(&DconParallel::ReceiveFromRank, PeekPointer(dev)));
             dev->AggregateObject(rx);
         }
-        const bool aIsMe = l.rankA == s.rank;
         Mailbox m{aIsMe ? l.rankB : l.rankA,
                   aIsMe ? l.nodeB : l.nodeA,
                   aIsMe ? l.ifB : l.ifA,
@@ -909,15 +909,17 @@ DconParallel::RankReport(double runSeconds)
     return doc.str();
 }
 
-void
-DconParallel::AbortIfParallel(int code)
+int
+DconParallel::Fail(const std::string& what)
 {
+    std::cerr << "error: " << Who() << what << std::endl;
 #ifdef NS3_MPI
     if (S().enabled)
     {
-        MPI_Abort(MPI_COMM_WORLD, code);
+        MPI_Abort(MPI_COMM_WORLD, 2);
     }
 #endif
+    return 2;
 }
 
 } // namespace ns3

@@ -191,11 +191,13 @@ public:
     static std::string RankReport(double runSeconds);
 
     /**
-     * \brief After an error: stop every rank (MPI_Abort) in a parallel run, so that no rank
-     * waits forever for one that failed; return normally otherwise.
-     * \param code the exit status
+     * \brief Report a fatal error of a program: print "error: " + Who() + \p what to stderr and,
+     * in a parallel run, stop every rank (MPI_Abort with status 2), so that no rank waits
+     * forever for one that failed.
+     * \param what the message
+     * \return the exit status 2 (in a sequential run, where it returns)
      */
-    static void AbortIfParallel(int code);
+    static int Fail(const std::string& what);
 
     /**
      * \brief Send this round's frames to the other ranks and schedule the frames they sent

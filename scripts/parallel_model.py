@@ -55,7 +55,7 @@ SCENARIOS = {
         "program": "dcon-bench",
         "args": [f"--topo={ROOT}/data/bench/fat-tree-320.topo",
                  f"--flows={ROOT}/data/bench/websearch-30pct-2ms.flows"],
-        "node_work": ["--nodeWork=1"],
+        "node_work": ["--nodeWork"],
     },
     "large-scale": {
         "program": "dcon-large-scale",

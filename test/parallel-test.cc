@@ -191,6 +191,17 @@ TEST(RankPartition, OneRankAndTooManyRanks)
                             {
                                 return x == 0;
                             }));
+    // More ranks than groups with hosts (8): every rank still gets a node (switches without
+    // hosts fill the rest), and each host stays with its ToR.
+    for (uint32_t ranks : {9u, 12u, 20u})
+    {
+        std::vector<uint32_t> many = RankPartition::Balanced(t, ranks);
+        RankPartition::Validate(many, t, ranks); // throws if a rank has no node
+        for (uint32_t h = 0; h < 16; ++h)
+        {
+            EXPECT_EQ(many[h], many[16 + h / 2]) << ranks << " ranks, host " << h;
+        }
+    }
     // 8 host groups and 12 switches without hosts: 20 groups at most.
     ExpectInvalid(
         [&]
@@ -325,7 +336,9 @@ TEST(DconParallel, SequentialBuildIsOneRank)
     EXPECT_EQ(DconParallel::SumAll(7), 7u);
     EXPECT_EQ(DconParallel::MaxAll(2.5), 2.5);
     EXPECT_EQ(DconParallel::RankReport(1.0), "");
-    DconParallel::AbortIfParallel(2); // returns in a sequential run
+    ::testing::internal::CaptureStderr();
+    EXPECT_EQ(DconParallel::Fail("bad input x"), 2); // returns in a sequential run
+    EXPECT_EQ(::testing::internal::GetCapturedStderr(), "error: bad input x\n");
     DconParallel::SetCutLinks({}, {});
     EXPECT_THROW(DconParallel::NotifyLocalDone(Time(0)), std::logic_error);
 }
