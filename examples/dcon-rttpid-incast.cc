@@ -1,0 +1,286 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Seed 004's incast test (4.1.2): 20 senders -> 1 switch -> 1 receiver, 100 Gb/s links; sender
+// 0..2 send 200, 200 and 150 MB, senders 3..19 send 5 MB each, all from t = 0. Prints the
+// statistics of the seed's table 4 and 6 (mean / 99th / max of the per-RTT samples, mean rate =
+// sum of sizes / sum of FCTs (eq. 30), mean FCT (eq. 32), finish time (eq. 33)) next to its
+// numbers for LSTM+PID at rtt_target 5 us. --rttTrace writes the per-RTT samples of every
+// flow as CSV (for scripts/train_rtt_predictor.py).
+//
+//   build/examples/dcon-rttpid-incast                       # LSTM + PID, shipped weights
+//   build/examples/dcon-rttpid-incast --predictor=none      # PID on the measured RTT
+//   build/examples/dcon-rttpid-incast --scale=0.05          # sizes x 0.05 (quick)
+//   build/examples/dcon-rttpid-incast --cc=timely --rttTrace=timely.csv
+#include "ns3/boolean.h"
+#include "ns3/checked-options.h"
+#include "ns3/command-line.h"
+#include "ns3/config.h"
+#include "ns3/double.h"
+#include "ns3/rdma-cc-registry.h"
+#include "ns3/rdma-fabric-helper.h"
+#include "ns3/rdma-flow-helper.h"
+#include "ns3/rdma-rtt-pid.h"
+#include "ns3/scenario-attributes.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/switch-queue-settings.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+#ifdef DCON_EXAMPLE_DATA_DIR
+const std::string kDefaultWeights
+    = std::string(DCON_EXAMPLE_DATA_DIR) + "/rtt-predictor/lstm-weights.txt";
+#else
+const std::string kDefaultWeights = "data/rtt-predictor/lstm-weights.txt";
+#endif
+
+/// Per-RTT samples of one flow, taken from the NIC's per-ACK samples the way seed 004 (3.2)
+/// times packets: a sample counts if its packet was sent after the previous counted sample
+/// arrived (send time = now - rtt).
+struct RttCollector
+{
+    uint32_t flow{0};
+    Time lastSample{Time(-1)};
+    std::vector<double>* all{nullptr}; //!< every counted sample, us
+    std::ofstream* csv{nullptr};
+
+    void
+    OnSample(Time rtt)
+    {
+        Time now = Simulator::Now();
+        if (lastSample.IsPositive() && now - rtt < lastSample)
+        {
+            return;
+        }
+        lastSample = now;
+        all->push_back(rtt.GetSeconds() * 1e6);
+        if (csv)
+        {
+            *csv << flow << "," << now.GetPicoSeconds() / 1000 << "," << rtt.GetPicoSeconds() / 1000
+                 << "\n";
+        }
+    }
+};
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Time::SetResolution(Time::PS);
+    RdmaFabricHelper::UseFastScheduler();
+    std::string cc = "rttpid";
+    std::string predictor = kDefaultWeights;
+    std::string gains = "tuned";
+    std::string rttTrace;
+    double scale = 1.0;
+    Time target = MicroSeconds(5);
+    Time linkDelay = MicroSeconds(1);
+    DataRate rate("100Gbps");
+    SwitchQueueSettings sw;
+    sw.bufferSize = QueueSize("32MB");
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("cc", RdmaCcRegistry::GetCommandLineHelp(), cc);
+    cmd.AddValue("predictor",
+                 "rttpid: LSTM weight file, or 'none' for the PID on the measured RTT",
+                 predictor);
+    cmd.AddValue("gains",
+                 "rttpid: 'tuned' = the seed's trained gains [-0.358, -0.060, 0.040] fixed (its "
+                 "incast runs); 'initial' = the attribute defaults with online tuning",
+                 gains);
+    cmd.AddValue("target", "rttpid: RTT target", target);
+    cmd.AddValue("scale", "Multiply every flow size by this (> 0; 1 = the seed's sizes)", scale);
+    cmd.AddValue("linkDelay", "One-way delay of each link", linkDelay);
+    cmd.AddValue("rate", "Link rate", rate);
+    cmd.AddValue("rttTrace", "Write the per-RTT samples as CSV flow,time_ns,rtt_ns", rttTrace);
+    sw.AddCommandLineOptions(cmd);
+    cmd.Parse(argc, argv);
+    try
+    {
+        if (!(scale > 0) || !std::isfinite(scale))
+        {
+            throw std::invalid_argument("--scale must be > 0, got " + std::to_string(scale));
+        }
+        if (gains != "tuned" && gains != "initial")
+        {
+            throw std::invalid_argument("--gains must be tuned or initial, got '" + gains + "'");
+        }
+        sw.explicitOptions = GetGivenOptions(argc, argv);
+        ApplyCcPreset(cc, "paper", rate, GetAttributeArguments(argc, argv));
+        const bool pid = RdmaCongestionOps::LookupTypeId(cc) == RdmaRttPid::GetTypeId();
+        if (pid)
+        {
+            Config::SetDefault("ns3::RdmaRttPid::Target", TimeValue(target));
+            Config::SetDefault("ns3::RdmaRttPid::PredictorFile",
+                               StringValue(predictor == "none" ? "" : predictor));
+            if (gains == "tuned")
+            {
+                Config::SetDefault("ns3::RdmaRttPid::Kp", DoubleValue(-0.358));
+                Config::SetDefault("ns3::RdmaRttPid::Ki", DoubleValue(-0.060));
+                Config::SetDefault("ns3::RdmaRttPid::Kd", DoubleValue(0.040));
+                Config::SetDefault("ns3::RdmaRttPid::GainTuning", BooleanValue(false));
+            }
+            std::cout << "rttpid: predictor "
+                      << (predictor == "none" ? "none (the PID runs on the measured RTT)"
+                                              : predictor)
+                      << "; gains " << gains << "; target " << target.As(Time::US) << "\n";
+        }
+        // 20 senders (0..19), the receiver (20), the switch (21).
+        TopologySpec topo;
+        topo.nNodes = 22;
+        topo.isSwitch.assign(22, false);
+        topo.isSwitch[21] = true;
+        for (uint32_t h = 0; h <= 20; ++h)
+        {
+            topo.links.push_back({h, 21, rate, linkDelay});
+        }
+        RdmaFabricHelper fh;
+        fh.SetCongestionControl(cc);
+        sw.Check();
+        sw.Apply(fh, cc, linkDelay, rate);
+        Ptr<RdmaFabric> f = fh.Build(topo);
+        Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(f);
+        const uint64_t mb = 1000000;
+        std::vector<uint64_t> sizes{200 * mb, 200 * mb, 150 * mb};
+        sizes.resize(20, 5 * mb);
+        for (auto& s : sizes)
+        {
+            s = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(s * scale)));
+        }
+        std::vector<double> rtts;
+        std::ofstream csv;
+        if (!rttTrace.empty())
+        {
+            csv.open(rttTrace);
+            if (!csv)
+            {
+                throw std::invalid_argument("cannot write --rttTrace file '" + rttTrace + "'");
+            }
+            csv << "flow,time_ns,rtt_ns\n";
+        }
+        std::vector<RttCollector> collectors(20);
+        for (uint32_t h = 0; h < 20; ++h)
+        {
+            collectors[h].flow = flows->AddFlow(h, 20, sizes[h], Time(0));
+            collectors[h].all = &rtts;
+            collectors[h].csv = rttTrace.empty() ? nullptr : &csv;
+        }
+        for (uint32_t h = 0; h < 20; ++h)
+        {
+            f->GetNic(h)->TraceConnectWithoutContext(
+                "FlowStart",
+                MakeBoundCallback(
+                    +[](RttCollector* c, uint32_t id, Ptr<RdmaFlowState> s)
+                    {
+                        if (id == c->flow)
+                        {
+                            s->TraceConnectWithoutContext("RttSample",
+                                                          MakeCallback(&RttCollector::OnSample, c));
+                        }
+                    },
+                    &collectors[h]));
+        }
+        std::vector<double> fcts(20, 0);
+        uint32_t done = 0;
+        std::pair<std::vector<double>*, uint32_t*> sink(&fcts, &done);
+        for (uint32_t h = 0; h < 20; ++h)
+        {
+            f->GetNic(h)->TraceConnectWithoutContext(
+                "FlowComplete",
+                MakeBoundCallback(
+                    +[](std::pair<std::vector<double>*, uint32_t*>* p, const RdmaFlowRecord& r)
+                    {
+                        (*p->first)[r.flowId] = (r.end - r.start).GetSeconds();
+                        (*p->second)++;
+                    },
+                    &sink));
+        }
+        Simulator::Stop(Seconds(10));
+        Simulator::Run();
+        uint64_t pauses = 0;
+        for (const auto& l : f->GetLinks())
+        {
+            pauses += l.devA->GetStats().pauseSent + l.devB->GetStats().pauseSent;
+        }
+        Simulator::Destroy();
+        if (done != 20)
+        {
+            std::cerr << "only " << done << " of 20 flows completed by 10 s\n";
+            return 1;
+        }
+        double sumSize = 0;
+        double sumFct = 0;
+        double maxFct = 0;
+        for (uint32_t i = 0; i < 20; ++i)
+        {
+            sumSize += static_cast<double>(sizes[i]);
+            sumFct += fcts[i];
+            maxFct = std::max(maxFct, fcts[i]);
+        }
+        std::sort(rtts.begin(), rtts.end());
+        double mean = 0;
+        for (double r : rtts)
+        {
+            mean += r;
+        }
+        auto pct = [&rtts](double p)
+        {
+            if (rtts.empty())
+            {
+                return 0.0;
+            }
+            size_t i = static_cast<size_t>(std::ceil(p * static_cast<double>(rtts.size()))) - 1;
+            return rtts[std::min(i, rtts.size() - 1)];
+        };
+        char line[512];
+        std::cout << "cc " << cc << ", sizes x " << scale << ", link delay "
+                  << linkDelay.As(Time::US) << ", " << rtts.size() << " per-RTT samples, " << pauses
+                  << " PAUSE frames\n";
+        std::printf("%-22s %10s %10s\n", "", "this run", "seed 004");
+        std::snprintf(line,
+                      sizeof line,
+                      "%-22s %10.3f %10s\n",
+                      "mean RTT (us)",
+                      rtts.empty() ? 0.0 : mean / static_cast<double>(rtts.size()),
+                      "5.03");
+        std::cout << line;
+        std::snprintf(line, sizeof line, "%-22s %10.3f %10s\n", "99th RTT (us)", pct(0.99), "6.28");
+        std::cout << line;
+        std::snprintf(line,
+                      sizeof line,
+                      "%-22s %10.3f %10s\n",
+                      "max RTT (us)",
+                      rtts.empty() ? 0.0 : rtts.back(),
+                      "21.1");
+        std::cout << line;
+        std::snprintf(line,
+                      sizeof line,
+                      "%-22s %10.3f %10s\n",
+                      "mean rate (Gb/s)",
+                      sumSize * 8 / sumFct / 1e9,
+                      "21.2");
+        std::cout << line;
+        std::snprintf(
+            line, sizeof line, "%-22s %10.3f %10s\n", "mean FCT (ms)", sumFct / 20 * 1e3, "11.99");
+        std::cout << line;
+        std::snprintf(
+            line, sizeof line, "%-22s %10.3f %10s\n", "finish time (ms)", maxFct * 1e3, "53.76");
+        std::cout << line;
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "error: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}
