@@ -18,28 +18,27 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaRxFlowState);
 TypeId
 RdmaFlowState::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::RdmaFlowState")
-              .SetParent<Object>()
-              .SetGroupName("Dcon")
-              .AddConstructor<RdmaFlowState>()
-              .AddTraceSource("Rate",
-                              "Current sending rate",
-                              MakeTraceSourceAccessor(&RdmaFlowState::m_rate),
-                              "ns3::TracedValueCallback::DataRate")
-              .AddTraceSource("TargetRate",
-                              "Target rate",
-                              MakeTraceSourceAccessor(&RdmaFlowState::m_targetRate),
-                              "ns3::TracedValueCallback::DataRate")
-              .AddTraceSource("CongestionWindow",
-                              "Congestion window in bytes (0 = none)",
-                              MakeTraceSourceAccessor(&RdmaFlowState::m_cwnd),
-                              "ns3::TracedValueCallback::Uint64")
-              .AddTraceSource("RttSample",
-                              "An RTT sample measured by the NIC (algorithms "
-                              "that want RTT samples only)",
-                              MakeTraceSourceAccessor(&RdmaFlowState::m_rttSampleTrace),
-                              "ns3::Time::TracedCallback");
+    static TypeId tid = TypeId("ns3::RdmaFlowState")
+                            .SetParent<Object>()
+                            .SetGroupName("Dcon")
+                            .AddConstructor<RdmaFlowState>()
+                            .AddTraceSource("Rate",
+                                            "Current sending rate",
+                                            MakeTraceSourceAccessor(&RdmaFlowState::m_rate),
+                                            "ns3::TracedValueCallback::DataRate")
+                            .AddTraceSource("TargetRate",
+                                            "Target rate",
+                                            MakeTraceSourceAccessor(&RdmaFlowState::m_targetRate),
+                                            "ns3::TracedValueCallback::DataRate")
+                            .AddTraceSource("CongestionWindow",
+                                            "Congestion window in bytes (0 = none)",
+                                            MakeTraceSourceAccessor(&RdmaFlowState::m_cwnd),
+                                            "ns3::TracedValueCallback::Uint64")
+                            .AddTraceSource("RttSample",
+                                            "An RTT sample the NIC measured (for algorithms "
+                                            "that want RTT samples)",
+                                            MakeTraceSourceAccessor(&RdmaFlowState::m_rttSample),
+                                            "ns3::Time::TracedCallback");
     return tid;
 }
 

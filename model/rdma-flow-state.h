@@ -67,10 +67,10 @@ public:
     uint64_t m_sndUna{0};               //!< lowest unacknowledged byte offset
     uint64_t m_sentHighWater{0};        //!< highest byte offset ever sent (for retransmit counts)
     Time m_lastRtt;                     //!< last RTT sample (zero if none)
+    Time m_startTime;                   //!< when the flow started
     /// Every RTT sample the NIC measures (only for algorithms that want RTT samples), for
-    /// traces such as RTT exports.
-    TracedCallback<Time> m_rttSampleTrace;
-    Time m_startTime; //!< when the flow started
+    /// traces such as RTT exports ("RttSample").
+    TracedCallback<Time> m_rttSample;
 };
 
 /**

@@ -705,7 +705,7 @@ RdmaNic::ReceiveAck(const BthHeader& bth, const AethHeader& aeth)
         {
             info.rtt = Simulator::Now() - qp->sendTimes.front().second;
             s->m_lastRtt = info.rtt;
-            s->m_rttSampleTrace(info.rtt);
+            s->m_rttSample(info.rtt);
         }
         qp->sendTimes.pop_front();
     }
