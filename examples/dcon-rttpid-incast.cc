@@ -32,6 +32,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <vector>
 
 using namespace ns3;
@@ -109,7 +110,9 @@ main(int argc, char* argv[])
     {
         if (!(scale > 0) || !std::isfinite(scale))
         {
-            throw std::invalid_argument("--scale must be > 0, got " + std::to_string(scale));
+            std::ostringstream ss;
+            ss << "--scale must be > 0, got " << scale;
+            throw std::invalid_argument(ss.str());
         }
         if (gains != "tuned" && gains != "initial")
         {
