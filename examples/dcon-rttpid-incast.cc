@@ -52,6 +52,7 @@ const std::string kDefaultWeights = "data/rtt-predictor/lstm-weights.txt";
 struct RttCollector
 {
     uint32_t flow{0};
+    Ptr<RdmaRttPid> pid; //!< the flow's controller (--cc=rttpid)
     Time lastSample{Time(-1)};
     std::vector<double>* all{nullptr}; //!< every counted sample, us
     std::ofstream* csv{nullptr};
@@ -187,6 +188,7 @@ main(int argc, char* argv[])
                     {
                         if (id == c->flow)
                         {
+                            c->pid = s->GetObject<RdmaRttPid>();
                             s->TraceConnectWithoutContext("RttSample",
                                                           MakeCallback(&RttCollector::OnSample, c));
                         }
@@ -214,6 +216,21 @@ main(int argc, char* argv[])
         for (const auto& l : f->GetLinks())
         {
             pauses += l.devA->GetStats().pauseSent + l.devB->GetStats().pauseSent;
+        }
+        std::ostringstream gainText;
+        if (pid && gains == "initial")
+        {
+            gainText << "gains at the end (Kp Ki Kd):";
+            for (uint32_t i : {0u, 1u, 2u, 3u})
+            {
+                std::vector<double> g = collectors[i].pid->GetGains();
+                gainText << " flow " << i << " [" << g[0] << " " << g[1] << " " << g[2] << "] ("
+                         << collectors[i].pid->GetSamples() << " samples)" << (i < 3 ? ";" : "\n");
+            }
+        }
+        for (auto& c : collectors)
+        {
+            c.pid = nullptr;
         }
         Simulator::Destroy();
         if (done != 20)
@@ -294,7 +311,7 @@ main(int argc, char* argv[])
                       fcts[2] * 1e3,
                       smallSum / 17 * 1e3,
                       smallMax * 1e3);
-        std::cout << line;
+        std::cout << line << gainText.str();
     }
     catch (const std::exception& e)
     {

@@ -276,6 +276,12 @@ RdmaRttPid::Init(Ptr<RdmaFlowState> flow)
         flow->m_rate = m_initialRate;
         flow->m_targetRate = m_initialRate;
     }
+    // Aggregated to the flow state, so that a program that sees the flow (RdmaNic's FlowStart)
+    // can read the controller (flow->GetObject<RdmaRttPid>()).
+    if (!flow->GetObject<RdmaRttPid>())
+    {
+        flow->AggregateObject(this);
+    }
     m_gains[0] = m_kp0;
     m_gains[1] = m_ki0;
     m_gains[2] = m_kd0;

@@ -43,6 +43,9 @@ namespace ns3
  * update of sample t. Optional: target adaptation (after more than TargetAdaptCount
  * consecutive samples on one side of the target, target = mean of all samples of the flow) and
  * an HPCC-style window (cwnd = rate x base RTT).
+ *
+ * Init aggregates the object to the flow's RdmaFlowState (flow->GetObject<RdmaRttPid>() finds
+ * it, e.g. from RdmaNic's FlowStart trace, to read the gains or connect to the Sample trace).
  */
 class RdmaRttPid : public RdmaCongestionOps
 {
