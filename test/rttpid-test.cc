@@ -86,6 +86,10 @@ TEST(RdmaRttPid, Registered)
     PidCase c;
     EXPECT_TRUE(c.cc->WantsRttSamples());
     EXPECT_EQ(c.cc->GetName(), "rttpid");
+    // Init aggregates the controller to its flow state
+    EXPECT_EQ(c.flow->GetObject<RdmaRttPid>(), nullptr);
+    c.Init();
+    EXPECT_EQ(c.flow->GetObject<RdmaRttPid>(), c.cc);
 }
 
 // S_0 = R_0 = 10 us, K_0 = 0; R_1 = 20 us: S_1 = 0.2 x 20 + 0.8 x 10 = 12 us,
