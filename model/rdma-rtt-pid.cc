@@ -114,8 +114,8 @@ RdmaRttPid::GetTypeId()
                             MakeDataRateAccessor(&RdmaRttPid::m_maxRate),
                             MakeDataRateChecker())
               .AddAttribute("InitialRate",
-                            "Rate at the flow's start, within [MinRate, MaxRate]; 0 = the flow's "
-                            "start rate (seed 004, 4.1.2: 10 Gb/s)",
+                            "Rate at the flow's start, >= MinRate (above MaxRate: MaxRate); 0 = "
+                            "the flow's start rate (seed 004, 4.1.2: 10 Gb/s)",
                             DataRateValue(DataRate("10Gbps")),
                             MakeDataRateAccessor(&RdmaRttPid::m_initialRate),
                             MakeDataRateChecker())
@@ -238,13 +238,11 @@ RdmaRttPid::Validate(Ptr<RdmaFlowState> flow) const
                std::to_string(m_minRate.GetBitRate()) + " b/s",
                "> 0 and <= MaxRate (" + std::to_string(maxRate) + " b/s)");
     }
-    if (m_initialRate.GetBitRate() != 0
-        && (m_initialRate < m_minRate || m_initialRate.GetBitRate() > maxRate))
+    if (m_initialRate.GetBitRate() != 0 && m_initialRate < m_minRate)
     {
         Reject("InitialRate",
                std::to_string(m_initialRate.GetBitRate()) + " b/s",
-               "0 or within [MinRate, MaxRate] = [" + std::to_string(m_minRate.GetBitRate()) + ", "
-                   + std::to_string(maxRate) + "] b/s");
+               "0 or >= MinRate (" + std::to_string(m_minRate.GetBitRate()) + " b/s)");
     }
     if (!(m_learningRate >= 0 && std::isfinite(m_learningRate)))
     {
@@ -271,11 +269,12 @@ RdmaRttPid::Init(Ptr<RdmaFlowState> flow)
     RdmaCongestionOps::Init(flow);
     m_maxRateBps = static_cast<double>(m_maxRate.GetBitRate() ? m_maxRate.GetBitRate()
                                                               : flow->m_lineRate.GetBitRate());
-    if (m_initialRate.GetBitRate() != 0)
-    {
-        flow->m_rate = m_initialRate;
-        flow->m_targetRate = m_initialRate;
-    }
+    // The start rate within [MinRate, MaxRate] (10 Gb/s on a slower link: the line rate).
+    double start = m_initialRate.GetBitRate() != 0 ? static_cast<double>(m_initialRate.GetBitRate())
+                                                   : flow->GetRateBps();
+    start = std::clamp(start, static_cast<double>(m_minRate.GetBitRate()), m_maxRateBps);
+    flow->m_rate = DataRate(static_cast<uint64_t>(start));
+    flow->m_targetRate = flow->m_rate.Get();
     // Aggregated to the flow state, so that a program that sees the flow (RdmaNic's FlowStart)
     // can read the controller (flow->GetObject<RdmaRttPid>()).
     if (!flow->GetObject<RdmaRttPid>())

@@ -159,6 +159,25 @@ TEST(RdmaRttPid, ClampAndBounds)
     }
 }
 
+// The start rate is kept within [MinRate, MaxRate]: 10 Gb/s on a 5 Gb/s link starts at 5 Gb/s;
+// InitialRate 0 takes the flow's start rate (the line rate), here capped by MaxRate 20 Gb/s.
+TEST(RdmaRttPid, StartRate)
+{
+    {
+        PidCase c;
+        c.flow->m_lineRate = DataRate("5Gbps");
+        c.Init();
+        EXPECT_DOUBLE_EQ(c.flow->GetRateBps(), 5e9);
+    }
+    {
+        PidCase c;
+        c.cc->SetAttribute("InitialRate", DataRateValue(DataRate(0)));
+        c.cc->SetAttribute("MaxRate", DataRateValue(DataRate("20Gbps")));
+        c.Init();
+        EXPECT_DOUBLE_EQ(c.flow->GetRateBps(), 20e9);
+    }
+}
+
 // IntegralWindow 1: mean(e) is the last e. R = 6 then 3 us: e = -0.4, mean = -0.4,
 // e - e_prev = -0.6: d = 0.08 + 0.02 - 0.06 = 0.04 -> 9.5 x 1.04 = 9.88 Gb/s.
 TEST(RdmaRttPid, IntegralWindow)
@@ -296,7 +315,9 @@ TEST(RdmaRttPid, BadAttributesRefused)
         {"MinRate", Create<DataRateValue>(DataRate(0)), "MinRate must be > 0"},
         {"MinRate", Create<DataRateValue>(DataRate("200Gbps")), "MinRate must be > 0"},
         {"MaxRate", Create<DataRateValue>(DataRate("200Gbps")), "MaxRate must be <= the line"},
-        {"InitialRate", Create<DataRateValue>(DataRate("500Mbps")), "InitialRate must be 0 or"},
+        {"InitialRate",
+         Create<DataRateValue>(DataRate("500Mbps")),
+         "InitialRate must be 0 or >= MinRate (1000000000 b/s), got 500000000 b/s"},
         {"LearningRate", Create<DoubleValue>(-1), "LearningRate must be >= 0, got -1"},
         {"GradientClip", Create<DoubleValue>(0), "GradientClip must be > 0, got 0"},
         {"Beta", Create<DoubleValue>(0), "Beta must be > 0, got 0"},
