@@ -23,6 +23,7 @@ namespace ns3
 class Node;
 class AethHeader;
 class BthHeader;
+class IntHeader;
 class RoceHeader;
 
 /**
@@ -204,16 +205,19 @@ private:
      * \brief An ACK or NAK arrived (sender role).
      * \param bth its BTH
      * \param aeth its AETH
+     * \param hops the INT hop records it echoes, or nullptr
      */
-    void ReceiveAck(const BthHeader& bth, const AethHeader& aeth);
+    void ReceiveAck(const BthHeader& bth, const AethHeader& aeth, const IntHeader* hops);
     /**
      * \brief Send an ACK or NAK for a receiver QP. An ACK echoes CE (BTH BECN bit) if an
      * in-order packet since the previous ACK arrived with CE, and clears that record.
      * \param rx the receiver QP
      * \param psn PSN to put in the BTH
      * \param nak true for a NAK (PSN sequence error)
+     * \param hops INT hop records to echo (those of the data packet that triggered the ACK),
+     * or nullptr
      */
-    void SendAck(Ptr<RdmaRxQueuePair> rx, uint32_t psn, bool nak);
+    void SendAck(Ptr<RdmaRxQueuePair> rx, uint32_t psn, bool nak, const IntHeader* hops);
     /**
      * \brief Send an ACK or NAK for a connection.
      * \param src the data sender's address
@@ -222,9 +226,15 @@ private:
      * \param psn PSN to put in the BTH
      * \param nak true for a NAK
      * \param ecnEcho set the BTH BECN bit (the acknowledged data carried CE)
+     * \param hops INT hop records to put after the AETH (BTH INT bit), or nullptr for none
      */
-    void SendAckTo(
-        Ipv4Address src, uint32_t qpn, uint16_t sport, uint32_t psn, bool nak, bool ecnEcho);
+    void SendAckTo(Ipv4Address src,
+                   uint32_t qpn,
+                   uint16_t sport,
+                   uint32_t psn,
+                   bool nak,
+                   bool ecnEcho,
+                   const IntHeader* hops);
     /**
      * \brief Send a CNP for a receiver QP (called by the receiver role of the CC).
      * \param rx the receiver QP
