@@ -41,7 +41,11 @@ class RoceHeader;
  * gap it sends a NAK (PSN sequence error) with the expected PSN and drops out-of-order packets,
  * and the sender goes back N. A retransmission timer covers lost tails (runs without PFC).
  * Congestion-control feedback (ACK, NAK, CNP, CNM) is parsed and passed to the QP's
- * RdmaCongestionOps; the receiver role of the CC decides when to send CNPs.
+ * RdmaCongestionOps; the receiver role of the CC decides when to send CNPs. The NIC echoes
+ * what any algorithm may use: CE into every ACK (BTH BECN), and, for a flow whose algorithm
+ * WantsHopRecords, the INT hop records switches appended to a data packet (IntHeader after the
+ * BTH, BTH INT bit) into the ACK that packet triggers (after the AETH), passed to the sender's
+ * algorithm as RdmaAckInfo::hops.
  */
 class RdmaNic
     : public Object
