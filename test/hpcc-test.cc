@@ -401,6 +401,20 @@ CountFrame(std::map<uint32_t, uint32_t>* sizes, Ptr<const Packet> frame)
     (*sizes)[frame->GetSize()]++;
 }
 
+/// The INT stack of the last ACK the sender received.
+IntHeader g_lastAckStack;
+
+/// Keep the INT stack of an ACK frame (Ethernet header first).
+void
+KeepAckStack(Ptr<const Packet> frame)
+{
+    Ptr<Packet> p = frame->Copy();
+    p->RemoveAtStart(PfcNetDevice::ETH_HEADER_BYTES);
+    RoceHeader roce;
+    p->RemoveHeader(roce);
+    g_lastAckStack = roce.Int();
+}
+
 /// Data frames at the receiver and ACK frames at the sender, host (0, 0) -> host (1, 0) of a
 /// leaf-spine (3 switches: leaf, spine, leaf), 10 packets of 1000 B.
 std::pair<std::map<uint32_t, uint32_t>, std::map<uint32_t, uint32_t>>
@@ -424,6 +438,10 @@ RunThreeSwitchPath(const std::string& cc)
     f->GetNic(ls.GetHost(0, 0))
         ->GetDevice()
         ->TraceConnectWithoutContext("MacRx", MakeBoundCallback(&CountFrame, &acks));
+    f->GetNic(ls.GetHost(0, 0))
+        ->GetDevice()
+        ->TraceConnectWithoutContext("MacRx", MakeCallback(&KeepAckStack));
+    g_lastAckStack.Clear();
     Simulator::Stop(MilliSeconds(1));
     Simulator::Run();
     Simulator::Destroy();
@@ -437,6 +455,18 @@ RunThreeSwitchPath(const std::string& cc)
 TEST(Hpcc, FramesGrowByEightBytesPerSwitch)
 {
     auto [data, acks] = RunThreeSwitchPath("hpcc");
+    // the records, in path order: leaf 0 -> spine (100 Gb/s), spine -> leaf 1 (100 Gb/s),
+    // leaf 1 -> the receiver (40 Gb/s), each stamped later than the one before (1 us links)
+    IntHeader s = g_lastAckStack;
+    ASSERT_EQ(s.GetNHops(), 3u);
+    EXPECT_EQ(s.GetHop(0).GetLineRateBps(), 100000000000ULL);
+    EXPECT_EQ(s.GetHop(1).GetLineRateBps(), 100000000000ULL);
+    EXPECT_EQ(s.GetHop(2).GetLineRateBps(), 40000000000ULL);
+    EXPECT_GT(s.GetHop(1).GetTimeDeltaNs(s.GetHop(0)), 1000u);
+    EXPECT_GT(s.GetHop(2).GetTimeDeltaNs(s.GetHop(1)), 1000u);
+    // the last packet left the receiver's leaf port after the 9 before it: 9 x 1110 B on the
+    // wire (1086 + FCS 4 + preamble and gap 20) = 9990 B = 78 units of 128 B (rounded down)
+    EXPECT_EQ(s.GetHop(2).GetBytesField(), 9990u / 128);
     EXPECT_EQ(data, (std::map<uint32_t, uint32_t>{{1086, 10}}));
     EXPECT_EQ(acks, (std::map<uint32_t, uint32_t>{{90, 10}}));
     auto [dData, dAcks] = RunThreeSwitchPath("dcqcn");
