@@ -24,6 +24,11 @@
 // minimum rate, no window. Another --cc gets the switch queue its registration declares
 // (RdmaCcRegistry, `--list-cc`); --cc=dctcp: the HPCC simulator's DCTCP settings (run.py), step
 // marking at 3 KB per Gb/s of the port (300 KB at 100 Gb/s, 1,200 KB at 400 Gb/s), g = 1/16.
+// --cc=hpcc: the HPCC simulator's HPCC settings (run.py, cc "hp" at 100 Gb/s): a FIFO without
+// ECN, eta 0.95, mi 0 (MaxStage 0: every once-per-RTT update is multiplicative), W_AI from
+// 40 Mb/s (10 Mb/s per 25 Gb/s of the host line), reaction to every ACK (FastReact), one T for
+// every flow, the largest base RTT of the fabric (GLOBAL_T 1), the window W = rate x T
+// (HAS_WIN, VAR_WIN) and the same 1 Gb/s minimum rate (--minRate).
 //
 // The run ends when the last flow completes (a safety stop 1 s after the last flow start).
 // Printed: flows completed / total, time of the last completion after the first flow start,
@@ -319,7 +324,7 @@ main(int argc, char* argv[])
     cmd.AddValue("buffer", "Switch buffer size (bytes: 32MiB = 33,554,432 B)", buffer);
     cmd.AddValue("alpha", "Dynamic PFC threshold factor", alpha);
     cmd.AddValue("pmax", "ECN marking probability at Kmax", pmax);
-    cmd.AddValue("minRate", "DCQCN minimum rate", minRate);
+    cmd.AddValue("minRate", "DCQCN and HPCC minimum rate", minRate);
     cmd.AddValue("safetyStop", "Stop this long after the last flow start at the latest", safety);
     cmd.AddValue("stopAt",
                  "If non-zero, stop at this simulation time even if flows remain (profiling)",
@@ -385,6 +390,10 @@ main(int argc, char* argv[])
         RdmaDcqcn::SetPreset("cx4", lineRate);
         // The reference runs use a 1 Gb/s floor (the preset has 100 Mb/s).
         Config::SetDefault("ns3::RdmaDcqcn::MinRate", DataRateValue(minRate));
+        // HPCC as the HPCC simulator's run.py runs it at 100 Gb/s (T is set below, from the
+        // fabric): mi = 0, the rest are RdmaHpcc's defaults (eta 0.95, RateAi = line / 2500).
+        Config::SetDefault("ns3::RdmaHpcc::MaxStage", UintegerValue(0));
+        Config::SetDefault("ns3::RdmaHpcc::MinRate", DataRateValue(minRate));
 
         RdmaFabricHelper fh;
         fh.SetCongestionControl(cc);
@@ -443,6 +452,11 @@ main(int argc, char* argv[])
         }
         fh.SetPartitionFile(par.partitionFile);
         Ptr<RdmaFabric> fabric = fh.Build(topo);
+        if (ccEntry.name == "hpcc")
+        {
+            // One T for every flow, the largest base RTT (run.py's GLOBAL_T 1).
+            Config::SetDefault("ns3::RdmaHpcc::BaseRtt", TimeValue(fabric->GetMaxBaseRtt()));
+        }
         const uint8_t controlPriority
             = fabric->GetNic(fabric->GetHosts().front())->GetControlPriority();
 

@@ -377,7 +377,8 @@ RdmaFabricHelper::QueueDiscFactory(const std::string& type)
 {
     TypeId tid;
     if (!TypeId::LookupByNameFailSafe(type, &tid)
-        || !tid.IsChildOf(RdmaEgressQueueDisc::GetTypeId()))
+        || !(tid == RdmaEgressQueueDisc::GetTypeId()
+             || tid.IsChildOf(RdmaEgressQueueDisc::GetTypeId())))
     {
         throw std::invalid_argument("unknown switch queue disc '" + type
                                     + "' (expected an ns3::RdmaEgressQueueDisc subclass such as "

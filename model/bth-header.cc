@@ -16,6 +16,12 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("BthHeader");
 NS_OBJECT_ENSURE_REGISTERED(BthHeader);
 
+namespace
+{
+/// Byte 4 bit 5: an IntHeader follows (a reserved bit of the specification).
+constexpr uint8_t INT_BIT = 0x20;
+} // namespace
+
 TypeId
 BthHeader::GetTypeId()
 {
@@ -67,6 +73,7 @@ BthHeader::Print(std::ostream& os) const
     flag(m_migReq, "M");
     flag(m_fecn, "FECN");
     flag(m_becn, "BECN");
+    flag(m_int, "INT");
     flag(m_ackRequest, "A");
     os << "]";
     os.flags(f);
@@ -86,7 +93,7 @@ BthHeader::Serialize(Buffer::Iterator start) const
     i.WriteU8((m_se ? 0x80 : 0) | (m_migReq ? 0x40 : 0) | ((m_padCount & 0x3) << 4)
               | (m_tver & 0x0F));
     i.WriteHtonU16(m_pkey);
-    i.WriteU8((m_fecn ? 0x80 : 0) | (m_becn ? 0x40 : 0));
+    i.WriteU8((m_fecn ? 0x80 : 0) | (m_becn ? 0x40 : 0) | (m_int ? INT_BIT : 0));
     i.WriteU8((m_destQp >> 16) & 0xFF);
     i.WriteHtonU16(m_destQp & 0xFFFF);
     i.WriteU8(m_ackRequest ? 0x80 : 0);
@@ -112,6 +119,7 @@ BthHeader::Deserialize(Buffer::Iterator start)
     uint8_t b4 = i.ReadU8();
     m_fecn = (b4 & 0x80) != 0;
     m_becn = (b4 & 0x40) != 0;
+    m_int = (b4 & INT_BIT) != 0;
     uint32_t qpHigh = i.ReadU8();
     m_destQp = (qpHigh << 16) | i.ReadNtohU16();
     m_ackRequest = (i.ReadU8() & 0x80) != 0;
@@ -242,6 +250,18 @@ BthHeader::SetPadCount(uint8_t padCount)
                                     + " is not in 0..3");
     }
     m_padCount = padCount;
+}
+
+void
+BthHeader::SetIntPresent(bool present)
+{
+    m_int = present;
+}
+
+bool
+BthHeader::GetIntPresent() const
+{
+    return m_int;
 }
 
 uint8_t

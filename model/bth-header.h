@@ -21,12 +21,14 @@ namespace ns3
    byte 0     OpCode
    byte 1     SE (bit 7) | MigReq (bit 6) | PadCount (bits 5-4) | TVer (bits 3-0)
    bytes 2-3  P_Key
-   byte 4     FECN (bit 7) | BECN (bit 6) | reserved (bits 5-0, zero)
+   byte 4     FECN (bit 7) | BECN (bit 6) | INT (bit 5) | reserved (bits 4-0, zero)
    bytes 5-7  DestQP (24 bits)
    byte 8     AckReq (bit 7) | reserved (bits 6-0, zero)
    bytes 9-11 PSN (24 bits)
    \endverbatim
- * Reserved bits are written as zero and ignored when read.
+ * Reserved bits are written as zero and ignored when read. The INT bit is one of the
+ * specification's reserved bits that this model uses: set, an IntHeader (in-band network
+ * telemetry hop records, HPCC) follows the BTH of a data packet, or the AETH of an ACK.
  */
 class BthHeader : public Header
 {
@@ -166,6 +168,18 @@ public:
     bool GetBecn() const;
 
     /**
+     * \brief Set the INT bit (byte 4, bit 5; reserved in the specification): an IntHeader
+     * follows the BTH (data) or the AETH (ACK), and switches append hop records to data.
+     * \param present the new value
+     */
+    void SetIntPresent(bool present);
+    /**
+     * \brief Get the INT bit.
+     * \return true if an IntHeader follows
+     */
+    bool GetIntPresent() const;
+
+    /**
      * \brief Set the pad count (bytes of padding that align the payload to 4 bytes).
      * \param padCount 0..3
      * \throws std::invalid_argument if padCount > 3
@@ -198,6 +212,7 @@ private:
     uint16_t m_pkey;    //!< P_Key
     bool m_fecn;        //!< FECN
     bool m_becn;        //!< BECN
+    bool m_int{false};  //!< INT bit (an IntHeader follows)
     uint32_t m_destQp;  //!< DestQP (24 bits)
     bool m_ackRequest;  //!< AckReq
     uint32_t m_psn;     //!< PSN (24 bits)

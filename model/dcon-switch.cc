@@ -26,6 +26,24 @@ NS_LOG_COMPONENT_DEFINE("DconSwitch");
 
 NS_OBJECT_ENSURE_REGISTERED(DconSwitch);
 
+namespace
+{
+/// An Ethernet payload long enough to need no padding (for the per-frame overhead).
+constexpr uint32_t ETH_MTU = 1500;
+
+/**
+ * \brief Whether a type is RdmaEgressQueueDisc (a plain FIFO, e.g. for HPCC) or a subclass.
+ * \param tid the type
+ * \return true if the switch can use it
+ */
+bool
+IsEgressQueueDisc(TypeId tid)
+{
+    return tid == RdmaEgressQueueDisc::GetTypeId()
+           || tid.IsChildOf(RdmaEgressQueueDisc::GetTypeId());
+}
+} // namespace
+
 TypeId
 DconSwitch::GetTypeId()
 {
@@ -116,7 +134,7 @@ DconSwitch::NotifyNewAggregate()
 void
 DconSwitch::SetQueueDiscFactory(const ObjectFactory& factory)
 {
-    if (!factory.GetTypeId().IsChildOf(RdmaEgressQueueDisc::GetTypeId()))
+    if (!IsEgressQueueDisc(factory.GetTypeId()))
     {
         throw std::invalid_argument("DconSwitch: queue disc type " + factory.GetTypeId().GetName()
                                     + " is not an ns3::RdmaEgressQueueDisc");
@@ -133,7 +151,7 @@ DconSwitch::AddPort(Ptr<PfcNetDevice> device)
 uint32_t
 DconSwitch::AddPort(Ptr<PfcNetDevice> device, const ObjectFactory& queueFactory)
 {
-    if (!queueFactory.GetTypeId().IsChildOf(RdmaEgressQueueDisc::GetTypeId()))
+    if (!IsEgressQueueDisc(queueFactory.GetTypeId()))
     {
         throw std::invalid_argument("DconSwitch: queue disc type "
                                     + queueFactory.GetTypeId().GetName()
@@ -452,7 +470,10 @@ DconSwitch::ForwardIpv4(uint32_t inPort, const Ptr<Packet>& packet)
     else
     {
         AccountFanOut(inPort, out, prio, size, true); // before: the queue may ask for M
-        port.queues[prio]->Enqueue(Create<RdmaQueueDiscItem>(packet, f.tos, f.tuple, inPort, prio));
+        Ptr<RdmaQueueDiscItem> item
+            = Create<RdmaQueueDiscItem>(packet, f.tos, f.tuple, inPort, prio);
+        item->SetCollectsHops(f.collectsHops);
+        port.queues[prio]->Enqueue(item);
     }
     // Before the device may pull it: listeners see the queue as the packet left it.
     m_packetQueuedTrace(inPort, out, prio);
@@ -514,7 +535,14 @@ DconSwitch::PullFrame(uint32_t portIndex, uint8_t pausedMask, PfcTxFrame& frame)
             {
                 port.nonEmpty &= static_cast<uint8_t>(~(1u << p));
             }
-            item->AddHeader();
+            if (item->CollectsHops())
+            {
+                item->AddIntHop(MakeIntHop(portIndex)); // writes the TOS byte too
+            }
+            else
+            {
+                item->AddHeader();
+            }
             next = {item->GetPacket(), item->GetIngressPort(), item->GetSize()};
             AccountFanOut(next.inPort, portIndex, p, next.size, false);
         }
@@ -531,6 +559,20 @@ DconSwitch::PullFrame(uint32_t portIndex, uint8_t pausedMask, PfcTxFrame& frame)
         return true;
     }
     return false;
+}
+
+IntHop
+DconSwitch::MakeIntHop(uint32_t portIndex) const
+{
+    const Ptr<PfcNetDevice>& dev = m_ports[portIndex].device;
+    const PfcNetDevice::Stats& st = dev->GetStats();
+    // Bytes on the wire: the device counts frames without FCS (and preamble and gap); add what
+    // each frame carries besides (GetWireBytes of a full frame minus the frame).
+    const uint64_t perFrame = dev->GetWireBytes(ETH_MTU) - ETH_MTU - PfcNetDevice::ETH_HEADER_BYTES;
+    return IntHop::Make(dev->GetDataRate(),
+                        Simulator::Now(),
+                        st.txBytes + st.txFrames * perFrame,
+                        GetEgressBytes(portIndex));
 }
 
 void

@@ -51,6 +51,11 @@ class Node;
  * The IPv4 DSCP selects the priority: priority = DSCP >> 3 (class selector). The NIC sends
  * data at CS3 (priority 3) and control at CS7 by default.
  *
+ * INT (in-band network telemetry, for HPCC): a RoCEv2 data packet with the BTH INT bit gets an
+ * IntHop record appended to its IntHeader as it leaves an egress port (MakeIntHop: the port's
+ * queue length over all priorities, bytes sent, time, link rate), whatever the queue
+ * discipline; the frame grows by 8 bytes. Other packets are not touched.
+ *
  * Every packet the switch queues at an egress port is reported by the PacketQueued trace
  * source (ingress port, egress port, priority) after it joined its queue. DCON's switch-side
  * logic (T_last, congested-flow checks, CNM construction) is not here: a DconCnmGenerator
@@ -310,6 +315,15 @@ private:
      */
     void AccountFanOut(
         uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t bytes, bool joining);
+
+    /**
+     * \brief The INT hop record of a port for a packet leaving it now: the port's link rate,
+     * the time, the bytes it sent before (on the wire: frames with FCS, and preamble and gap if
+     * the device counts them) and the bytes still in its egress queues (all priorities).
+     * \param portIndex the port
+     * \return the record
+     */
+    IntHop MakeIntHop(uint32_t portIndex) const;
 
     Ptr<Node> m_node;
     Ptr<SwitchMmu> m_mmu;

@@ -88,6 +88,12 @@ RdmaCongestionOps::WantsRttSamples() const
     return false;
 }
 
+bool
+RdmaCongestionOps::WantsHopRecords() const
+{
+    return false;
+}
+
 void
 RdmaCongestionOps::InitReceiver(Ptr<RdmaRxFlowState> rx, SendCnpCallback sendCnp)
 {

@@ -106,6 +106,15 @@ public:
     virtual bool WantsRttSamples() const;
 
     /**
+     * \brief Whether this algorithm uses INT hop records (RdmaAckInfo::hops). When true, the
+     * NIC sets the BTH INT bit on every data packet of the flow (an IntHeader follows the BTH,
+     * 4 bytes plus 8 per switch egress port the packet leaves), and the receiver copies the
+     * records into the ACK. Default false: data packets carry no INT bytes.
+     * \return true to get hop records
+     */
+    virtual bool WantsHopRecords() const;
+
+    /**
      * \brief Called once when the receiver side of a flow is created.
      * \param rx the receiver state
      * \param sendCnp how to send a CNP to the flow's sender

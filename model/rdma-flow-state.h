@@ -5,6 +5,7 @@
 #ifndef RDMA_FLOW_STATE_H
 #define RDMA_FLOW_STATE_H
 
+#include "int-header.h"
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
@@ -116,6 +117,9 @@ struct RdmaAckInfo
     /// packet's CE, DCTCP's per-packet echo). Always echoed; algorithms that use ECN read it.
     bool ecnEcho{false};
     Time rtt; //!< RTT of the packet this ACK acknowledges, from its send time (zero if none)
+    /// INT hop records of the data packet that caused this ACK, in path order: one per switch
+    /// egress port it left (IntHeader; none unless the algorithm WantsHopRecords).
+    IntHeader hops;
 };
 
 /**

@@ -267,6 +267,7 @@ RdmaNic::StartFlow(const RdmaFlowRequest& request)
     qp->cc = m_ccFactory.Create<RdmaCongestionOps>();
     qp->cc->Init(s);
     qp->rttSamples = qp->cc->WantsRttSamples();
+    qp->hopRecords = qp->cc->WantsHopRecords();
     qp->nextAvail = Simulator::Now();
     qp->lastProgress = Simulator::Now();
     m_qps[qp->qpn] = qp;
@@ -369,6 +370,7 @@ RdmaNic::BuildDataPacket(Ptr<RdmaQueuePair> qp)
     bth.SetDestQp(qp->qpn);
     bth.SetPsn(static_cast<uint32_t>(index & PSN_MASK));
     bth.SetAckRequest(last);
+    bth.SetIntPresent(qp->hopRecords); // an empty INT stack: switches append to it
     AddRoceHeader(p, roce, qp->request.dst, qp->sport, qp->request.priority, true);
 
     if (offset + payload > s->m_sentHighWater)
@@ -473,7 +475,7 @@ RdmaNic::ReceiveFrame(uint32_t /* port */, const Ptr<Packet>& packet, uint16_t p
             ReceiveData(roce);
             break;
         case BthHeader::OPCODE_RC_ACK:
-            ReceiveAck(bth, roce.Aeth());
+            ReceiveAck(bth, roce.Aeth(), roce.HasInt() ? &roce.Int() : nullptr);
             break;
         case BthHeader::OPCODE_CNP:
         {
@@ -515,7 +517,7 @@ RdmaNic::ReceiveData(const RoceHeader& roce)
         {
             // A late retransmission of a message received in full (the sender missed the last
             // ACK): acknowledge the last packet again.
-            SendAckTo(src, bth.GetDestQp(), sport, done->second, false, false);
+            SendAckTo(src, bth.GetDestQp(), sport, done->second, false, false, nullptr);
             return;
         }
         rx = Create<RdmaRxQueuePair>();
@@ -548,7 +550,8 @@ RdmaNic::ReceiveData(const RoceHeader& roce)
         if (rx->sinceAck >= m_ackInterval || bth.GetAckRequest())
         {
             rx->sinceAck = 0;
-            SendAck(rx, psn, false);
+            // The ACK echoes the hop records of the packet that triggered it.
+            SendAck(rx, psn, false, roce.HasInt() ? &roce.Int() : nullptr);
         }
         uint8_t opcode = bth.GetOpcode();
         if (opcode == BthHeader::OPCODE_RC_SEND_LAST || opcode == BthHeader::OPCODE_RC_SEND_ONLY)
@@ -570,19 +573,20 @@ RdmaNic::ReceiveData(const RoceHeader& roce)
         {
             rx->lastNakPsn = rx->expectedPsn;
             rx->lastNakTime = now;
-            SendAck(rx, rx->expectedPsn, true);
+            SendAck(rx, rx->expectedPsn, true, nullptr);
         }
     }
     else
     {
         // A duplicate of something already received: acknowledge again (no ECN echo: the
         // ACK acknowledges nothing new; a pending echo waits for the next in-order ACK).
-        SendAckTo(rx->src, rx->qpn, rx->sport, (rx->expectedPsn - 1) & PSN_MASK, false, false);
+        SendAckTo(
+            rx->src, rx->qpn, rx->sport, (rx->expectedPsn - 1) & PSN_MASK, false, false, nullptr);
     }
 }
 
 void
-RdmaNic::SendAck(Ptr<RdmaRxQueuePair> rx, uint32_t psn, bool nak)
+RdmaNic::SendAck(Ptr<RdmaRxQueuePair> rx, uint32_t psn, bool nak, const IntHeader* hops)
 {
     // ECN echo for every algorithm that may read it (RdmaAckInfo::ecnEcho): an ACK carries
     // BECN if a packet it newly acknowledges arrived with CE.
@@ -591,12 +595,17 @@ RdmaNic::SendAck(Ptr<RdmaRxQueuePair> rx, uint32_t psn, bool nak)
     {
         rx->ceSinceAck = false;
     }
-    SendAckTo(rx->src, rx->qpn, rx->sport, psn, nak, echo);
+    SendAckTo(rx->src, rx->qpn, rx->sport, psn, nak, echo, hops);
 }
 
 void
-RdmaNic::SendAckTo(
-    Ipv4Address src, uint32_t qpn, uint16_t sport, uint32_t psn, bool nak, bool ecnEcho)
+RdmaNic::SendAckTo(Ipv4Address src,
+                   uint32_t qpn,
+                   uint16_t sport,
+                   uint32_t psn,
+                   bool nak,
+                   bool ecnEcho,
+                   const IntHeader* hops)
 {
     Ptr<Packet> p = Create<Packet>(ICRC_BYTES);
     RoceHeader roce;
@@ -616,6 +625,13 @@ RdmaNic::SendAckTo(
     bth.SetDestQp(qpn);
     bth.SetPsn(psn);
     bth.SetBecn(ecnEcho);
+    if (hops)
+    {
+        // INT echo for every algorithm that may read it (RdmaAckInfo::hops): the records follow
+        // the AETH, as bytes of the ACK.
+        bth.SetIntPresent(true);
+        roce.Int() = *hops;
+    }
     SendControl(p, roce, src, sport);
 }
 
@@ -643,7 +659,7 @@ RdmaNic::FindQp(uint32_t qpn) const
 }
 
 void
-RdmaNic::ReceiveAck(const BthHeader& bth, const AethHeader& aeth)
+RdmaNic::ReceiveAck(const BthHeader& bth, const AethHeader& aeth, const IntHeader* hops)
 {
     Ptr<RdmaQueuePair> qp = FindQp(bth.GetDestQp());
     if (!qp)
@@ -688,6 +704,10 @@ RdmaNic::ReceiveAck(const BthHeader& bth, const AethHeader& aeth)
     uint64_t newUna = std::min<uint64_t>((unaPsn + ahead + 1) * m_mtu, s->m_size);
     RdmaAckInfo info;
     info.ecnEcho = bth.GetBecn();
+    if (hops)
+    {
+        info.hops = *hops;
+    }
     info.newlyAckedBytes = newUna - s->m_sndUna;
     s->m_sndUna = newUna;
     info.ackedOffset = newUna;

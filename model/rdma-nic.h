@@ -23,6 +23,7 @@ namespace ns3
 class Node;
 class AethHeader;
 class BthHeader;
+class IntHeader;
 class RoceHeader;
 
 /**
@@ -40,7 +41,11 @@ class RoceHeader;
  * gap it sends a NAK (PSN sequence error) with the expected PSN and drops out-of-order packets,
  * and the sender goes back N. A retransmission timer covers lost tails (runs without PFC).
  * Congestion-control feedback (ACK, NAK, CNP, CNM) is parsed and passed to the QP's
- * RdmaCongestionOps; the receiver role of the CC decides when to send CNPs.
+ * RdmaCongestionOps; the receiver role of the CC decides when to send CNPs. The NIC echoes
+ * what any algorithm may use: CE into every ACK (BTH BECN), and, for a flow whose algorithm
+ * WantsHopRecords, the INT hop records switches appended to a data packet (IntHeader after the
+ * BTH, BTH INT bit) into the ACK that packet triggers (after the AETH), passed to the sender's
+ * algorithm as RdmaAckInfo::hops.
  */
 class RdmaNic
     : public Object
@@ -204,16 +209,19 @@ private:
      * \brief An ACK or NAK arrived (sender role).
      * \param bth its BTH
      * \param aeth its AETH
+     * \param hops the INT hop records it echoes, or nullptr
      */
-    void ReceiveAck(const BthHeader& bth, const AethHeader& aeth);
+    void ReceiveAck(const BthHeader& bth, const AethHeader& aeth, const IntHeader* hops);
     /**
      * \brief Send an ACK or NAK for a receiver QP. An ACK echoes CE (BTH BECN bit) if an
      * in-order packet since the previous ACK arrived with CE, and clears that record.
      * \param rx the receiver QP
      * \param psn PSN to put in the BTH
      * \param nak true for a NAK (PSN sequence error)
+     * \param hops INT hop records to echo (those of the data packet that triggered the ACK),
+     * or nullptr
      */
-    void SendAck(Ptr<RdmaRxQueuePair> rx, uint32_t psn, bool nak);
+    void SendAck(Ptr<RdmaRxQueuePair> rx, uint32_t psn, bool nak, const IntHeader* hops);
     /**
      * \brief Send an ACK or NAK for a connection.
      * \param src the data sender's address
@@ -222,9 +230,15 @@ private:
      * \param psn PSN to put in the BTH
      * \param nak true for a NAK
      * \param ecnEcho set the BTH BECN bit (the acknowledged data carried CE)
+     * \param hops INT hop records to put after the AETH (BTH INT bit), or nullptr for none
      */
-    void SendAckTo(
-        Ipv4Address src, uint32_t qpn, uint16_t sport, uint32_t psn, bool nak, bool ecnEcho);
+    void SendAckTo(Ipv4Address src,
+                   uint32_t qpn,
+                   uint16_t sport,
+                   uint32_t psn,
+                   bool nak,
+                   bool ecnEcho,
+                   const IntHeader* hops);
     /**
      * \brief Send a CNP for a receiver QP (called by the receiver role of the CC).
      * \param rx the receiver QP

@@ -13,6 +13,12 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RdmaQueueDiscItem");
 
+namespace
+{
+/// The BTH INT bit in the BTH's byte 4 (BthHeader::SetIntPresent).
+constexpr uint8_t INT_BIT = 0x20;
+} // namespace
+
 RdmaQueueDiscItem::RdmaQueueDiscItem(
     Ptr<Packet> p, uint8_t tos, const RdmaFiveTuple& tuple, uint32_t inPort, uint8_t priority)
     : QueueDiscItem(p, Address(), 0x0800)
@@ -29,7 +35,8 @@ RdmaQueueDiscItem::~RdmaQueueDiscItem() {}
 bool
 RdmaQueueDiscItem::ParseIpv4(Ptr<const Packet> p, Ipv4Fields& fields)
 {
-    uint8_t b[24];
+    // IPv4 (20) + UDP (8) + BTH up to its byte 4 (opcode at 28, INT bit at 32)
+    uint8_t b[33];
     uint32_t n = p->CopyData(b, sizeof(b));
     if (n < 20 || b[0] != 0x45) // version 4, header length 5 words
     {
@@ -46,10 +53,15 @@ RdmaQueueDiscItem::ParseIpv4(Ptr<const Packet> p, Ipv4Fields& fields)
     fields.tuple.dst = Ipv4Address(be32(16));
     fields.tuple.sport = 0;
     fields.tuple.dport = 0;
+    fields.collectsHops = false;
     if (fields.tuple.protocol == UDP_PROTOCOL && n >= 24)
     {
         fields.tuple.sport = static_cast<uint16_t>((b[20] << 8) | b[21]);
         fields.tuple.dport = static_cast<uint16_t>((b[22] << 8) | b[23]);
+        if (fields.tuple.dport == BthHeader::ROCEV2_UDP_PORT && n >= 33)
+        {
+            fields.collectsHops = b[28] != BthHeader::OPCODE_RC_ACK && (b[32] & INT_BIT) != 0;
+        }
     }
     return true;
 }
@@ -83,6 +95,33 @@ RdmaQueueDiscItem::AddHeader()
         ip.SetTos(m_tos);
         GetPacket()->AddHeader(ip);
     }
+    m_remarked = false;
+}
+
+void
+RdmaQueueDiscItem::SetCollectsHops(bool collects)
+{
+    m_collectsHops = collects;
+}
+
+bool
+RdmaQueueDiscItem::CollectsHops() const
+{
+    return m_collectsHops;
+}
+
+void
+RdmaQueueDiscItem::AddIntHop(const IntHop& hop)
+{
+    NS_ASSERT_MSG(m_collectsHops, "AddIntHop on a packet without an INT stack");
+    RoceHeader roce;
+    Ptr<Packet> p = GetPacket();
+    p->RemoveHeader(roce);
+    uint32_t payload = roce.GetPayloadBytes();
+    roce.SetTos(m_tos);
+    roce.Int().Push(hop);
+    roce.SetPayloadBytes(payload); // the IPv4 and UDP lengths grow with the stack
+    p->AddHeader(roce);
     m_remarked = false;
 }
 

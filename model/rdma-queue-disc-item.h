@@ -5,6 +5,7 @@
 #ifndef RDMA_QUEUE_DISC_ITEM_H
 #define RDMA_QUEUE_DISC_ITEM_H
 
+#include "int-header.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/queue-item.h"
 #include "rdma-flow-id.h"
@@ -42,11 +43,15 @@ public:
     {
         RdmaFiveTuple tuple; //!< addresses, protocol and (UDP) ports
         uint8_t tos{0};      //!< TOS byte (DSCP << 2 | ECN)
+        /// A RoCEv2 packet that is not an ACK with the BTH INT bit set: switch egress ports
+        /// append an INT hop record to it (AddIntHop).
+        bool collectsHops{false};
     };
 
     /**
      * \brief Read the fields a switch needs from the first bytes of an IPv4 packet, without
-     * deserializing its headers (ports are read for UDP only, 0 otherwise).
+     * deserializing its headers (ports are read for UDP only, 0 otherwise; for RoCEv2, the
+     * BTH's opcode and INT bit).
      * \param p the IP packet
      * \param fields filled in
      * \return false if the packet is too short or not IPv4 with a 20-byte header
@@ -69,6 +74,28 @@ public:
      * changed it). Called once, when the packet leaves the queue.
      */
     void AddHeader() override;
+
+    /**
+     * \brief Mark the packet as one that collects INT hop records (Ipv4Fields::collectsHops).
+     * \param collects the new value
+     */
+    void SetCollectsHops(bool collects);
+
+    /**
+     * \brief Whether the packet collects INT hop records.
+     * \return true if a switch port appends a record as it leaves
+     */
+    bool CollectsHops() const;
+
+    /**
+     * \brief Append an INT hop record to the packet's IntHeader (after its BTH) as it leaves,
+     * and write the stored TOS byte with it (the work of AddHeader() too). The packet grows by
+     * IntHeader::HOP_BYTES unless it already carries IntHeader::MAX_HOPS records; the IPv4
+     * and UDP lengths follow. GetSize() keeps the size on arrival (what the MMU admitted).
+     * Only for packets that CollectsHops().
+     * \param hop the record of the egress port
+     */
+    void AddIntHop(const IntHop& hop);
 
     /**
      * \brief Set ECN Congestion Experienced if the packet is ECN-capable.
@@ -110,12 +137,13 @@ public:
     uint8_t GetPriority() const;
 
 private:
-    uint8_t m_tos;          //!< TOS byte, with the current ECN bits
-    bool m_remarked{false}; //!< Mark() changed the ECN bits: AddHeader() must rewrite them
+    uint8_t m_tos;              //!< TOS byte, with the current ECN bits
+    bool m_remarked{false};     //!< Mark() changed the ECN bits: AddHeader() must rewrite them
+    bool m_collectsHops{false}; //!< a switch port appends an INT hop record (AddIntHop)
     RdmaFiveTuple m_tuple;
     uint32_t m_inPort;
     uint8_t m_priority;
-    uint32_t m_size; //!< IP packet bytes (header included): GetSize() without a library call
+    uint32_t m_size; //!< IP packet bytes on arrival (header included): GetSize() without a call
 };
 
 } // namespace ns3

@@ -70,6 +70,7 @@ public:
     TxTimeCache txTimes;       //!< pacing: serialization times at the flow's rate
     uint32_t timeouts{0};      //!< retransmission timeouts so far
     bool rttSamples{false};    //!< record send times for RTT samples (the CC wants them)
+    bool hopRecords{false};    //!< data packets carry an IntHeader (the CC wants hop records)
     std::deque<std::pair<uint64_t, Time>> sendTimes; //!< (packet index, first send time)
 
     /**

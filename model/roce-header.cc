@@ -146,6 +146,12 @@ RoceHeader::HasAeth() const
     return m_bth.GetOpcode() == BthHeader::OPCODE_RC_ACK;
 }
 
+bool
+RoceHeader::HasInt() const
+{
+    return m_bth.GetIntPresent();
+}
+
 void
 RoceHeader::SetPayloadBytes(uint32_t payloadBytes)
 {
@@ -174,12 +180,18 @@ RoceHeader::Print(std::ostream& os) const
         os << " ";
         m_aeth.Print(os);
     }
+    if (HasInt())
+    {
+        os << " ";
+        m_int.Print(os);
+    }
 }
 
 uint32_t
 RoceHeader::GetSerializedSize() const
 {
-    return BASE_BYTES + (HasAeth() ? AethHeader::SERIALIZED_SIZE : 0);
+    return BASE_BYTES + (HasAeth() ? AethHeader::SERIALIZED_SIZE : 0)
+           + (HasInt() ? m_int.GetSerializedSize() : 0);
 }
 
 void
@@ -201,10 +213,15 @@ RoceHeader::Serialize(Buffer::Iterator start) const
     i.WriteHtonU16(m_udpLength);
     i.WriteHtonU16(m_udpChecksum);
     m_bth.Serialize(i);
+    i.Next(BthHeader::SERIALIZED_SIZE);
     if (HasAeth())
     {
-        i.Next(BthHeader::SERIALIZED_SIZE);
         m_aeth.Serialize(i);
+        i.Next(AethHeader::SERIALIZED_SIZE);
+    }
+    if (HasInt())
+    {
+        m_int.Serialize(i);
     }
 }
 
@@ -239,6 +256,20 @@ RoceHeader::Deserialize(Buffer::Iterator start)
             return 0;
         }
         i.Next(m_aeth.Deserialize(i));
+    }
+    if (HasInt())
+    {
+        uint32_t n = m_int.Deserialize(i);
+        if (n == 0)
+        {
+            m_protocol = 0; // the INT bit without a valid INT stack
+            return 0;
+        }
+        i.Next(n);
+    }
+    else
+    {
+        m_int.Clear();
     }
     return i.GetDistanceFrom(start);
 }

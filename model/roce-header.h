@@ -7,6 +7,7 @@
 
 #include "aeth-header.h"
 #include "bth-header.h"
+#include "int-header.h"
 #include "ns3/header.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/ipv4-header.h"
@@ -19,8 +20,9 @@ namespace ns3
 /**
  * \ingroup dcon
  * \brief The RoCEv2 encapsulation of one packet as a single ns-3 header: IPv4 (20 bytes, no
- * options) + UDP (destination port 4791) + InfiniBand BTH, and the AETH when the BTH opcode is
- * an RC acknowledgement (ACK or NAK).
+ * options) + UDP (destination port 4791) + InfiniBand BTH, the AETH when the BTH opcode is
+ * an RC acknowledgement (ACK or NAK), and the IntHeader (INT hop records) after those when the
+ * BTH's INT bit is set (BthHeader::SetIntPresent).
  *
  * The bytes are exactly those of an ns3::Ipv4Header, ns3::UdpHeader, BthHeader and (for
  * OPCODE_RC_ACK) AethHeader added one after the other, with the checksums ns-3 writes by
@@ -60,7 +62,7 @@ public:
      * \param start where it begins
      * \return bytes read; 0 (protocol left 0, other fields unspecified) if the first byte is
      * not IPv4 with a 20-byte header, or if the bytes are too few for IPv4 + UDP + BTH (+ AETH
-     * for an ACK opcode)
+     * for an ACK opcode, + a valid IntHeader with the INT bit)
      */
     uint32_t Deserialize(Buffer::Iterator start) override;
 
@@ -140,17 +142,37 @@ public:
      */
     bool HasAeth() const;
 
+    /// \return the INT part (on the wire only when HasInt())
+    IntHeader&
+    Int()
+    {
+        return m_int;
+    }
+
+    /// \return the INT part (on the wire only when HasInt())
+    const IntHeader&
+    Int() const
+    {
+        return m_int;
+    }
+
+    /**
+     * \return whether an IntHeader follows the BTH (or the AETH): the BTH's INT bit
+     */
+    bool HasInt() const;
+
     /**
      * \brief Fill in the lengths for a packet whose payload (what follows this header) has the
      * given size: the IPv4 total length and the UDP length.
-     * \param payloadBytes bytes after the BTH (or AETH), ICRC included
+     * \param payloadBytes bytes after the BTH (or AETH, or IntHeader), ICRC included
      */
     void SetPayloadBytes(uint32_t payloadBytes);
 
     /**
      * \brief The inverse of SetPayloadBytes, from the IPv4 total length (not the packet's size:
      * a short packet is padded to the minimum Ethernet frame).
-     * \return bytes after the BTH (or AETH), ICRC included; 0 if the length is too short
+     * \return bytes after the BTH (or AETH, or IntHeader), ICRC included; 0 if the length is
+     * too short
      */
     uint32_t GetPayloadBytes() const;
 
@@ -169,6 +191,7 @@ private:
     uint16_t m_udpChecksum{0};                              //!< UDP checksum field (0: not used)
     BthHeader m_bth;                                        //!< InfiniBand base transport header
     AethHeader m_aeth; //!< ACK extended transport header (ACK/NAK only)
+    IntHeader m_int;   //!< INT hop records (only with the BTH's INT bit)
 };
 
 } // namespace ns3

@@ -185,7 +185,8 @@ TEST(BthHeaderTest, ExactBytes)
         = {0x11, 0x41, 0xFF, 0xFF, 0x40, 0x00, 0x00, 0x01, 0x00, 0xFF, 0xFF, 0xFF};
     EXPECT_EQ(WireBytes(g), expected2);
 
-    // Deserialize from hand-written bytes; reserved bits set to 1 are ignored.
+    // Deserialize from hand-written bytes; reserved bits set to 1 are ignored (byte 4's bit 5
+    // is the INT bit, BthHeader::SetIntPresent).
     std::vector<uint8_t> raw
         = {0x02, 0x00, 0xFF, 0xFF, 0x3F, 0x00, 0x01, 0x00, 0x7F, 0x00, 0x00, 0x2A};
     BthHeader d;
@@ -193,6 +194,7 @@ TEST(BthHeaderTest, ExactBytes)
     EXPECT_EQ(d.GetOpcode(), BthHeader::OPCODE_RC_SEND_LAST);
     EXPECT_FALSE(d.GetFecn());
     EXPECT_FALSE(d.GetBecn());
+    EXPECT_TRUE(d.GetIntPresent());
     EXPECT_EQ(d.GetDestQp(), 256u); // 0x000100
     EXPECT_FALSE(d.GetAckRequest());
     EXPECT_EQ(d.GetPsn(), 42u); // 0x2A
