@@ -9,6 +9,7 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
 #include "rdma-flow-id.h"
@@ -265,6 +266,17 @@ RdmaNic::StartFlow(const RdmaFlowRequest& request)
     s->m_startTime = Simulator::Now();
     qp->state = s;
     qp->cc = m_ccFactory.Create<RdmaCongestionOps>();
+    for (const auto& [name, value] : request.ccAttributes)
+    {
+        // per-QP parameters of the flow's congestion control
+        if (!qp->cc->SetAttributeFailSafe(name, StringValue(value)))
+        {
+            throw std::invalid_argument(
+                "RdmaNic::StartFlow: flow " + std::to_string(request.flowId)
+                + ": congestion control " + qp->cc->GetInstanceTypeId().GetName()
+                + " has no attribute '" + name + "' taking the value '" + value + "'");
+        }
+    }
     qp->cc->Init(s);
     qp->rttSamples = qp->cc->WantsRttSamples();
     qp->nextAvail = Simulator::Now();
@@ -302,9 +314,10 @@ RdmaNic::PullFrame(uint32_t /* port */, uint8_t pausedMask, PfcTxFrame& frame)
         {
             continue;
         }
-        if (qp->nextAvail > now)
+        Time avail = std::max(qp->nextAvail, qp->state->m_holdUntil);
+        if (avail > now)
         {
-            earliest = std::min(earliest, qp->nextAvail);
+            earliest = std::min(earliest, avail);
             continue;
         }
         m_rr = (idx + 1) % n;
