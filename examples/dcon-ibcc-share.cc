@@ -298,7 +298,7 @@ int
 main(int argc, char* argv[])
 {
     std::string ns = "1,2,3,4";
-    uint32_t durationMs = 40;
+    uint32_t durationMs = 100;
     uint32_t phaseMs = 60;
     uint32_t tenantFlows = 3;
     double weight1 = 1;

@@ -16,6 +16,7 @@
 #include "roce-header.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace ns3
@@ -213,6 +214,51 @@ RdmaNic::GetStats() const
     return m_stats;
 }
 
+namespace
+{
+/**
+ * \brief Refuse the text of a numeric attribute value that ns-3 cannot read (its integer and
+ * double parsers abort instead of failing).
+ * \throws std::invalid_argument naming the attribute and the text.
+ * \param obj the object
+ * \param name attribute name
+ * \param value the text
+ * \return \p value
+ */
+const std::string&
+CheckNumberText(Ptr<Object> obj, const std::string& name, const std::string& value)
+{
+    TypeId::AttributeInformation info;
+    if (!obj->GetInstanceTypeId().LookupAttributeByName(name, &info))
+    {
+        return value; // SetAttributeFailSafe refuses it
+    }
+    const std::string type = info.checker->GetValueTypeName();
+    bool isInteger = type == "ns3::UintegerValue" || type == "ns3::IntegerValue";
+    if (!isInteger && type != "ns3::DoubleValue")
+    {
+        return value;
+    }
+    char* end = nullptr;
+    if (isInteger)
+    {
+        std::strtoll(value.c_str(), &end, 10);
+    }
+    else
+    {
+        std::strtod(value.c_str(), &end);
+    }
+    if (value.empty() || end == value.c_str() || *end != '\0'
+        || (type == "ns3::UintegerValue" && value[0] == '-'))
+    {
+        throw std::invalid_argument("RdmaNic::StartFlow: attribute '" + name + "' of "
+                                    + obj->GetInstanceTypeId().GetName() + " takes a number ("
+                                    + type + "), got '" + value + "'");
+    }
+    return value;
+}
+} // namespace
+
 Ptr<RdmaFlowState>
 RdmaNic::StartFlow(const RdmaFlowRequest& request)
 {
@@ -268,8 +314,9 @@ RdmaNic::StartFlow(const RdmaFlowRequest& request)
     qp->cc = m_ccFactory.Create<RdmaCongestionOps>();
     for (const auto& [name, value] : request.ccAttributes)
     {
-        // per-QP parameters of the flow's congestion control
-        if (!qp->cc->SetAttributeFailSafe(name, StringValue(value)))
+        // per-QP parameters of the flow's congestion control (ns-3 aborts on a number it
+        // cannot read: numbers are checked here first)
+        if (!qp->cc->SetAttributeFailSafe(name, StringValue(CheckNumberText(qp->cc, name, value))))
         {
             throw std::invalid_argument(
                 "RdmaNic::StartFlow: flow " + std::to_string(request.flowId)
