@@ -210,6 +210,23 @@ TEST(Ibcc, TimerRestartsOnBecnWhenAsked)
     EXPECT_EQ(at2, (std::vector<uint32_t>{1, 1, 1, 0}));
 }
 
+// The tenant manager changes CCTI_Increase of a running QP: the next BECN uses the new value.
+// Increase 1: BECN -> 1; set 3: BECN -> 4; set 2: BECN -> 6.
+TEST(Ibcc, IncreaseChangesWhileRunning)
+{
+    IbccCase c;
+    c.cc->Init(c.flow);
+    c.Ack(true);
+    EXPECT_EQ(c.cc->GetCcti(), 1u);
+    c.cc->SetAttribute("CctiIncrease", UintegerValue(3));
+    c.Ack(true);
+    EXPECT_EQ(c.cc->GetCcti(), 4u);
+    c.cc->SetAttribute("CctiIncrease", UintegerValue(2));
+    c.Ack(true);
+    EXPECT_EQ(c.cc->GetCcti(), 6u);
+    Simulator::Destroy();
+}
+
 // Pacing per aggregate (Algorithm 2), Aggregate 4, CCTI 2 of "0,1,2,10" (IRD 2 us): packets
 // sent at 0, 0.8, 1.6, 2.4 us (line rate) -- after the 4th the next aggregate may start at
 // 0 + 2 us: the hold is 2 us (already past at 3.2 us: no wait). With CCTI 3 (IRD 10 us) the
