@@ -279,7 +279,7 @@ RdmaIbcc::SetCcti(uint32_t ccti)
 }
 
 void
-RdmaIbcc::OnSent(Ptr<RdmaFlowState> flow, uint32_t bytes)
+RdmaIbcc::OnSent(Ptr<RdmaFlowState> flow, uint32_t /* bytes */)
 {
     // Algorithm 2: count the packets of the aggregate; when it is complete, the next one may
     // start CCT[CCTI] after this one started.
@@ -310,7 +310,7 @@ RdmaIbcc::OnAck(Ptr<RdmaFlowState> flow, const RdmaAckInfo& ack)
         SetCcti(static_cast<uint32_t>(std::min<uint64_t>(next, m_limit)));
         NS_LOG_DEBUG("flow " << flow->m_flowId << " BECN: CCTI " << m_ccti);
     }
-    if (m_ccti > m_cctiMin && (m_timerReset || !m_timer.IsRunning()))
+    if (m_ccti > m_cctiMin && (m_timerReset || m_timer.IsExpired()))
     {
         StartTimer();
     }

@@ -433,7 +433,7 @@ TEST(Ibcc, PerQpAttributesThroughTheNic)
         EXPECT_NE(what.find("'NoSuchThing'"), std::string::npos) << what;
     }
     req.flowId = 9;
-    for (const std::string& bad : {"many", "-1", "2x", ""})
+    for (const std::string bad : {"many", "-1", "2x", ""})
     {
         req.ccAttributes = {{"CctiIncrease", bad}};
         try
