@@ -69,7 +69,7 @@ RdmaFlowHelper::AddFlow(
                                     + " is the NICs' ControlPriority (ACK, NAK, CNP); data needs "
                                       "another priority");
     }
-    m_flows.push_back({src, dst, size, start, priority, sport});
+    m_flows.push_back({src, dst, size, start, priority, sport, DataRate(0), {}});
     if (!m_fabric->IsLocal(src))
     {
         return id; // another rank starts it (a parallel run)
@@ -122,6 +122,23 @@ RdmaFlowHelper::SetStartRate(uint32_t flowId, DataRate rate)
                                     + " has started already");
     }
     f.startRate = rate;
+}
+
+void
+RdmaFlowHelper::SetCcAttributes(uint32_t flowId,
+                                const std::vector<std::pair<std::string, std::string>>& attributes)
+{
+    if (flowId >= m_flows.size())
+    {
+        throw std::invalid_argument("SetCcAttributes: no flow " + std::to_string(flowId));
+    }
+    Flow& f = m_flows[flowId];
+    if (f.start < Simulator::Now())
+    {
+        throw std::invalid_argument("SetCcAttributes: flow " + std::to_string(flowId)
+                                    + " has started already");
+    }
+    f.ccAttributes = attributes;
 }
 
 RdmaFiveTuple
@@ -178,6 +195,7 @@ RdmaFlowHelper::Start(uint32_t id)
     req.hops = m_fabric->GetSwitchHops(f.src, f.dst);
     req.sport = f.sport;
     req.startRate = f.startRate;
+    req.ccAttributes = f.ccAttributes;
     m_fabric->GetNic(f.src)->StartFlow(req);
 }
 

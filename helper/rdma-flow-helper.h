@@ -9,6 +9,8 @@
 #include "ns3/simple-ref-count.h"
 #include "rdma-fabric-helper.h"
 
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -35,6 +37,8 @@ public:
         uint8_t priority;      //!< PFC priority
         uint16_t sport;        //!< UDP source port (0 = chosen by the NIC)
         DataRate startRate{0}; //!< rate the flow starts at (0 = line rate)
+        /// Attribute values of the flow's congestion control (RdmaFlowRequest::ccAttributes)
+        std::vector<std::pair<std::string, std::string>> ccAttributes;
     };
 
     /**
@@ -77,6 +81,16 @@ public:
      */
     void SetStartRate(uint32_t flowId, DataRate rate);
 
+    /**
+     * \brief Give a flow's congestion-control object attribute values of its own (per-QP
+     * parameters, RdmaFlowRequest::ccAttributes), e.g. {{"CctiIncrease", "2"}} for RdmaIbcc.
+     * The NIC refuses an unknown name or a bad value when the flow starts.
+     * \throws std::invalid_argument naming the flow if it does not exist or has started.
+     * \param flowId the flow
+     * \param attributes name and value pairs (ns-3 string form), applied in order
+     */
+    void SetCcAttributes(uint32_t flowId,
+                         const std::vector<std::pair<std::string, std::string>>& attributes);
     /**
      * \brief The 5-tuple a flow will use (needs an explicit sport).
      * \param flowId the flow

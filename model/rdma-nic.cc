@@ -9,12 +9,14 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
 #include "rdma-flow-id.h"
 #include "roce-header.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace ns3
@@ -212,6 +214,51 @@ RdmaNic::GetStats() const
     return m_stats;
 }
 
+namespace
+{
+/**
+ * \brief Refuse the text of a numeric attribute value that ns-3 cannot read (its integer and
+ * double parsers abort instead of failing).
+ * \throws std::invalid_argument naming the attribute and the text.
+ * \param obj the object
+ * \param name attribute name
+ * \param value the text
+ * \return \p value
+ */
+const std::string&
+CheckNumberText(Ptr<Object> obj, const std::string& name, const std::string& value)
+{
+    TypeId::AttributeInformation info;
+    if (!obj->GetInstanceTypeId().LookupAttributeByName(name, &info))
+    {
+        return value; // SetAttributeFailSafe refuses it
+    }
+    const std::string type = info.checker->GetValueTypeName();
+    bool isInteger = type == "ns3::UintegerValue" || type == "ns3::IntegerValue";
+    if (!isInteger && type != "ns3::DoubleValue")
+    {
+        return value;
+    }
+    char* end = nullptr;
+    if (isInteger)
+    {
+        std::strtoll(value.c_str(), &end, 10);
+    }
+    else
+    {
+        std::strtod(value.c_str(), &end);
+    }
+    if (value.empty() || end == value.c_str() || *end != '\0'
+        || (type == "ns3::UintegerValue" && value[0] == '-'))
+    {
+        throw std::invalid_argument("RdmaNic::StartFlow: attribute '" + name + "' of "
+                                    + obj->GetInstanceTypeId().GetName() + " takes a number ("
+                                    + type + "), got '" + value + "'");
+    }
+    return value;
+}
+} // namespace
+
 Ptr<RdmaFlowState>
 RdmaNic::StartFlow(const RdmaFlowRequest& request)
 {
@@ -265,6 +312,18 @@ RdmaNic::StartFlow(const RdmaFlowRequest& request)
     s->m_startTime = Simulator::Now();
     qp->state = s;
     qp->cc = m_ccFactory.Create<RdmaCongestionOps>();
+    for (const auto& [name, value] : request.ccAttributes)
+    {
+        // per-QP parameters of the flow's congestion control (ns-3 aborts on a number it
+        // cannot read: numbers are checked here first)
+        if (!qp->cc->SetAttributeFailSafe(name, StringValue(CheckNumberText(qp->cc, name, value))))
+        {
+            throw std::invalid_argument(
+                "RdmaNic::StartFlow: flow " + std::to_string(request.flowId)
+                + ": congestion control " + qp->cc->GetInstanceTypeId().GetName()
+                + " has no attribute '" + name + "' taking the value '" + value + "'");
+        }
+    }
     qp->cc->Init(s);
     qp->rttSamples = qp->cc->WantsRttSamples();
     qp->hopRecords = qp->cc->WantsHopRecords();
@@ -303,9 +362,10 @@ RdmaNic::PullFrame(uint32_t /* port */, uint8_t pausedMask, PfcTxFrame& frame)
         {
             continue;
         }
-        if (qp->nextAvail > now)
+        Time avail = std::max(qp->nextAvail, qp->state->m_holdUntil);
+        if (avail > now)
         {
-            earliest = std::min(earliest, qp->nextAvail);
+            earliest = std::min(earliest, avail);
             continue;
         }
         m_rr = (idx + 1) % n;

@@ -33,7 +33,8 @@ class RoceHeader;
  *
  * Each flow is one reliable-connection queue pair. The sender segments the message into
  * packets of Mtu payload bytes (IPv4 + UDP 4791 + BTH + payload + 4-byte ICRC), paces each QP
- * at the rate its congestion control sets, and serves the QPs round robin when the device pulls
+ * at the rate its congestion control sets (and holds it while the CC asks for a gap,
+ * RdmaFlowState::m_holdUntil), and serves the QPs round robin when the device pulls
  * (no per-QP timers: one wake-up event for the earliest paced QP when nothing is eligible).
  * ACKs and NAKs (BTH + AETH) and CNPs travel in the control priority and are served first.
  *
@@ -72,7 +73,10 @@ public:
     void Setup(Ptr<PfcNetDevice> device, Ipv4Address address);
 
     /**
-     * \brief Start sending a message now.
+     * \brief Start sending a message now. The request's ccAttributes are set on the flow's
+     * congestion-control object before its Init.
+     * \throws std::invalid_argument naming the flow and the value for a bad request (size 0,
+     * priority, start rate, an unknown CC attribute or a value it cannot take).
      * \param request what to send
      * \return the flow's state (rate, window, progress), e.g. for a monitor
      */

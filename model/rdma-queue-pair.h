@@ -14,7 +14,9 @@
 #include "tx-time-cache.h"
 
 #include <deque>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -35,6 +37,11 @@ struct RdmaFlowRequest
     /// Rate the congestion control starts the flow at (rate and target rate, or Swift's first
     /// window = start rate x base RTT); 0 = line rate, the usual start. At most the line rate.
     DataRate startRate{0};
+    /// Attribute values for this flow's congestion-control object (name, value in ns-3's
+    /// string form), set before its Init: per-QP parameters, e.g. {"CctiIncrease", "2"} for
+    /// RdmaIbcc. Empty: the NIC's defaults. An unknown name or bad value is refused by
+    /// RdmaNic::StartFlow with std::invalid_argument naming the flow, the name and the value.
+    std::vector<std::pair<std::string, std::string>> ccAttributes;
 };
 
 /**

@@ -1,0 +1,431 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Weighted bandwidth sharing with InfiniBand congestion control (--cc=ibcc) and per-QP
+// CCTI_Increase, the claim of the NUDT seed (Theorem 1 and its tenant experiment):
+//
+// (a) two long flows from two hosts to a third through one switch (a 10 Gb/s bottleneck), flow
+//     A with CCTI_Increase 1 and flow B with N: the seed says their rates converge to N : 1.
+//     Prints the table of measured rate ratios A/B and BECN counts for each N.
+// (b) tenants: tenant 1 has one flow; tenant 2 has 1, then 2, then 3 flows (one joins per
+//     phase). A tenant manager sets each flow's CCTI_Increase = its tenant's flow count x
+//     (largest weight / the tenant's weight), so each tenant keeps its weighted share whatever
+//     its flow count. Prints tenant 1's share per phase and the BECNs of tenant 2's first flow
+//     per 100 ms, next to the seed's hardware numbers (tenant 1 about 3.4 Gb/s of 10 Gb/s;
+//     BECN 790 / 480 / 320 with 1 / 2 / 3 tenant-2 flows).
+//
+// Writes ibcc-ratio.csv, ibcc-tenant.csv and ibcc-tenant-series.csv (1 ms throughput samples)
+// to --outdir; scripts/plot_ibcc.py draws them.
+#include "ns3/boolean.h"
+#include "ns3/checked-options.h"
+#include "ns3/command-line.h"
+#include "ns3/config.h"
+#include "ns3/dcon-monitor.h"
+#include "ns3/leaf-spine-helper.h"
+#include "ns3/rdma-cc-registry.h"
+#include "ns3/rdma-fabric-helper.h"
+#include "ns3/rdma-flow-helper.h"
+#include "ns3/rdma-ibcc.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/switch-queue-settings.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+/// What the runs share.
+struct Setup
+{
+    DataRate rate{"10Gbps"};     //!< every link
+    Time delay{MicroSeconds(1)}; //!< every link
+    uint32_t threshold{15};      //!< IbFecnQueueDisc::Threshold
+    uint32_t markingRate{30};    //!< IbFecnQueueDisc::MarkingRate
+};
+
+/// The network: one switch, \p hosts hosts; the last host receives.
+struct Net
+{
+    Ptr<RdmaFabric> fabric;
+    Ptr<RdmaFlowHelper> flows;
+    Ptr<DconMonitor> monitor;
+    std::vector<uint32_t> hosts;
+};
+
+Net
+Build(const Setup& s, uint32_t hosts)
+{
+    LeafSpineHelper ls(1, 1, hosts);
+    ls.SetHostLink(s.rate, s.delay);
+    ls.SetFabricLink(s.rate, s.delay);
+    RdmaFabricHelper fh;
+    fh.SetCongestionControl("ibcc");
+    SwitchQueueSettings sw;
+    sw.Apply(fh, "ibcc", s.delay, s.rate);
+    fh.SetQueueDiscAttribute("Threshold", UintegerValue(s.threshold));
+    fh.SetQueueDiscAttribute("MarkingRate", UintegerValue(s.markingRate));
+    Net n;
+    n.fabric = fh.Build(ls.GetTopology());
+    n.flows = Create<RdmaFlowHelper>(n.fabric);
+    n.flows->SetStopWhenDone(false);
+    for (uint32_t i = 0; i < hosts; ++i)
+    {
+        n.hosts.push_back(ls.GetHost(0, i));
+    }
+    return n;
+}
+
+/// BECNs of a flow's sender so far (0 if the flow is not running).
+uint64_t
+Becns(const Net& n, uint32_t flowId, uint32_t src)
+{
+    Ptr<RdmaIbcc> cc = DynamicCast<RdmaIbcc>(n.fabric->GetNic(src)->GetSenderCongestionOps(flowId));
+    return cc ? cc->GetBecnCount() : 0;
+}
+
+/// One row of the ratio table.
+struct RatioRow
+{
+    uint32_t n;
+    double a;
+    double b;
+    uint64_t becnA;
+    uint64_t becnB;
+};
+
+RatioRow
+RunRatio(const Setup& s, uint32_t n, Time duration)
+{
+    Net net = Build(s, 3);
+    const uint64_t size = 1000000000000ULL; // runs past the end
+    uint32_t fa = net.flows->AddFlow(net.hosts[0], net.hosts[2], size, Time(0));
+    uint32_t fb = net.flows->AddFlow(net.hosts[1], net.hosts[2], size, Time(0));
+    net.flows->SetCcAttributes(fa, {{"CctiIncrease", "1"}});
+    net.flows->SetCcAttributes(fb, {{"CctiIncrease", std::to_string(n)}});
+    net.monitor = Create<DconMonitor>(net.fabric, net.flows);
+    net.monitor->AddThroughputFlow(fa);
+    net.monitor->AddThroughputFlow(fb);
+    net.monitor->Start(MilliSeconds(1), duration);
+    const Time from = duration / 2;
+    uint64_t becnA0 = 0;
+    uint64_t becnB0 = 0;
+    Simulator::Schedule(from,
+                        [&]
+                        {
+                            becnA0 = Becns(net, fa, net.hosts[0]);
+                            becnB0 = Becns(net, fb, net.hosts[1]);
+                        });
+    RatioRow r{n, 0, 0, 0, 0};
+    Simulator::Schedule(duration - NanoSeconds(1),
+                        [&]
+                        {
+                            r.becnA = Becns(net, fa, net.hosts[0]) - becnA0;
+                            r.becnB = Becns(net, fb, net.hosts[1]) - becnB0;
+                        });
+    Simulator::Stop(duration);
+    Simulator::Run();
+    r.a = net.monitor->GetAverageThroughput(fa, from, duration);
+    r.b = net.monitor->GetAverageThroughput(fb, from, duration);
+    Simulator::Destroy();
+    return r;
+}
+
+/// One phase of the tenant run.
+struct TenantRow
+{
+    uint32_t flows2;     //!< tenant 2's flows
+    uint32_t inc2;       //!< their CCTI_Increase
+    double tenant1;      //!< Gb/s
+    double tenant2;      //!< Gb/s, all its flows
+    double becnPer100ms; //!< of tenant 2's first flow
+};
+
+std::vector<TenantRow>
+RunTenants(const Setup& s,
+           uint32_t maxFlows2,
+           double weight1,
+           double weight2,
+           Time phase,
+           std::vector<std::vector<double>>& series)
+{
+    Net net = Build(s, maxFlows2 + 2);
+    const uint32_t dst = net.hosts.back();
+    const uint64_t size = 1000000000000ULL;
+    const double wmax = std::max(weight1, weight2);
+    auto increase = [wmax](uint32_t flows, double weight)
+    {
+        return std::max<uint32_t>(1, static_cast<uint32_t>(std::lround(flows * wmax / weight)));
+    };
+    std::vector<uint32_t> ids;
+    std::vector<uint32_t> srcs;
+    ids.push_back(net.flows->AddFlow(net.hosts[0], dst, size, Time(0)));
+    srcs.push_back(net.hosts[0]);
+    net.flows->SetCcAttributes(ids[0], {{"CctiIncrease", std::to_string(increase(1, weight1))}});
+    for (uint32_t k = 0; k < maxFlows2; ++k)
+    {
+        Time start = phase * static_cast<int64_t>(k);
+        uint32_t id = net.flows->AddFlow(net.hosts[1 + k], dst, size, start);
+        ids.push_back(id);
+        srcs.push_back(net.hosts[1 + k]);
+        net.flows->SetCcAttributes(id,
+                                   {{"CctiIncrease", std::to_string(increase(k + 1, weight2))}});
+        if (k > 0)
+        {
+            // The tenant manager: when tenant 2's (k+1)-th flow joins, its running flows take
+            // the new CCTI_Increase too.
+            Simulator::Schedule(start,
+                                [&net, ids, srcs, k, inc = increase(k + 1, weight2)]
+                                {
+                                    for (uint32_t j = 1; j <= k; ++j)
+                                    {
+                                        Ptr<RdmaCongestionOps> cc
+                                            = net.fabric->GetNic(srcs[j])->GetSenderCongestionOps(
+                                                ids[j]);
+                                        cc->SetAttribute("CctiIncrease", UintegerValue(inc));
+                                    }
+                                });
+        }
+    }
+    const Time stop = phase * static_cast<int64_t>(maxFlows2);
+    net.monitor = Create<DconMonitor>(net.fabric, net.flows);
+    for (uint32_t id : ids)
+    {
+        net.monitor->AddThroughputFlow(id);
+    }
+    net.monitor->Start(MilliSeconds(1), stop);
+    // BECNs of tenant 2's first flow over the second half of each phase
+    std::vector<uint64_t> becnMarks(2 * maxFlows2, 0);
+    for (uint32_t k = 0; k < maxFlows2; ++k)
+    {
+        for (uint32_t e = 0; e < 2; ++e)
+        {
+            Time at = phase * static_cast<int64_t>(k) + phase / 2 * static_cast<int64_t>(e + 1)
+                      - NanoSeconds(e);
+            Simulator::Schedule(at,
+                                [&becnMarks, &net, &ids, &srcs, k, e]
+                                {
+                                    becnMarks[2 * k + e] = Becns(net, ids[1], srcs[1]);
+                                });
+        }
+    }
+    Simulator::Stop(stop);
+    Simulator::Run();
+    std::vector<TenantRow> rows;
+    for (uint32_t k = 0; k < maxFlows2; ++k)
+    {
+        Time from = phase * static_cast<int64_t>(k) + phase / 2;
+        Time to = phase * static_cast<int64_t>(k + 1);
+        TenantRow r;
+        r.flows2 = k + 1;
+        r.inc2 = increase(k + 1, weight2);
+        r.tenant1 = net.monitor->GetAverageThroughput(ids[0], from, to);
+        r.tenant2 = 0;
+        for (uint32_t j = 1; j <= k + 1; ++j)
+        {
+            r.tenant2 += net.monitor->GetAverageThroughput(ids[j], from, to);
+        }
+        double seconds = (to - from).GetSeconds();
+        r.becnPer100ms = (becnMarks[2 * k + 1] - becnMarks[2 * k]) * 0.1 / seconds;
+        rows.push_back(r);
+    }
+    series.clear();
+    std::vector<std::map<int64_t, double>> tp; // per flow: sample time (ps) -> Gb/s
+    for (uint32_t id : ids)
+    {
+        std::map<int64_t, double> m;
+        for (const auto& [t, gbps] : net.monitor->GetThroughput(id))
+        {
+            m[t.GetPicoSeconds()] = gbps;
+        }
+        tp.push_back(m);
+    }
+    for (const auto& [t, gbps] : tp[0])
+    {
+        std::vector<double> row{t * 1e-9};
+        for (const auto& f : tp)
+        {
+            auto it = f.find(t);
+            row.push_back(it == f.end() ? 0.0 : it->second);
+        }
+        series.push_back(row);
+    }
+    Simulator::Destroy();
+    return rows;
+}
+
+/// Parse "1,2,3,4" (each >= 1).
+std::vector<uint32_t>
+ParseNs(const std::string& text)
+{
+    std::vector<uint32_t> ns;
+    std::stringstream ss(text);
+    std::string tok;
+    while (std::getline(ss, tok, ','))
+    {
+        char* end = nullptr;
+        long v = std::strtol(tok.c_str(), &end, 10);
+        if (tok.empty() || *end != '\0' || v < 1 || v > 1000)
+        {
+            throw std::invalid_argument("--ns: N must be an integer in 1..1000, got '" + tok
+                                        + "' in '" + text + "'");
+        }
+        ns.push_back(static_cast<uint32_t>(v));
+    }
+    if (ns.empty())
+    {
+        throw std::invalid_argument("--ns: no N given");
+    }
+    return ns;
+}
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    std::string ns = "1,2,3,4";
+    uint32_t durationMs = 100;
+    uint32_t phaseMs = 60;
+    uint32_t tenantFlows = 3;
+    double weight1 = 1;
+    double weight2 = 1;
+    std::string cct;
+    bool timerReset = false;
+    std::string mode = "all";
+    std::string outdir = "ibcc-share";
+    std::string rate = "10Gbps";
+    Setup s;
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("ns", "CCTI_Increase of flow B in the ratio runs (flow A: 1), e.g. 1,2,3,4", ns);
+    AddUnsignedValue(cmd,
+                     "duration",
+                     "Length of each ratio run in ms (rates over its 2nd half)",
+                     durationMs,
+                     2u);
+    AddUnsignedValue(
+        cmd, "phase", "Length of each tenant phase in ms (shares over its 2nd half)", phaseMs, 2u);
+    AddUnsignedValue(cmd, "tenantFlows", "Tenant 2's largest flow count", tenantFlows, 1u);
+    cmd.AddValue("weight1", "Tenant 1's weight (> 0)", weight1);
+    cmd.AddValue("weight2", "Tenant 2's weight (> 0)", weight2);
+    cmd.AddValue("rate", "Rate of every link", rate);
+    AddUnsignedValue(cmd, "threshold", "Switch FECN threshold, 0..15", s.threshold);
+    AddUnsignedValue(
+        cmd, "markingRate", "Switch marking rate (packets between marks)", s.markingRate);
+    cmd.AddValue("cct", "CC table: IRDs in us, ascending (empty: the seed's 14 i^2/1062 us)", cct);
+    cmd.AddValue(
+        "timerReset",
+        "A BECN restarts the CCTI timer (the seed's Algorithm 1; default: IBA's periodic timer)",
+        timerReset);
+    cmd.AddValue("mode", "all, ratio or tenant", mode);
+    cmd.AddValue("outdir", "Directory for the CSV files", outdir);
+    cmd.Parse(argc, argv);
+    try
+    {
+        std::vector<uint32_t> nList = ParseNs(ns);
+        if (s.threshold > 15)
+        {
+            throw std::invalid_argument("--threshold must be in 0..15, got "
+                                        + std::to_string(s.threshold));
+        }
+        if (!(weight1 > 0) || !(weight2 > 0))
+        {
+            throw std::invalid_argument("--weight1 (" + std::to_string(weight1)
+                                        + ") and --weight2 (" + std::to_string(weight2)
+                                        + ") must be > 0");
+        }
+        if (mode != "all" && mode != "ratio" && mode != "tenant")
+        {
+            throw std::invalid_argument("--mode must be all, ratio or tenant, got '" + mode + "'");
+        }
+        if (!cct.empty())
+        {
+            RdmaIbcc::ParseCct(cct); // throws naming the bad entry
+            Config::SetDefault("ns3::RdmaIbcc::Cct", StringValue(cct));
+        }
+        s.rate = DataRate(rate);
+        Config::SetDefault("ns3::RdmaIbcc::TimerResetOnBecn", BooleanValue(timerReset));
+        std::filesystem::create_directories(outdir);
+        std::cout << std::fixed << std::setprecision(2);
+        if (mode != "tenant")
+        {
+            std::ofstream csv(outdir + "/ibcc-ratio.csv");
+            csv << "n,inc_a,inc_b,gbps_a,gbps_b,ratio_a_over_b,becn_a,becn_b\n";
+            std::cout << "Two flows, CCTI_Increase 1 : N, " << rate << " bottleneck, rates over ["
+                      << durationMs / 2.0 << ", " << durationMs << ") ms\n";
+            std::cout << "   N   A Gb/s   B Gb/s   A/B (claim N)   BECN A   BECN B\n";
+            for (uint32_t n : nList)
+            {
+                RatioRow r = RunRatio(s, n, MilliSeconds(durationMs));
+                double ratio = r.b > 0 ? r.a / r.b : 0;
+                std::cout << std::setw(4) << n << std::setw(9) << r.a << std::setw(9) << r.b
+                          << std::setw(16) << ratio << std::setw(9) << r.becnA << std::setw(9)
+                          << r.becnB << "\n";
+                csv << n << ",1," << n << "," << r.a << "," << r.b << "," << ratio << "," << r.becnA
+                    << "," << r.becnB << "\n";
+            }
+        }
+        if (mode != "ratio")
+        {
+            std::vector<std::vector<double>> series;
+            std::vector<TenantRow> rows
+                = RunTenants(s, tenantFlows, weight1, weight2, MilliSeconds(phaseMs), series);
+            std::ofstream csv(outdir + "/ibcc-tenant.csv");
+            csv << "tenant2_flows,tenant2_inc,tenant1_gbps,tenant2_gbps,tenant1_share,"
+                   "becn_first_tenant2_flow_per_100ms,seed_becn_per_100ms\n";
+            const double seedBecn[] = {790, 480, 320};
+            std::cout << "Tenants (weights " << weight1 << " : " << weight2 << "), " << phaseMs
+                      << " ms phases, shares over each phase's 2nd half\n";
+            std::cout << "  tenant-2 flows  CCTI_Inc  tenant 1 Gb/s  tenant 2 Gb/s  tenant 1 share"
+                         "  BECN/100ms (seed)\n";
+            for (const TenantRow& r : rows)
+            {
+                double share = r.tenant1 / (r.tenant1 + r.tenant2);
+                std::string seed = r.flows2 <= 3
+                                       ? std::to_string(static_cast<int>(seedBecn[r.flows2 - 1]))
+                                       : "-";
+                std::cout << std::setw(16) << r.flows2 << std::setw(10) << r.inc2 << std::setw(15)
+                          << r.tenant1 << std::setw(15) << r.tenant2 << std::setw(16) << share
+                          << std::setw(12) << r.becnPer100ms << " (" << seed << ")\n";
+                csv << r.flows2 << "," << r.inc2 << "," << r.tenant1 << "," << r.tenant2 << ","
+                    << share << "," << r.becnPer100ms << "," << (r.flows2 <= 3 ? seed : "") << "\n";
+            }
+            std::cout << "seed (10 Gb/s hardware): tenant 1 about 3.4 Gb/s throughout\n";
+            std::ofstream ts(outdir + "/ibcc-tenant-series.csv");
+            ts << "time_ms,tenant1";
+            for (uint32_t k = 0; k < tenantFlows; ++k)
+            {
+                ts << ",tenant2_flow" << k + 1;
+            }
+            ts << "\n";
+            for (const auto& row : series)
+            {
+                for (size_t i = 0; i < row.size(); ++i)
+                {
+                    ts << (i ? "," : "") << row[i];
+                }
+                ts << "\n";
+            }
+        }
+        std::cout << "CSV files in " << outdir << "\n";
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "Error: " << e.what() << "\n";
+        return 2;
+    }
+    return 0;
+}
