@@ -36,7 +36,8 @@
 // devices of all links) and data packets on links per wall-second, peak memory (ru_maxrss),
 // PFC pause frames, drops. --outdir also writes fct.txt in the HPCC simulator's FCT format and
 // the monitor's CSV files (flows.csv, pfc.csv,
-// drops.csv, summary.json).
+// drops.csv, summary.json), flows.txt and run.json (the arrival window: every flow of the file),
+// so that scripts/fct_stats.py reads a bench run like a dcon-large-scale run.
 //
 // Expected (the HPCC simulator's reference run of the 10 ms file): all 6,643 flows complete,
 // the last about 17.9 ms after 2.0 s, and no PFC pause occurs. --validate checks completion,
@@ -49,6 +50,7 @@
 // (RdmaFabricHelper::UseFastScheduler); --SchedulerType=ns3::MapScheduler (or Heap, Calendar)
 // changes it without changing any result.
 
+#include "ns3/atomic-output-file.h"
 #include "ns3/boolean.h"
 #include "ns3/checked-options.h"
 #include "ns3/command-line.h"
@@ -286,6 +288,50 @@ Print(const BenchResult& r)
     std::cout << "max switch buffer      " << r.maxBufferBytes << " B\n";
     std::cout << "peak memory (maxrss)   " << std::setprecision(1) << r.maxRssKb / 1024.0
               << " MiB\n";
+}
+
+/**
+ * \brief Write run.json and flows.txt next to the monitor's files, so that
+ * scripts/fct_stats.py takes a bench run as it takes a dcon-large-scale run: the arrival window
+ * covers every flow of the file (from the first start to just after the last), without warm-up
+ * or cool-down.
+ * \param dir the output folder
+ * \param cc the --cc name
+ * \param topoPath the topology file
+ * \param flowsPath the flow file
+ * \param specs the flows, as read
+ */
+void
+WriteRunFiles(const std::string& dir,
+              const std::string& cc,
+              const std::string& topoPath,
+              const std::string& flowsPath,
+              const std::vector<FlowSpec>& specs)
+{
+    Time first = Time::Max();
+    Time last = Time(0);
+    for (const FlowSpec& f : specs)
+    {
+        first = std::min(first, f.start);
+        last = std::max(last, f.start);
+    }
+    {
+        AtomicOutputFile file(std::filesystem::path(dir) / "flows.txt");
+        WriteHpccFlows(file.Stream(), specs);
+        file.Commit();
+    }
+    AtomicOutputFile file(std::filesystem::path(dir) / "run.json");
+    std::ofstream& out = file.Stream();
+    out.unsetf(std::ios::floatfield);
+    out << std::setprecision(12);
+    // [first, last + 1 ns): the last flow's start is inside the half-open window.
+    out << "{\n  \"cc\": " << JsonString(cc) << ",\n  \"program\": \"dcon-bench\""
+        << ",\n  \"topology\": " << JsonString(topoPath)
+        << ",\n  \"workload\": " << JsonString(flowsPath)
+        << ",\n  \"arrival_start_s\": " << first.GetSeconds()
+        << ",\n  \"arrival_duration_s\": " << (last - first + NanoSeconds(1)).GetSeconds()
+        << ",\n  \"warmup_s\": 0,\n  \"cooldown_s\": 0\n}\n";
+    file.Commit();
 }
 
 } // namespace
@@ -628,6 +674,7 @@ main(int argc, char* argv[])
         {
             monitor->WriteHpccFct(outdir + "/fct.txt");
             monitor->Write(outdir, r.runSeconds);
+            WriteRunFiles(outdir, cc, topoPath, flowsPath, specs);
             if (par.nodeWork
                 && !DconParallel::IsEnabled()) // a sequential run's counts (the model's input)
             {

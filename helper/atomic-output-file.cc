@@ -56,4 +56,19 @@ AtomicOutputFile::Commit()
     m_committed = true;
 }
 
+std::string
+JsonString(const std::string& s)
+{
+    std::string out = "\"";
+    for (char c : s)
+    {
+        if (c == '"' || c == '\\')
+        {
+            out += '\\';
+        }
+        out += c;
+    }
+    return out + "\"";
+}
+
 } // namespace ns3

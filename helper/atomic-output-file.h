@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 namespace ns3
 {
@@ -54,6 +55,14 @@ private:
     std::ofstream m_out;          //!< the stream
     bool m_committed{false};      //!< Commit() succeeded
 };
+
+/**
+ * \ingroup dcon
+ * \brief Quote a string for a JSON file (run.json, summary.json): '"' and '\\' escaped.
+ * \param s the string
+ * \return the quoted, escaped string
+ */
+std::string JsonString(const std::string& s);
 
 } // namespace ns3
 

@@ -33,25 +33,6 @@ namespace
 /// First RNG stream of the workload generator (the fabric uses streams from 0 up).
 constexpr int64_t WORKLOAD_STREAM = 1 << 20;
 
-/**
- * \brief Escape a string for JSON.
- * \param s the string
- * \return the quoted, escaped string
- */
-std::string
-JsonString(const std::string& s)
-{
-    std::string out = "\"";
-    for (char c : s)
-    {
-        if (c == '"' || c == '\\')
-        {
-            out += '\\';
-        }
-        out += c;
-    }
-    return out + "\"";
-}
 } // namespace
 
 void
