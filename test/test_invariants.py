@@ -377,7 +377,8 @@ class CcNamesTest(unittest.TestCase):
             self.skipTest("simulator not built")
         names = cc_names.names()
         self.assertEqual(names, sorted(names))
-        for cc in ("dcon", "dcqcn", "dctcp", "none", "pcn", "swift", "timely"):
+        for cc in ("dcon", "dcqcn", "dctcp", "hpcc", "ibcc", "none", "pcn", "rttpid", "swift",
+                   "timely"):
             self.assertIn(cc, names)
 
 
