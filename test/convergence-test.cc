@@ -22,6 +22,7 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "test-items.h"
+#include "two-flow-scenario.h"
 
 #include <gtest/gtest.h>
 
@@ -49,20 +50,11 @@ RunTwoFlows(const std::string& cc,
             Time from,
             Time stop)
 {
-    LeafSpineHelper ls(1, 1, 3);
-    ls.SetHostLink(DataRate("40Gbps"), MicroSeconds(1));
-    ls.SetFabricLink(DataRate("40Gbps"), MicroSeconds(1));
-    RdmaFabricHelper fh;
-    fh.SetCongestionControl(cc);
-    setQueue(fh);
-    Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
-    Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(f);
-    flows->SetStopWhenDone(false);
-    uint32_t a = flows->AddFlow(ls.GetHost(0, 0), ls.GetHost(0, 2), 4000000000ULL, Time(0));
-    uint32_t b = flows->AddFlow(ls.GetHost(0, 1), ls.GetHost(0, 2), 4000000000ULL, MilliSeconds(1));
-    Ptr<DconMonitor> mon = Create<DconMonitor>(f, flows);
-    mon->AddThroughputFlow(a);
-    mon->AddThroughputFlow(b);
+    test::TwoFlowScenario sc(cc, DataRate("40Gbps"), 4000000000ULL, MilliSeconds(1), setQueue);
+    Ptr<RdmaFabric> f = sc.fabric;
+    Ptr<DconMonitor> mon = sc.monitor;
+    const uint32_t a = sc.a;
+    const uint32_t b = sc.b;
     mon->Start(MicroSeconds(100), stop);
     Simulator::Stop(stop);
     Simulator::Run();

@@ -19,6 +19,7 @@
 #include "ns3/string.h"
 #include "ns3/switch-queue-settings.h"
 #include "test-items.h"
+#include "two-flow-scenario.h"
 
 #include <gtest/gtest.h>
 
@@ -279,24 +280,12 @@ RunTwoDctcpFlows(double pacingGain)
 {
     Config::SetDefault("ns3::RdmaDctcp::PacingGain", DoubleValue(pacingGain));
     const Time stop = MilliSeconds(30);
-    LeafSpineHelper ls(1, 1, 3);
-    ls.SetHostLink(DataRate("40Gbps"), MicroSeconds(1));
-    ls.SetFabricLink(DataRate("40Gbps"), MicroSeconds(1));
-    RdmaFabricHelper fh;
-    fh.SetCongestionControl("dctcp");
-    SwitchQueueSettings sw;
-    sw.Apply(fh, "dctcp", MicroSeconds(1), DataRate("40Gbps"));
-    Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
-    Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(f);
-    flows->SetStopWhenDone(false);
-    uint32_t a = flows->AddFlow(ls.GetHost(0, 0), ls.GetHost(0, 2), 4000000000ULL, Time(0));
-    uint32_t b = flows->AddFlow(ls.GetHost(0, 1), ls.GetHost(0, 2), 4000000000ULL, MilliSeconds(1));
-    Ptr<DconMonitor> mon = Create<DconMonitor>(f, flows);
-    mon->AddThroughputFlow(a);
-    mon->AddThroughputFlow(b);
-    uint32_t leaf = ls.GetLeaf(0);
-    uint32_t port = f->GetPort(leaf, ls.GetHost(0, 2));
-    mon->AddQueueSample(leaf, port, false);
+    test::TwoFlowScenario sc("dctcp", DataRate("40Gbps"), 4000000000ULL, MilliSeconds(1));
+    Ptr<RdmaFabric> f = sc.fabric;
+    Ptr<DconMonitor> mon = sc.monitor;
+    const uint32_t a = sc.a;
+    const uint32_t b = sc.b;
+    mon->AddQueueSample(sc.leaf, sc.bottleneckPort, false);
     mon->Start(MicroSeconds(10), stop);
     Simulator::Stop(stop);
     Simulator::Run();
@@ -319,7 +308,7 @@ RunTwoDctcpFlows(double pacingGain)
     }
     uint64_t n = 0;
     double sum = 0;
-    for (const auto& [t, bytes] : mon->GetQueueSamples(leaf, port, false))
+    for (const auto& [t, bytes] : mon->GetQueueSamples(sc.leaf, sc.bottleneckPort, false))
     {
         if (t >= MilliSeconds(20))
         {

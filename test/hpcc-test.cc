@@ -26,6 +26,7 @@
 #include "ns3/switch-queue-settings.h"
 #include "ns3/uinteger.h"
 #include "test-items.h"
+#include "two-flow-scenario.h"
 
 #include <gtest/gtest.h>
 
@@ -506,24 +507,12 @@ QueueStats(Ptr<DconMonitor> mon, uint32_t leaf, uint32_t port, Time from, Time t
 TEST(Convergence, Hpcc)
 {
     const Time stop = MilliSeconds(10);
-    LeafSpineHelper ls(1, 1, 3);
-    ls.SetHostLink(DataRate("40Gbps"), MicroSeconds(1));
-    ls.SetFabricLink(DataRate("40Gbps"), MicroSeconds(1));
-    RdmaFabricHelper fh;
-    fh.SetCongestionControl("hpcc");
-    SwitchQueueSettings sw;
-    sw.Apply(fh, "hpcc", MicroSeconds(1), DataRate("40Gbps"));
-    Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
-    Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(f);
-    flows->SetStopWhenDone(false);
-    uint32_t a = flows->AddFlow(ls.GetHost(0, 0), ls.GetHost(0, 2), 4000000000ULL, Time(0));
-    uint32_t b = flows->AddFlow(ls.GetHost(0, 1), ls.GetHost(0, 2), 4000000000ULL, MilliSeconds(1));
-    Ptr<DconMonitor> mon = Create<DconMonitor>(f, flows);
-    mon->AddThroughputFlow(a);
-    mon->AddThroughputFlow(b);
-    uint32_t leaf = ls.GetLeaf(0);
-    uint32_t port = f->GetPort(leaf, ls.GetHost(0, 2));
-    mon->AddQueueSample(leaf, port, false);
+    test::TwoFlowScenario sc("hpcc", DataRate("40Gbps"), 4000000000ULL, MilliSeconds(1));
+    Ptr<RdmaFabric> f = sc.fabric;
+    Ptr<DconMonitor> mon = sc.monitor;
+    const uint32_t a = sc.a;
+    const uint32_t b = sc.b;
+    mon->AddQueueSample(sc.leaf, sc.bottleneckPort, false);
     mon->Start(MicroSeconds(10), stop);
     Simulator::Stop(stop);
     Simulator::Run();
@@ -544,7 +533,7 @@ TEST(Convergence, Hpcc)
         }
         converged = t - MilliSeconds(1);
     }
-    auto [qMean, qMax] = QueueStats(mon, leaf, port, MilliSeconds(5), stop);
+    auto [qMean, qMax] = QueueStats(mon, sc.leaf, sc.bottleneckPort, MilliSeconds(5), stop);
     uint64_t pauses = test::TotalPauses(f);
     Simulator::Destroy();
     std::cout << "hpcc: A alone " << alone << " Gb/s; A " << ra << ", B " << rb

@@ -23,6 +23,7 @@
 #include "ns3/switch-queue-settings.h"
 #include "ns3/uinteger.h"
 #include "test-items.h"
+#include "two-flow-scenario.h"
 
 #include <gtest/gtest.h>
 
@@ -367,22 +368,12 @@ struct Pair
 Pair
 RunPair(const std::vector<std::pair<std::string, std::string>>& attrsB, Time from, Time to)
 {
-    LeafSpineHelper ls(1, 1, 3);
-    ls.SetHostLink(DataRate("10Gbps"), MicroSeconds(1));
-    ls.SetFabricLink(DataRate("10Gbps"), MicroSeconds(1));
-    RdmaFabricHelper fh;
-    fh.SetCongestionControl("ibcc");
-    SwitchQueueSettings sw;
-    sw.Apply(fh, "ibcc", MicroSeconds(1), DataRate("10Gbps"));
-    Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
-    Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(f);
-    flows->SetStopWhenDone(false);
-    uint32_t a = flows->AddFlow(ls.GetHost(0, 0), ls.GetHost(0, 2), 1000000000000ULL, Time(0));
-    uint32_t b = flows->AddFlow(ls.GetHost(0, 1), ls.GetHost(0, 2), 1000000000000ULL, Time(0));
-    flows->SetCcAttributes(b, attrsB);
-    Ptr<DconMonitor> mon = Create<DconMonitor>(f, flows);
-    mon->AddThroughputFlow(a);
-    mon->AddThroughputFlow(b);
+    test::TwoFlowScenario sc("ibcc", DataRate("10Gbps"), 1000000000000ULL, Time(0));
+    sc.flows->SetCcAttributes(sc.b, attrsB);
+    Ptr<RdmaFabric> f = sc.fabric;
+    Ptr<DconMonitor> mon = sc.monitor;
+    const uint32_t a = sc.a;
+    const uint32_t b = sc.b;
     mon->Start(MilliSeconds(1), to);
     Simulator::Stop(to);
     Simulator::Run();
