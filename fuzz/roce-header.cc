@@ -2,12 +2,12 @@
  * Copyright (c) 2026 dcon authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// libFuzzer target: RoceHeader (IPv4 + UDP + BTH [+ AETH], model/roce-header.h) read from
+// libFuzzer target: RoceHeader (IPv4 + UDP + BTH [+ AETH] [+ INT], model/roce-header.h) read from
 // arbitrary bytes, checked against ns-3's own Ipv4Header and UdpHeader.
-#include "fuzz-common.h"
-
-#include "ns3/ipv4-header.h"
 #include "ns3/roce-header.h"
+
+#include "fuzz-common.h"
+#include "ns3/ipv4-header.h"
 #include "ns3/udp-header.h"
 
 using namespace ns3;
@@ -22,7 +22,11 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         return 0;
     }
     FUZZ_CHECK(data[0] == 0x45); // IPv4 without options
-    FUZZ_CHECK(n == RoceHeader::BASE_BYTES + (roce.HasAeth() ? AethHeader::SERIALIZED_SIZE : 0));
+    // BTH, then the AETH of an ACK, then the INT stack when the BTH's INT bit is set (HPCC)
+    FUZZ_CHECK(n
+               == RoceHeader::BASE_BYTES + (roce.HasAeth() ? AethHeader::SERIALIZED_SIZE : 0)
+                      + (roce.HasInt() ? roce.Int().GetSerializedSize() : 0));
+    FUZZ_CHECK(!roce.HasInt() || roce.Int().GetNHops() <= IntHeader::MAX_HOPS);
     Ptr<Packet> p = Create<Packet>(data, static_cast<uint32_t>(size));
     Ipv4Header ip;
     FUZZ_CHECK(p->RemoveHeader(ip) == RoceHeader::IPV4_BYTES);

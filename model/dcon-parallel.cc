@@ -51,9 +51,11 @@ namespace
 /// no frame of a simulated link can be taken for one, whatever its EtherType.
 constexpr uint16_t CONTROL_ETHERTYPE = 0x88B5;
 
+#ifdef NS3_MPI
 /// The largest message ns-3's MPI interfaces receive (MAX_MPI_MSG_SIZE and
 /// NULL_MESSAGE_MAX_MPI_MSG_SIZE, both 2000 bytes, in ns-3.37 to 3.48).
 constexpr uint32_t MPI_MESSAGE_LIMIT = 2000;
+#endif
 
 /// The control messages' destination address.
 Mac48Address

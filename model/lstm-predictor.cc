@@ -101,18 +101,23 @@ public:
         return v;
     }
 
-    /// Parse a positive integer.
+    /// Parse a size in [1, MAX_SIZE] (a larger one would only make the file refuse later, after
+    /// reading millions of numbers; W_hh has 4 x hidden^2 of them).
     uint32_t
     Count(const std::string& tok) const
     {
         char* end = nullptr;
+        errno = 0;
         long v = std::strtol(tok.c_str(), &end, 10);
-        if (end == tok.c_str() || *end != '\0' || v <= 0 || v > 100000)
+        if (end == tok.c_str() || *end != '\0' || errno == ERANGE || v <= 0 || v > MAX_SIZE)
         {
-            Fail("not a positive size: '" + tok + "'");
+            Fail("not a size in [1, " + std::to_string(MAX_SIZE) + "]: '" + tok + "'");
         }
         return static_cast<uint32_t>(v);
     }
+
+    /// Largest hidden size or sequence length of a weight file.
+    static constexpr long MAX_SIZE = 1024;
 
     /// Read a section: header "<name> <dims...>" must match, then rows x cols numbers, one row
     /// per line.
@@ -135,7 +140,7 @@ public:
         uint32_t lines = vector ? 1 : rows;
         uint32_t perLine = vector ? rows * cols : cols;
         std::vector<double> values;
-        values.reserve(rows * cols);
+        values.reserve(static_cast<size_t>(rows) * cols); // at most 4 x 1024 x 1024
         for (uint32_t r = 0; r < lines; ++r)
         {
             auto toks = Next(std::to_string(perLine) + " numbers of " + name);

@@ -40,6 +40,10 @@ constexpr uint64_t STEP_BYTES_PER_GBPS = 1000;
 /// The seed's reference table CCT(i) = 14 i^2 / 1062 us (Section 5).
 constexpr double SEED_CCT_SCALE_US = 14.0 / 1062.0;
 
+/// Largest inter-packet delay of a CCT entry, in microseconds (1 s: far beyond any useful
+/// table, and small enough that the entry is exact in picoseconds).
+constexpr double MAX_IRD_US = 1e6;
+
 /**
  * \brief Throw std::invalid_argument naming an attribute and its value.
  * \param attr attribute name
@@ -184,6 +188,11 @@ RdmaIbcc::ParseCct(const std::string& text)
         {
             Reject("Cct", "\"" + text + "\"", ">= 0 each: " + where + " is negative");
         }
+        if (us > MAX_IRD_US)
+        {
+            Reject(
+                "Cct", "\"" + text + "\"", "at most 1 s (10^6 us) each: " + where + " is larger");
+        }
         if (!cct.empty() && us < prev)
         {
             Reject("Cct", "\"" + text + "\"", "ascending: " + where + " is below the one before");
@@ -244,6 +253,13 @@ RdmaIbcc::Init(Ptr<RdmaFlowState> flow)
         for (uint32_t i = 0; i < m_cctSize; ++i)
         {
             double us = m_cctScale * std::pow(static_cast<double>(i), m_cctExponent);
+            if (us > MAX_IRD_US)
+            {
+                Reject("CctScale",
+                       std::to_string(m_cctScale),
+                       "small enough that every entry is at most 1 s (10^6 us): entry "
+                           + std::to_string(i) + " would be " + std::to_string(us) + " us");
+            }
             m_cct.push_back(PicoSeconds(static_cast<int64_t>(std::llround(us * 1e6))));
         }
     }

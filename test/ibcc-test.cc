@@ -281,10 +281,12 @@ TEST(Ibcc, BadValuesAreNamed)
     ExpectInitRejects("CctSize", UintegerValue(0), "got 0");
     ExpectInitRejects("CctScale", DoubleValue(-1), "got -1");
     ExpectInitRejects("CctExponent", DoubleValue(0), "got 0");
+    ExpectInitRejects("CctScale", DoubleValue(1e300), "entry 1 would be");
     ExpectInitRejects("CctiLimit", UintegerValue(128), "got 128");
     ExpectInitRejects("Cct", StringValue("0,2,1"), "entry 2 ('1') is below");
     ExpectInitRejects("Cct", StringValue("0,x"), "entry 1 ('x')");
     ExpectInitRejects("Cct", StringValue("-1"), "negative");
+    ExpectInitRejects("Cct", StringValue("0 1e300"), "entry 1 ('1e300') is larger");
     ExpectInitRejects("Cct", StringValue(" , "), "at least one entry");
     IbccCase c;
     c.cc->SetAttribute("Cct", StringValue("0,1,2"));

@@ -404,7 +404,11 @@ TEST(LstmPredictor, MalformedFilesRefused)
     bad("", "w.txt:1: end of file, expected header");
     bad("dcon-lstm 2 1 1 3\n", "w.txt:1: expected header 'dcon-lstm 1");
     bad("dcon-lstm 1 2 1 3\n", "w.txt:1: input size must be 1");
-    bad("dcon-lstm 1 1 0 3\n", "w.txt:1: not a positive size: '0'");
+    bad("dcon-lstm 1 1 0 3\n", "w.txt:1: not a size in [1, 1024]: '0'");
+    // A hidden size that would ask for 4 x 10^10 numbers is refused at the header.
+    bad("dcon-lstm 1 1 100000 3\n", "w.txt:1: not a size in [1, 1024]: '100000'");
+    bad("dcon-lstm 1 1 16 99999999999999999999\n",
+        "not a size in [1, 1024]: '99999999999999999999'");
     std::string t = kTiny;
     bad(std::string(t).replace(t.find("W_hh 4 1"), 8, "W_hh 4 2"),
         "w.txt:8: expected section header 'W_hh 4 1', got 'W_hh 4 2'");
