@@ -564,13 +564,7 @@ IncastResult
 RunIncast(const std::string& cc)
 {
     LeafSpineHelper ls(1, 1, 9);
-    ls.SetHostLink(DataRate("40Gbps"), MicroSeconds(1));
-    ls.SetFabricLink(DataRate("40Gbps"), MicroSeconds(1));
-    RdmaFabricHelper fh;
-    fh.SetCongestionControl(cc);
-    SwitchQueueSettings sw;
-    sw.Apply(fh, cc, MicroSeconds(1), DataRate("40Gbps"));
-    Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
+    Ptr<RdmaFabric> f = test::BuildFabric(ls, cc, DataRate("40Gbps"));
     Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(f);
     flows->SetStopWhenDone(true);
     for (uint32_t i = 0; i < 8; ++i)

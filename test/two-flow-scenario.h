@@ -5,7 +5,7 @@
 #ifndef DCON_TWO_FLOW_SCENARIO_H
 #define DCON_TWO_FLOW_SCENARIO_H
 
-// Shared by the convergence tests: two long flows on one bottleneck.
+// Shared by the convergence tests: a fabric for one algorithm; two long flows on one bottleneck.
 
 #include "ns3/dcon-monitor.h"
 #include "ns3/leaf-spine-helper.h"
@@ -21,6 +21,37 @@ namespace ns3
 {
 namespace test
 {
+
+/**
+ * \brief Build a leaf-spine fabric for \p cc with every link at \p rate and 1 us.
+ * \param ls the topology (links set here)
+ * \param cc the --cc name
+ * \param rate every link's rate
+ * \param setQueue sets the switch queue on the fabric helper; empty: SwitchQueueSettings'
+ * choice for \p cc (its registration) at \p rate
+ * \return the built fabric
+ */
+inline Ptr<RdmaFabric>
+BuildFabric(LeafSpineHelper& ls,
+            const std::string& cc,
+            DataRate rate,
+            const std::function<void(RdmaFabricHelper&)>& setQueue = {})
+{
+    ls.SetHostLink(rate, MicroSeconds(1));
+    ls.SetFabricLink(rate, MicroSeconds(1));
+    RdmaFabricHelper fh;
+    fh.SetCongestionControl(cc);
+    if (setQueue)
+    {
+        setQueue(fh);
+    }
+    else
+    {
+        SwitchQueueSettings sw;
+        sw.Apply(fh, cc, MicroSeconds(1), rate);
+    }
+    return fh.Build(ls.GetTopology());
+}
 
 /**
  * \brief Two long flows into host (0, 2) of a one-switch fabric (three hosts on one leaf, every
@@ -43,8 +74,7 @@ struct TwoFlowScenario
      * \param rate every link's rate
      * \param bytes each flow's size
      * \param bStart when B starts
-     * \param setQueue sets the switch queue on the fabric helper; empty: SwitchQueueSettings'
-     * choice for \p cc (its registration) at \p rate
+     * \param setQueue as for BuildFabric
      */
     TwoFlowScenario(const std::string& cc,
                     DataRate rate,
@@ -53,20 +83,7 @@ struct TwoFlowScenario
                     const std::function<void(RdmaFabricHelper&)>& setQueue = {})
     {
         LeafSpineHelper ls(1, 1, 3);
-        ls.SetHostLink(rate, MicroSeconds(1));
-        ls.SetFabricLink(rate, MicroSeconds(1));
-        RdmaFabricHelper fh;
-        fh.SetCongestionControl(cc);
-        if (setQueue)
-        {
-            setQueue(fh);
-        }
-        else
-        {
-            SwitchQueueSettings sw;
-            sw.Apply(fh, cc, MicroSeconds(1), rate);
-        }
-        fabric = fh.Build(ls.GetTopology());
+        fabric = BuildFabric(ls, cc, rate, setQueue);
         flows = Create<RdmaFlowHelper>(fabric);
         flows->SetStopWhenDone(false);
         a = flows->AddFlow(ls.GetHost(0, 0), ls.GetHost(0, 2), bytes, Time(0));
