@@ -16,12 +16,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("BthHeader");
 NS_OBJECT_ENSURE_REGISTERED(BthHeader);
 
-namespace
-{
-/// Byte 4 bit 5: an IntHeader follows (a reserved bit of the specification).
-constexpr uint8_t INT_BIT = 0x20;
-} // namespace
-
 TypeId
 BthHeader::GetTypeId()
 {

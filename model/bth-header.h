@@ -42,6 +42,11 @@ public:
     static constexpr uint16_t ROCEV2_UDP_PORT = 4791; //!< IANA UDP destination port of RoCEv2
     static constexpr uint32_t MAX_24BIT = 0xFFFFFF;   //!< largest DestQP / PSN value
     static constexpr uint32_t SERIALIZED_SIZE = 12;   //!< bytes on the wire
+    /// Byte of the BTH holding FECN, BECN and the INT bit
+    static constexpr uint32_t FLAGS_BYTE = 4;
+    /// Bit of FLAGS_BYTE that says an IntHeader follows (one of the specification's reserved
+    /// bits; SetIntPresent)
+    static constexpr uint8_t INT_BIT = 0x20;
 
     /**
      * \brief Get the type ID.

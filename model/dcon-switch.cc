@@ -160,6 +160,9 @@ DconSwitch::AddPort(Ptr<PfcNetDevice> device, const ObjectFactory& queueFactory)
     uint32_t index = m_ports.size();
     Port port;
     port.device = device;
+    port.intRateCode = IntHop::RateCode(device->GetDataRate());
+    // The device counts frames without FCS (and preamble and gap): what a frame carries besides.
+    port.frameOverhead = device->GetWireBytes(ETH_MTU) - ETH_MTU - PfcNetDevice::ETH_HEADER_BYTES;
     for (uint8_t p = 0; p < PfcNetDevice::NUM_PRIORITIES; ++p)
     {
         Ptr<RdmaEgressQueueDisc> q = queueFactory.Create<RdmaEgressQueueDisc>();
@@ -564,14 +567,16 @@ DconSwitch::PullFrame(uint32_t portIndex, uint8_t pausedMask, PfcTxFrame& frame)
 IntHop
 DconSwitch::MakeIntHop(uint32_t portIndex) const
 {
-    const Ptr<PfcNetDevice>& dev = m_ports[portIndex].device;
-    const PfcNetDevice::Stats& st = dev->GetStats();
-    // Bytes on the wire: the device counts frames without FCS (and preamble and gap); add what
-    // each frame carries besides (GetWireBytes of a full frame minus the frame).
-    const uint64_t perFrame = dev->GetWireBytes(ETH_MTU) - ETH_MTU - PfcNetDevice::ETH_HEADER_BYTES;
-    return IntHop::Make(dev->GetDataRate(),
+    const Port& port = m_ports[portIndex];
+    const PfcNetDevice::Stats& st = port.device->GetStats();
+    if (port.intRateCode == 0)
+    {
+        IntHop::Make(port.device->GetDataRate(), Time(0), 0, 0); // throws, naming the rate
+    }
+    // Bytes on the wire: the device's count plus each frame's overhead.
+    return IntHop::Make(port.intRateCode,
                         Simulator::Now(),
-                        st.txBytes + st.txFrames * perFrame,
+                        st.txBytes + st.txFrames * port.frameOverhead,
                         GetEgressBytes(portIndex));
 }
 

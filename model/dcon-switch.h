@@ -256,6 +256,8 @@ private:
         uint64_t controlIpBytes{0};         //!< bytes in controlIp
         /// bit p set: queues[p] (controlIp for the control priority) may hold packets
         uint8_t nonEmpty{0};
+        uint32_t intRateCode{0};   //!< IntHop::RateCode of the device's rate (0: none)
+        uint64_t frameOverhead{0}; //!< wire bytes of a frame besides what the device counts
     };
 
     /**

@@ -30,40 +30,50 @@ Mask(uint32_t bits)
 
 // ------------------------------------------------------------------------------ IntHop
 
-bool
-IntHop::CanEncodeRate(DataRate rate)
+uint32_t
+IntHop::RateCode(DataRate rate)
 {
-    uint64_t bps = rate.GetBitRate();
+    const uint64_t bps = rate.GetBitRate();
     for (uint32_t c = 1; c < RATE_TABLE_MBPS.size(); ++c)
     {
         if (RATE_TABLE_MBPS[c] != 0 && RATE_TABLE_MBPS[c] * 1000000 == bps)
         {
-            return true;
+            return c;
         }
     }
-    return false;
+    return 0;
+}
+
+bool
+IntHop::CanEncodeRate(DataRate rate)
+{
+    return RateCode(rate) != 0;
 }
 
 IntHop
 IntHop::Make(DataRate rate, Time now, uint64_t txBytes, uint64_t qlenBytes)
 {
-    uint64_t bps = rate.GetBitRate();
-    uint64_t code = 0;
-    for (uint32_t c = 1; c < RATE_TABLE_MBPS.size(); ++c)
-    {
-        if (RATE_TABLE_MBPS[c] != 0 && RATE_TABLE_MBPS[c] * 1000000 == bps)
-        {
-            code = c;
-            break;
-        }
-    }
+    const uint32_t code = RateCode(rate);
     if (code == 0)
     {
         throw std::invalid_argument(
-            "IntHop: link rate " + std::to_string(bps)
+            "IntHop: link rate " + std::to_string(rate.GetBitRate())
             + " b/s has no INT rate code (1, 2.5, 5, 10, 20, 25, 40, 50, 100, 200, 400, 800 or "
               "1600 Gb/s)");
     }
+    return Make(code, now, txBytes, qlenBytes);
+}
+
+IntHop
+IntHop::Make(uint32_t rateCode, Time now, uint64_t txBytes, uint64_t qlenBytes)
+{
+    if (rateCode == 0 || rateCode >= RATE_TABLE_MBPS.size())
+    {
+        throw std::invalid_argument("IntHop: rate code " + std::to_string(rateCode)
+                                    + " is not a link rate's (1, 2.5, 5, 10, 20, 25, 40, 50, "
+                                      "100, 200, 400, 800 or 1600 Gb/s)");
+    }
+    const uint64_t code = rateCode;
     uint64_t ns = static_cast<uint64_t>(now.GetNanoSeconds());
     uint64_t qlen = std::min<uint64_t>(qlenBytes / QLEN_UNIT, Mask(QLEN_BITS));
     IntHop h;

@@ -79,6 +79,25 @@ public:
     static IntHop Make(DataRate rate, Time now, uint64_t txBytes, uint64_t qlenBytes);
 
     /**
+     * \brief A record from the port's values, with the rate code already looked up (RateCode;
+     * a switch does it once per port).
+     * \throws std::invalid_argument if \p rateCode is 0 (the port's rate has no code)
+     * \param rateCode the code of the port's link rate
+     * \param now the time the packet leaves
+     * \param txBytes bytes the port sent before the packet (any width: taken modulo)
+     * \param qlenBytes bytes queued at the port (saturates)
+     * \return the record
+     */
+    static IntHop Make(uint32_t rateCode, Time now, uint64_t txBytes, uint64_t qlenBytes);
+
+    /**
+     * \brief The code of a link rate in RATE_TABLE_MBPS.
+     * \param rate the rate
+     * \return its code, 0 if it has none
+     */
+    static uint32_t RateCode(DataRate rate);
+
+    /**
      * \brief Whether a link rate can be carried (is in RATE_TABLE_MBPS).
      * \param rate the rate
      * \return true if it has a code

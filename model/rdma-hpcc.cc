@@ -7,6 +7,7 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 #include "rdma-cc-registry.h"
 
@@ -201,18 +202,19 @@ RdmaHpcc::Init(Ptr<RdmaFlowState> flow)
     m_wc = m_maxW;
     m_incStage = 0;
     m_lastUpdateSeq = 0;
-    m_haveHops = false;
     m_hops.Clear();
+    m_hopsAt = Time(0);
     Apply(flow);
     NS_LOG_DEBUG("flow " << flow->m_flowId << " T " << m_t << " s, W " << m_w << " B, W_AI "
                          << m_wAi << " B");
 }
 
-void
+bool
 RdmaHpcc::MeasureInflight(const IntHeader& hops)
 {
     double u = 0;
     double tau = 0;
+    bool measured = false;
     for (uint32_t i = 0; i < hops.GetNHops(); ++i)
     {
         const IntHop& now = hops.GetHop(i);
@@ -223,6 +225,7 @@ RdmaHpcc::MeasureInflight(const IntHeader& hops)
         {
             continue; // no rate, or the same departure: nothing to measure at this hop
         }
+        measured = true;
         const double dt = dtNs * 1e-9;
         const double txRate = now.GetBytesDelta(before) * 8.0 / dt;
         const double qlen
@@ -234,9 +237,32 @@ RdmaHpcc::MeasureInflight(const IntHeader& hops)
             tau = dt;
         }
     }
+    if (!measured)
+    {
+        return false; // as the simulator's updated_any: U, W and W_c stay
+    }
     tau = std::min(tau, m_t);
     m_u = (m_u.Get() * (m_t - tau) + u * tau) / m_t;
-    m_hops = hops;
+    return true;
+}
+
+bool
+RdmaHpcc::IsStale(const IntHeader& hops) const
+{
+    // The fields wrap: time after 2^24 ns, bytes after 2^20 x 128 B at the hop's rate. Records
+    // older than half of the shortest period (the ACKs' own delays differ by far less) are no
+    // reference: their differences could have wrapped.
+    double period = (uint64_t{1} << IntHop::TIME_BITS) * 1e-9;
+    for (uint32_t i = 0; i < hops.GetNHops(); ++i)
+    {
+        const double b = static_cast<double>(hops.GetHop(i).GetLineRateBps());
+        if (b > 0)
+        {
+            period = std::min(period,
+                              (uint64_t{1} << IntHop::BYTES_BITS) * IntHop::BYTES_UNIT * 8.0 / b);
+        }
+    }
+    return (Simulator::Now() - m_hopsAt).GetSeconds() >= period / 2;
 }
 
 double
@@ -283,11 +309,12 @@ RdmaHpcc::OnAck(Ptr<RdmaFlowState> flow, const RdmaAckInfo& ack)
     {
         return; // no records (e.g. the bytes a NAK acknowledges)
     }
-    if (!m_haveHops || ack.hops.GetNHops() != m_hops.GetNHops())
+    if (ack.hops.GetNHops() != m_hops.GetNHops() || IsStale(ack.hops))
     {
-        // The first records (or those of another path): only a reference for the next ACK.
+        // The first records, those of another path, or records so much newer that the fields
+        // may have wrapped: only a reference for the next ACK.
         m_hops = ack.hops;
-        m_haveHops = true;
+        m_hopsAt = Simulator::Now();
         m_lastUpdateSeq = flow->m_sndNxt;
         return;
     }
@@ -296,7 +323,13 @@ RdmaHpcc::OnAck(Ptr<RdmaFlowState> flow, const RdmaAckInfo& ack)
     {
         return;
     }
-    MeasureInflight(ack.hops);
+    const bool measured = MeasureInflight(ack.hops);
+    m_hops = ack.hops;
+    m_hopsAt = Simulator::Now();
+    if (!measured)
+    {
+        return;
+    }
     m_w = ComputeWind(update);
     if (update)
     {

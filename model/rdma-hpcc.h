@@ -74,10 +74,21 @@ public:
 
 private:
     /**
-     * \brief Update U from the records of an ACK (MeasureInflight) and store them.
-     * \param hops the records
+     * \brief Update U from the records of an ACK against the previous ones (MeasureInflight).
+     * \param hops the ACK's records (as many as the previous ACK's)
+     * \return false if no hop could be measured (no rate, or the same departure time at every
+     * hop): U is left as it was
      */
-    void MeasureInflight(const IntHeader& hops);
+    bool MeasureInflight(const IntHeader& hops);
+
+    /**
+     * \brief Whether the stored records are too old to compare with \p hops: half the shortest
+     * wrap period of their fields (2^24 ns; 2^20 x 128 B at the fastest hop's rate) has passed
+     * since they arrived.
+     * \param hops the new records
+     * \return true to take \p hops as a new reference
+     */
+    bool IsStale(const IntHeader& hops) const;
 
     /**
      * \brief W from U (ComputeWind).
@@ -110,8 +121,8 @@ private:
     double m_wc{0};              //!< W_c in bytes
     uint32_t m_incStage{0};      //!< incStage
     uint64_t m_lastUpdateSeq{0}; //!< byte offset that starts the next update
-    bool m_haveHops{false};      //!< m_hops holds an ACK's records
-    IntHeader m_hops;            //!< the previous ACK's records (L)
+    IntHeader m_hops;            //!< the previous ACK's records (L; none before the first)
+    Time m_hopsAt;               //!< when m_hops arrived
 };
 
 } // namespace ns3

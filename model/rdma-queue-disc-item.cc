@@ -13,12 +13,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RdmaQueueDiscItem");
 
-namespace
-{
-/// The BTH INT bit in the BTH's byte 4 (BthHeader::SetIntPresent).
-constexpr uint8_t INT_BIT = 0x20;
-} // namespace
-
 RdmaQueueDiscItem::RdmaQueueDiscItem(
     Ptr<Packet> p, uint8_t tos, const RdmaFiveTuple& tuple, uint32_t inPort, uint8_t priority)
     : QueueDiscItem(p, Address(), 0x0800)
@@ -35,8 +29,9 @@ RdmaQueueDiscItem::~RdmaQueueDiscItem() {}
 bool
 RdmaQueueDiscItem::ParseIpv4(Ptr<const Packet> p, Ipv4Fields& fields)
 {
-    // IPv4 (20) + UDP (8) + BTH up to its byte 4 (opcode at 28, INT bit at 32)
-    uint8_t b[33];
+    // IPv4 (20) + UDP (8) + BTH up to its flags byte (opcode at 28, INT bit at 32)
+    constexpr uint32_t BTH_AT = 28;
+    uint8_t b[BTH_AT + BthHeader::FLAGS_BYTE + 1];
     uint32_t n = p->CopyData(b, sizeof(b));
     if (n < 20 || b[0] != 0x45) // version 4, header length 5 words
     {
@@ -58,9 +53,10 @@ RdmaQueueDiscItem::ParseIpv4(Ptr<const Packet> p, Ipv4Fields& fields)
     {
         fields.tuple.sport = static_cast<uint16_t>((b[20] << 8) | b[21]);
         fields.tuple.dport = static_cast<uint16_t>((b[22] << 8) | b[23]);
-        if (fields.tuple.dport == BthHeader::ROCEV2_UDP_PORT && n >= 33)
+        if (fields.tuple.dport == BthHeader::ROCEV2_UDP_PORT && n == sizeof(b))
         {
-            fields.collectsHops = b[28] != BthHeader::OPCODE_RC_ACK && (b[32] & INT_BIT) != 0;
+            fields.collectsHops = b[BTH_AT] != BthHeader::OPCODE_RC_ACK
+                                  && (b[BTH_AT + BthHeader::FLAGS_BYTE] & BthHeader::INT_BIT) != 0;
         }
     }
     return true;

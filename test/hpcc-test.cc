@@ -272,6 +272,60 @@ TEST(Hpcc, HandComputedWindow)
     EXPECT_EQ(c.cc->GetIncStage(), 1u);
 }
 
+// An ACK whose records have the same departure time as the previous ones measures nothing (as
+// the simulator's updated_any): U, W, W_c and incStage stay; the next ACK is measured against
+// those records.
+TEST(Hpcc, NoMeasurementNoUpdate)
+{
+    HpccCase c;
+    c.cc->Init(c.flow);
+    c.Ack(1000, 50000, Hop100(1000, 0, 25600));
+    c.Ack(51000, 100000, Hop100(1000, 128000, 12800)); // dt = 0
+    EXPECT_DOUBLE_EQ(c.cc->GetU(), 1);
+    EXPECT_DOUBLE_EQ(c.cc->GetWindow(), 125000);
+    EXPECT_DOUBLE_EQ(c.cc->GetReferenceWindow(), 125000);
+    EXPECT_EQ(c.cc->GetIncStage(), 0u);
+    // Then the hand-computed step of HandComputedWindow (dt 10,240 ns, 128,000 B, min queue
+    // 12,800 B): U = 1.1024 and an update (the ACK passes lastUpdateSeq 50,000).
+    c.Ack(52000, 100000, Hop100(11240, 256000, 12800));
+    EXPECT_NEAR(c.cc->GetU(), 1.1024, 1e-12);
+    EXPECT_NEAR(c.cc->GetReferenceWindow(), 125000 * 0.95 / 1.1024 + 50, 1e-6);
+}
+
+// Records older than half the fields' shortest wrap period are only a new reference. At
+// 100 Gb/s the byte field wraps every 2^20 x 128 B x 8 / 100 Gb/s = 10.74 ms (the time field
+// every 16.78 ms), so after 6 ms the bytes sent (here 1 GB wrapped to a small difference) are not
+// compared; 10 us later they are.
+TEST(Hpcc, StaleRecordsAreOnlyAReference)
+{
+    HpccCase c;
+    c.cc->Init(c.flow);
+    c.Ack(1000, 50000, Hop100(1000, 0, 0));
+    const uint64_t wrap = (uint64_t{1} << IntHop::BYTES_BITS) * IntHop::BYTES_UNIT;
+    Simulator::Schedule(MilliSeconds(6),
+                        [&c, wrap]()
+                        {
+                            // one wrap (2^27 B) + 1,280 B sent since the first record
+                            c.Ack(51000, 100000, Hop100(6001000, wrap + 1280, 0));
+                        });
+    Simulator::Run();
+    EXPECT_DOUBLE_EQ(c.cc->GetU(), 1); // not measured: 1,280 B in 6 ms would read U = 0.0017
+    EXPECT_DOUBLE_EQ(c.cc->GetWindow(), 125000);
+    Simulator::Schedule(MicroSeconds(10),
+                        [&c, wrap]()
+                        {
+                            // 10,000 ns later, 125,000 B more
+                            c.Ack(101000, 150000, Hop100(6011000, wrap + 1280 + 125000, 0));
+                        });
+    Simulator::Run();
+    // The byte fields: (2^27 + 1,280) / 128 = 2^20 + 10 -> 10 units; (2^27 + 126,280) / 128 ->
+    // 986 units: 976 units = 124,928 B in 10 us. tau = min(10 us, T = 10 us) = T, so
+    // U = u = 124,928 x 8 / 10 us / 100 Gb/s = 0.999424 (no queue).
+    EXPECT_NEAR(c.cc->GetU(), 0.999424, 1e-12);
+    EXPECT_EQ(c.cc->GetIncStage(), 0u); // U >= eta: multiplicative
+    Simulator::Destroy();
+}
+
 // After MaxStage additive steps the update is multiplicative even below eta: with U = 0.5,
 // W = W_c / (0.5 / 0.95) + 50 = 1.9 W_c + 50, capped at the BDP (125,000 B).
 // MaxStage 2: updates at U = 0.5 give W_c = 107,769.521 + 50, + 100, then 1.9 x ... -> 125,000.
