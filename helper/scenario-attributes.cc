@@ -4,6 +4,7 @@
  */
 #include "scenario-attributes.h"
 
+#include "ns3/attribute-text.h"
 #include "ns3/config.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/rdma-dcqcn.h"
@@ -80,18 +81,13 @@ ApplyCcPreset(const std::string& cc,
         }
         std::string name = a.substr(0, eq);
         std::string value = a.substr(eq + 1);
-        // ns-3 reads "-1" into an unsigned attribute as its largest value (and a 64-bit one
-        // passes the checker): reject a sign before it is taken for a huge number.
+        // ns-3 aborts on a number it cannot read, and reads "-1" into an unsigned attribute as
+        // its largest value: check the text first.
         std::string::size_type sep = name.rfind("::");
         TypeId tid;
-        TypeId::AttributeInformation info;
-        if (sep != std::string::npos && TypeId::LookupByNameFailSafe(name.substr(0, sep), &tid)
-            && tid.LookupAttributeByName(name.substr(sep + 2), &info)
-            && info.checker->GetValueTypeName() == "ns3::UintegerValue"
-            && value.find('-') != std::string::npos)
+        if (sep != std::string::npos && TypeId::LookupByNameFailSafe(name.substr(0, sep), &tid))
         {
-            throw std::invalid_argument("attribute " + name + " is an unsigned integer, got '"
-                                        + value + "'");
+            CheckAttributeNumberText(tid, name.substr(sep + 2), value, "--" + name);
         }
         if (!Config::SetDefaultFailSafe(name, StringValue(value)))
         {

@@ -4,6 +4,7 @@
  */
 #include "rdma-nic.h"
 
+#include "attribute-text.h"
 #include "cnm-header.h"
 #include "cnp-header.h"
 #include "ns3/log.h"
@@ -214,51 +215,6 @@ RdmaNic::GetStats() const
     return m_stats;
 }
 
-namespace
-{
-/**
- * \brief Refuse the text of a numeric attribute value that ns-3 cannot read (its integer and
- * double parsers abort instead of failing).
- * \throws std::invalid_argument naming the attribute and the text.
- * \param obj the object
- * \param name attribute name
- * \param value the text
- * \return \p value
- */
-const std::string&
-CheckNumberText(Ptr<Object> obj, const std::string& name, const std::string& value)
-{
-    TypeId::AttributeInformation info;
-    if (!obj->GetInstanceTypeId().LookupAttributeByName(name, &info))
-    {
-        return value; // SetAttributeFailSafe refuses it
-    }
-    const std::string type = info.checker->GetValueTypeName();
-    bool isInteger = type == "ns3::UintegerValue" || type == "ns3::IntegerValue";
-    if (!isInteger && type != "ns3::DoubleValue")
-    {
-        return value;
-    }
-    char* end = nullptr;
-    if (isInteger)
-    {
-        std::strtoll(value.c_str(), &end, 10);
-    }
-    else
-    {
-        std::strtod(value.c_str(), &end);
-    }
-    if (value.empty() || end == value.c_str() || *end != '\0'
-        || (type == "ns3::UintegerValue" && value[0] == '-'))
-    {
-        throw std::invalid_argument("RdmaNic::StartFlow: attribute '" + name + "' of "
-                                    + obj->GetInstanceTypeId().GetName() + " takes a number ("
-                                    + type + "), got '" + value + "'");
-    }
-    return value;
-}
-} // namespace
-
 Ptr<RdmaFlowState>
 RdmaNic::StartFlow(const RdmaFlowRequest& request)
 {
@@ -316,11 +272,12 @@ RdmaNic::StartFlow(const RdmaFlowRequest& request)
     {
         // per-QP parameters of the flow's congestion control (ns-3 aborts on a number it
         // cannot read: numbers are checked here first)
-        if (!qp->cc->SetAttributeFailSafe(name, StringValue(CheckNumberText(qp->cc, name, value))))
+        const std::string who = "RdmaNic::StartFlow: flow " + std::to_string(request.flowId);
+        CheckAttributeNumberText(qp->cc->GetInstanceTypeId(), name, value, who);
+        if (!qp->cc->SetAttributeFailSafe(name, StringValue(value)))
         {
             throw std::invalid_argument(
-                "RdmaNic::StartFlow: flow " + std::to_string(request.flowId)
-                + ": congestion control " + qp->cc->GetInstanceTypeId().GetName()
+                who + ": congestion control " + qp->cc->GetInstanceTypeId().GetName()
                 + " has no attribute '" + name + "' taking the value '" + value + "'");
         }
     }

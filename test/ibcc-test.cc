@@ -5,6 +5,7 @@
 // RdmaIbcc driven by hand (no network), IbFecnQueueDisc's threshold and marking rate, per-QP
 // attribute overrides through the NIC, and the seed's claim on a 10 Gb/s bottleneck: with
 // CCTI_Increase 1 : N two flows share it N : 1.
+#include "ns3/attribute-text.h"
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/dcon-monitor.h"
@@ -439,7 +440,47 @@ TEST(Ibcc, PerQpAttributesThroughTheNic)
             EXPECT_NE(std::string(e.what()).find("'" + bad + "'"), std::string::npos) << e.what();
         }
     }
+    // A double that strtod reads but ns-3's parser aborts on is refused too.
+    for (const std::string bad : {"inf", "nan", "0x1p3", "1e", "1.5 2"})
+    {
+        req.ccAttributes = {{"CctScale", bad}};
+        EXPECT_THROW(nic->StartFlow(req), std::invalid_argument) << "CctScale '" << bad << "'";
+    }
     Simulator::Destroy();
+}
+
+// The text check reads numbers exactly as ns-3's attribute parsers do (one number to the end;
+// no sign for an unsigned value); other types and unknown names pass it.
+TEST(Ibcc, AttributeNumberTextAsNs3ReadsIt)
+{
+    const TypeId tid = RdmaIbcc::GetTypeId();
+    for (const std::string good : {"3", "007"})
+    {
+        EXPECT_NO_THROW(CheckAttributeNumberText(tid, "CctiIncrease", good, "t")) << good;
+    }
+    for (const std::string bad :
+         {"-1", "+-3", "3.5", "0x10", "", " ", "3 ", "99999999999999999999"})
+    {
+        EXPECT_THROW(CheckAttributeNumberText(tid, "CctiIncrease", bad, "t"), std::invalid_argument)
+            << "'" << bad << "'";
+    }
+    for (const std::string good : {"0.5", "1e-3", "2", "-0.25"})
+    {
+        EXPECT_NO_THROW(CheckAttributeNumberText(tid, "CctScale", good, "t")) << good;
+    }
+    try
+    {
+        CheckAttributeNumberText(tid, "CctScale", "inf", "--ns3::RdmaIbcc::CctScale");
+        ADD_FAILURE() << "inf accepted";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_EQ(std::string(e.what()),
+                  "--ns3::RdmaIbcc::CctScale: attribute 'CctScale' of ns3::RdmaIbcc takes a "
+                  "number (ns3::DoubleValue), got 'inf'");
+    }
+    EXPECT_NO_THROW(CheckAttributeNumberText(tid, "Cct", "not a number", "t")); // a string
+    EXPECT_NO_THROW(CheckAttributeNumberText(tid, "NoSuchThing", "x", "t"));    // refused later
 }
 
 // The seed's Theorem 1 on a 10 Gb/s bottleneck (defaults: IBA's periodic timer, marking rate
