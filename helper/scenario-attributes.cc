@@ -6,6 +6,7 @@
 
 #include "ns3/attribute-text.h"
 #include "ns3/config.h"
+#include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/rdma-dcqcn.h"
 #include "ns3/string.h"
@@ -129,6 +130,20 @@ RejectScenarioSetAttributes(const std::vector<std::string>& attributeArgs)
                 throw std::invalid_argument(
                     "--" + arg + ": the scenario sets " + path
                     + " from its own options and would overwrite this value; use " + option);
+            }
+        }
+        // The queue attributes an algorithm declares (RdmaCcRegistry) are set per port rate
+        // on its switch queues, over any default.
+        for (const RdmaCcEntry& e : RdmaCcRegistry::GetAll())
+        {
+            for (const auto& [name, value] : e.GetQueueAttributes(DataRate("1Gbps")))
+            {
+                if (path == e.queueDisc + "::" + name)
+                {
+                    throw std::invalid_argument("--" + arg + ": --cc=" + e.name + " sets " + path
+                                                + " per port rate (its registration) and would "
+                                                  "overwrite this value");
+                }
             }
         }
     }

@@ -320,13 +320,16 @@ RdmaIbcc::OnAck(Ptr<RdmaFlowState> flow, const RdmaAckInfo& ack)
     }
     // Algorithm 1, steps 4-8: a BECN
     m_becns++;
-    if (m_ccti < m_limit)
+    const bool raised = m_ccti < m_limit;
+    if (raised)
     {
         uint64_t next = static_cast<uint64_t>(m_ccti) + m_cctiIncrease;
         SetCcti(static_cast<uint32_t>(std::min<uint64_t>(next, m_limit)));
         NS_LOG_DEBUG("flow " << flow->m_flowId << " BECN: CCTI " << m_ccti);
     }
-    if (m_ccti > m_cctiMin && (m_timerReset || m_timer.IsExpired()))
+    // The seed's step 7 (Timer = 0) is inside "if BECN && CCTI < CCTI_Limit": a BECN at the
+    // limit does not restart the timer.
+    if (m_ccti > m_cctiMin && ((m_timerReset && raised) || m_timer.IsExpired()))
     {
         StartTimer();
     }

@@ -150,6 +150,41 @@ TEST(Ibcc, BecnStepsLimitAndTimer)
     EXPECT_EQ(c.cc->GetIrd(), Time(0));
 }
 
+// The seed's step 7 restarts the timer only inside "if BECN && CCTI < CCTI_Limit": with
+// CctiLimit 2, BECNs at 0 and 2 us raise CCTI to 1 and 2 (the timer restarts at 2 us), the BECN
+// at 8 us finds CCTI at the limit and leaves the timer alone, so the decrement comes at 12 us
+// (not 18 us).
+TEST(Ibcc, TimerResetOnlyWhenTheIndexRises)
+{
+    IbccCase c;
+    c.cc->SetAttribute("Cct", StringValue("0 1 2 4"));
+    c.cc->SetAttribute("CctiLimit", UintegerValue(2));
+    c.cc->SetAttribute("CctiTimer", UintegerValue(10));
+    c.cc->SetAttribute("TimerUnit", TimeValue(MicroSeconds(1)));
+    c.cc->SetAttribute("TimerResetOnBecn", BooleanValue(true));
+    c.cc->Init(c.flow);
+    std::vector<uint32_t> at;
+    for (int t : {0, 2, 8})
+    {
+        Simulator::Schedule(MicroSeconds(t),
+                            [&]
+                            {
+                                c.Ack(true);
+                            });
+    }
+    for (int t : {11, 13})
+    {
+        Simulator::Schedule(MicroSeconds(t),
+                            [&]
+                            {
+                                at.push_back(c.cc->GetCcti());
+                            });
+    }
+    Simulator::Run();
+    Simulator::Destroy();
+    EXPECT_EQ(at, (std::vector<uint32_t>{2, 1}));
+}
+
 // With TimerResetOnBecn (the seed's Algorithm 1, step 7) each BECN restarts the timer: BECNs
 // at 0 and 8 us (CCTI 1, 2), so the first decrement is at 18 us, the next at 28 us.
 TEST(Ibcc, TimerRestartsOnBecnWhenAsked)

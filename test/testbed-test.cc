@@ -254,8 +254,22 @@ TEST_F(Testbed, ScenarioSetAttributeIsRejected)
         }
         Simulator::Destroy();
     }
-    EXPECT_NO_THROW(RejectScenarioSetAttributes(
-        {"ns3::RdmaDcqcn::G=0.5", "ns3::DconCnmGenerator::CnmInterval=60us"}));
+    // A queue attribute an algorithm's registration sets per port rate (IB CC's threshold
+    // scale) is refused the same way, naming the algorithm.
+    try
+    {
+        RejectScenarioSetAttributes({"ns3::IbFecnQueueDisc::ThresholdStep=5KB"});
+        ADD_FAILURE() << "ThresholdStep was accepted";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("--cc=ibcc sets ns3::IbFecnQueueDisc::ThresholdStep"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_NO_THROW(RejectScenarioSetAttributes({"ns3::RdmaDcqcn::G=0.5",
+                                                 "ns3::DconCnmGenerator::CnmInterval=60us",
+                                                 "ns3::IbFecnQueueDisc::MarkingRate=10"}));
 }
 
 TEST_F(Testbed, NoBurstNoPause)
