@@ -69,8 +69,9 @@ public:
     uint64_t m_sentHighWater{0};        //!< highest byte offset ever sent (for retransmit counts)
     Time m_lastRtt;                     //!< last RTT sample (zero if none)
     /// The congestion control holds the flow: the NIC sends no data packet of it before this
-    /// time (on top of the pacing at m_rate). Zero: no hold. For schemes that pace with gaps
-    /// between groups of packets (InfiniBand CC's injection rate delay, RdmaIbcc).
+    /// time (on top of the pacing at m_rate). Set in OnSent, which the NIC reads right after
+    /// each data packet. Zero: no hold. For schemes that pace with gaps between groups of
+    /// packets (InfiniBand CC's injection rate delay, RdmaIbcc).
     Time m_holdUntil;
     Time m_startTime; //!< when the flow started
     /// Every RTT sample the NIC measures (only for algorithms that want RTT samples), for

@@ -319,10 +319,9 @@ RdmaNic::PullFrame(uint32_t /* port */, uint8_t pausedMask, PfcTxFrame& frame)
         {
             continue;
         }
-        Time avail = std::max(qp->nextAvail, qp->state->m_holdUntil);
-        if (avail > now)
+        if (qp->nextAvail > now)
         {
-            earliest = std::min(earliest, avail);
+            earliest = std::min(earliest, qp->nextAvail);
             continue;
         }
         m_rr = (idx + 1) % n;
@@ -415,6 +414,9 @@ RdmaNic::BuildDataPacket(Ptr<RdmaQueuePair> qp)
         qp->rtoArmed = true;
     }
     qp->cc->OnSent(s, payload);
+    // The algorithm may hold the next packet back (RdmaFlowState::m_holdUntil, set by OnSent):
+    // folded in once per packet sent, not per pull.
+    qp->nextAvail = std::max(qp->nextAvail, s->m_holdUntil);
     return p;
 }
 
