@@ -120,7 +120,6 @@ main(int argc, char* argv[])
             throw std::invalid_argument("--gains must be tuned or initial, got '" + gains + "'");
         }
         sw.explicitOptions = GetGivenOptions(argc, argv);
-        ApplyCcPreset(cc, "paper", rate, GetAttributeArguments(argc, argv));
         const bool pid = RdmaCongestionOps::LookupTypeId(cc) == RdmaRttPid::GetTypeId();
         if (pid)
         {
@@ -134,10 +133,24 @@ main(int argc, char* argv[])
                 Config::SetDefault("ns3::RdmaRttPid::Kd", DoubleValue(0.040));
                 Config::SetDefault("ns3::RdmaRttPid::GainTuning", BooleanValue(false));
             }
+        }
+        // After the program's own defaults: a --ns3::RdmaRttPid::... argument wins over them.
+        ApplyCcPreset(cc, "paper", rate, GetAttributeArguments(argc, argv));
+        if (pid)
+        {
+            // What runs: the defaults as they are now (options, then --ns3:: arguments).
+            auto value = [](const std::string& name)
+            {
+                TypeId::AttributeInformation info;
+                RdmaRttPid::GetTypeId().LookupAttributeByName(name, &info);
+                return info.initialValue->SerializeToString(info.checker);
+            };
+            const std::string file = value("PredictorFile");
             std::cout << "rttpid: predictor "
-                      << (predictor == "none" ? "none (the PID runs on the measured RTT)"
-                                              : predictor)
-                      << "; gains " << gains << "; target " << target.As(Time::US) << "\n";
+                      << (file.empty() ? "none (the PID runs on the measured RTT)" : file)
+                      << "; gains " << value("Kp") << " " << value("Ki") << " " << value("Kd")
+                      << (value("GainTuning") == "true" ? ", tuned online" : ", fixed")
+                      << "; target " << Time(value("Target")).As(Time::US) << "\n";
         }
         // 20 senders (0..19), the receiver (20), the switch (21).
         TopologySpec topo;
