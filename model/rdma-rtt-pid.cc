@@ -143,8 +143,9 @@ RdmaRttPid::GetTypeId()
                             MakeDoubleAccessor(&RdmaRttPid::m_gradClip),
                             MakeDoubleChecker<double>())
               .AddAttribute("Beta",
-                            "Constant standing for drtt/drate in the gradient, > 0 (seed 004, "
-                            "3.5.2: a constant close to 1)",
+                            "Constant standing for drtt/drate in the gradient, > 0, in us of "
+                            "RTT per Gb/s of rate (the gradient multiplies the RTT error in us by "
+                            "the rate in Gb/s; seed 004, 3.5.2: a constant close to 1)",
                             DoubleValue(1.0),
                             MakeDoubleAccessor(&RdmaRttPid::m_beta),
                             MakeDoubleChecker<double>())
@@ -311,9 +312,8 @@ RdmaRttPid::OnSent(Ptr<RdmaFlowState> flow, uint32_t bytes)
 {
     // Time the first packet sent after the previous sample (seed 004, 3.2: within one RTT only
     // the first packet is counted; the next packet sent after its ACK is the next one).
-    if (m_armed)
+    if (!m_timing)
     {
-        m_armed = false;
         m_timing = true;
         m_timedEnd = flow->m_sndNxt;
     }
@@ -327,7 +327,6 @@ RdmaRttPid::OnAck(Ptr<RdmaFlowState> flow, const RdmaAckInfo& ack)
         return;
     }
     m_timing = false;
-    m_armed = true;
     // No sample if the timed packet was sent again (Karn's rule: the NIC gives no RTT then).
     if (ack.rtt.IsStrictlyPositive())
     {
@@ -340,7 +339,7 @@ RdmaRttPid::OnRttSample(Ptr<RdmaFlowState> flow, Time rttTime)
 {
     const double r = rttTime.GetSeconds();
     // Gradient step of the previous decision, now that its R_{t+1} is known (eq. 22-26).
-    if (m_tuning && m_decided)
+    if (m_tuning && m_samples > 0) // the previous sample's decision
     {
         double mu = m_learningRate / std::sqrt(static_cast<double>(m_tuneSteps) + 1.0);
         double err = (r - m_targetS) * 1e6; // us
@@ -385,16 +384,13 @@ RdmaRttPid::OnRttSample(Ptr<RdmaFlowState> flow, Time rttTime)
     else
     {
         m_eWin.push_back(e);
+        m_eSum += e;
         if (m_eWin.size() > m_integralWindow)
         {
+            m_eSum -= m_eWin.front();
             m_eWin.pop_front();
         }
-        double sum = 0;
-        for (double v : m_eWin)
-        {
-            sum += v;
-        }
-        mean = sum / static_cast<double>(m_eWin.size());
+        mean = m_eSum / static_cast<double>(m_eWin.size());
     }
     m_outs[0] = e;
     m_outs[1] = mean;
@@ -407,7 +403,6 @@ RdmaRttPid::OnRttSample(Ptr<RdmaFlowState> flow, Time rttTime)
     double rate = std::clamp(
         m_rateBefore * (1.0 + m_delta), static_cast<double>(m_minRate.GetBitRate()), m_maxRateBps);
     flow->m_rate = DataRate(static_cast<uint64_t>(std::llround(rate)));
-    m_decided = true;
     // Target adaptation (3.5.4, table 2): a signed run length of samples on one side.
     if (m_adaptTarget)
     {
@@ -416,7 +411,7 @@ RdmaRttPid::OnRttSample(Ptr<RdmaFlowState> flow, Time rttTime)
         if (static_cast<uint64_t>(std::llabs(m_sideCount)) > m_adaptCount)
         {
             // rtt_target += mean(RTT_i - rtt_target) (eq. 27-28)
-            m_targetS += m_rttSum / static_cast<double>(m_samples) - m_targetS;
+            m_targetS = m_rttSum / static_cast<double>(m_samples);
             m_sideCount = 0;
         }
     }

@@ -125,8 +125,7 @@ private:
     // state
     Ptr<const LstmPredictor> m_predictor;
     double m_maxRateBps{0};     //!< MaxRate in use (line rate if 0)
-    bool m_armed{true};         //!< the next sent packet is timed
-    bool m_timing{false};       //!< a timed packet is outstanding
+    bool m_timing{false};       //!< a timed packet is outstanding (else the next is timed)
     uint64_t m_timedEnd{0};     //!< end offset of the timed packet
     uint64_t m_samples{0};      //!< samples so far
     double m_s{0};              //!< S_t, seconds
@@ -134,13 +133,12 @@ private:
     std::deque<double> m_ks;    //!< the last T values of K
     double m_pred{0};           //!< RTT used by the PID, seconds
     double m_ePrev{0};          //!< e_{t-1}
-    double m_eSum{0};           //!< sum of e (IntegralWindow 0)
+    double m_eSum{0};           //!< sum of e (all, or those in m_eWin)
     std::deque<double> m_eWin;  //!< the last IntegralWindow values of e
     double m_delta{0};          //!< d_t
     double m_gains[3]{0, 0, 0}; //!< Kp, Ki, Kd
     double m_outs[3]{0, 0, 0};  //!< out_p, out_i, out_d of the last decision
     double m_rateBefore{0};     //!< rate before the last decision, b/s
-    bool m_decided{false};      //!< a decision awaits its gradient step
     uint64_t m_tuneSteps{0};    //!< gradient steps so far
     double m_targetS{0};        //!< current target, seconds
     int64_t m_sideCount{0};     //!< signed count of consecutive samples on one side
