@@ -105,6 +105,18 @@ RdmaCongestionOps::OnDataReceived(Ptr<RdmaRxFlowState> rx, const RdmaRxPacketInf
 {
 }
 
+void
+RdmaCongestionOps::RejectAttribute(TypeId tid,
+                                   const std::string& attr,
+                                   const std::string& value,
+                                   const std::string& rule)
+{
+    std::string name = tid.GetName();
+    const std::string shortName = name.rfind("ns3::", 0) == 0 ? name.substr(5) : name;
+    throw std::invalid_argument(shortName + ": " + name + "::" + attr + " must be " + rule
+                                + ", got " + value);
+}
+
 TypeId
 RdmaCongestionOps::LookupTypeId(const std::string& name)
 {

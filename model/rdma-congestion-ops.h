@@ -140,6 +140,19 @@ public:
     static TypeId LookupTypeId(const std::string& name);
 
 protected:
+    /**
+     * \brief Refuse a bad attribute value of an algorithm: throws std::invalid_argument
+     * "<Class>: <TypeId name>::<attr> must be <rule>, got <value>".
+     * \param tid the algorithm's type
+     * \param attr the attribute's name
+     * \param value the bad value as text
+     * \param rule what it must be
+     */
+    [[noreturn]] static void RejectAttribute(TypeId tid,
+                                             const std::string& attr,
+                                             const std::string& value,
+                                             const std::string& rule);
+
     /// Drops the CNP callback: the NIC binds it to the receiver's queue pair, which holds this
     /// object, so keeping it would make a reference cycle.
     void DoDispose() override;

@@ -33,18 +33,6 @@ const RdmaCcRegistry::Registration g_dctcpRegistration(
 /// 10 Gb/s (KB = 1000 B in its switch), i.e. 300 KB at 100 Gb/s.
 constexpr uint64_t MARKING_BYTES_PER_GBPS = 3000;
 
-/**
- * \brief Throw std::invalid_argument naming an attribute and its value.
- * \param attr attribute name
- * \param value the bad value
- * \param rule what it must be
- */
-[[noreturn]] void
-Reject(const std::string& attr, double value, const std::string& rule)
-{
-    throw std::invalid_argument("RdmaDctcp: ns3::RdmaDctcp::" + attr + " must be " + rule + ", got "
-                                + std::to_string(value));
-}
 } // namespace
 
 TypeId
@@ -152,27 +140,34 @@ RdmaDctcp::Init(Ptr<RdmaFlowState> flow)
 {
     if (!(m_g > 0 && m_g <= 1))
     {
-        Reject("G", m_g, "in (0, 1]");
+        RejectAttribute(GetTypeId(), "G", std::to_string(m_g), "in (0, 1]");
     }
     if (!(m_alphaInit >= 0 && m_alphaInit <= 1))
     {
-        Reject("AlphaOnInit", m_alphaInit, "in [0, 1]");
+        RejectAttribute(GetTypeId(), "AlphaOnInit", std::to_string(m_alphaInit), "in [0, 1]");
     }
     if (!(m_minCwnd > 0))
     {
-        Reject("MinCwnd", m_minCwnd, "> 0 MTUs");
+        RejectAttribute(GetTypeId(), "MinCwnd", std::to_string(m_minCwnd), "> 0 MTUs");
     }
     if (!(m_initialCwnd >= 0))
     {
-        Reject("InitialCwnd", m_initialCwnd, ">= 0 MTUs (0: the bandwidth-delay product)");
+        RejectAttribute(GetTypeId(),
+                        "InitialCwnd",
+                        std::to_string(m_initialCwnd),
+                        ">= 0 MTUs (0: the bandwidth-delay product)");
     }
     if (!(m_maxCwnd >= 0))
     {
-        Reject("MaxCwnd", m_maxCwnd, ">= 0 MTUs (0: no limit)");
+        RejectAttribute(
+            GetTypeId(), "MaxCwnd", std::to_string(m_maxCwnd), ">= 0 MTUs (0: no limit)");
     }
     if (!(m_pacingGain >= 0))
     {
-        Reject("PacingGain", m_pacingGain, ">= 0 (0: pace at the start rate)");
+        RejectAttribute(GetTypeId(),
+                        "PacingGain",
+                        std::to_string(m_pacingGain),
+                        ">= 0 (0: pace at the start rate)");
     }
     RdmaCongestionOps::Init(flow); // rate = the start rate
     m_startRate = flow->m_rate;

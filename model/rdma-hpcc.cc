@@ -33,18 +33,6 @@ const RdmaCcRegistry::Registration g_hpccRegistration(
 /// RateAi = 0: the line rate / 2500, the HPCC simulator's run.py (10 Mb/s per 25 Gb/s).
 constexpr uint64_t RATE_AI_DIVISOR = 2500;
 
-/**
- * \brief Throw std::invalid_argument naming an attribute and its value.
- * \param attr attribute name
- * \param value the bad value, as text
- * \param rule what it must be
- */
-[[noreturn]] void
-Reject(const std::string& attr, const std::string& value, const std::string& rule)
-{
-    throw std::invalid_argument("RdmaHpcc: ns3::RdmaHpcc::" + attr + " must be " + rule + ", got "
-                                + value);
-}
 } // namespace
 
 TypeId
@@ -159,25 +147,28 @@ RdmaHpcc::Init(Ptr<RdmaFlowState> flow)
 {
     if (!(m_eta > 0 && m_eta <= 1))
     {
-        Reject("Eta", std::to_string(m_eta), "in (0, 1]");
+        RejectAttribute(GetTypeId(), "Eta", std::to_string(m_eta), "in (0, 1]");
     }
     if (m_minRate.GetBitRate() == 0)
     {
-        Reject("MinRate", "0 b/s", "> 0");
+        RejectAttribute(GetTypeId(), "MinRate", "0 b/s", "> 0");
     }
     if (m_baseRttAttr.IsStrictlyNegative())
     {
-        Reject("BaseRtt",
-               std::to_string(m_baseRttAttr.GetNanoSeconds()) + " ns",
-               ">= 0 (0: the flow's base RTT)");
+        RejectAttribute(GetTypeId(),
+                        "BaseRtt",
+                        std::to_string(m_baseRttAttr.GetNanoSeconds()) + " ns",
+                        ">= 0 (0: the flow's base RTT)");
     }
     RdmaCongestionOps::Init(flow); // rate = the start rate
     const DataRate start = flow->m_rate;
     if (m_minRate > start)
     {
-        Reject("MinRate",
-               std::to_string(m_minRate.GetBitRate()) + " b/s",
-               "at most the flow's start rate (" + std::to_string(start.GetBitRate()) + " b/s)");
+        RejectAttribute(GetTypeId(),
+                        "MinRate",
+                        std::to_string(m_minRate.GetBitRate()) + " b/s",
+                        "at most the flow's start rate (" + std::to_string(start.GetBitRate())
+                            + " b/s)");
     }
     Time t = m_baseRttAttr.IsStrictlyPositive() ? m_baseRttAttr : flow->m_baseRtt;
     if (!t.IsStrictlyPositive())

@@ -44,18 +44,6 @@ constexpr double SEED_CCT_SCALE_US = 14.0 / 1062.0;
 /// table, and small enough that the entry is exact in picoseconds).
 constexpr double MAX_IRD_US = 1e6;
 
-/**
- * \brief Throw std::invalid_argument naming an attribute and its value.
- * \param attr attribute name
- * \param value the bad value
- * \param rule what it must be
- */
-[[noreturn]] void
-Reject(const std::string& attr, const std::string& value, const std::string& rule)
-{
-    throw std::invalid_argument("RdmaIbcc: ns3::RdmaIbcc::" + attr + " must be " + rule + ", got "
-                                + value);
-}
 } // namespace
 
 TypeId
@@ -182,27 +170,36 @@ RdmaIbcc::ParseCct(const std::string& text)
         std::string where = "entry " + std::to_string(cct.size()) + " ('" + tok + "')";
         if (end == tok.c_str() || *end != '\0' || !std::isfinite(us))
         {
-            Reject("Cct", "\"" + text + "\"", "numbers (microseconds): " + where + " is not one");
+            RejectAttribute(GetTypeId(),
+                            "Cct",
+                            "\"" + text + "\"",
+                            "numbers (microseconds): " + where + " is not one");
         }
         if (us < 0)
         {
-            Reject("Cct", "\"" + text + "\"", ">= 0 each: " + where + " is negative");
+            RejectAttribute(
+                GetTypeId(), "Cct", "\"" + text + "\"", ">= 0 each: " + where + " is negative");
         }
         if (us > MAX_IRD_US)
         {
-            Reject(
-                "Cct", "\"" + text + "\"", "at most 1 s (10^6 us) each: " + where + " is larger");
+            RejectAttribute(GetTypeId(),
+                            "Cct",
+                            "\"" + text + "\"",
+                            "at most 1 s (10^6 us) each: " + where + " is larger");
         }
         if (!cct.empty() && us < prev)
         {
-            Reject("Cct", "\"" + text + "\"", "ascending: " + where + " is below the one before");
+            RejectAttribute(GetTypeId(),
+                            "Cct",
+                            "\"" + text + "\"",
+                            "ascending: " + where + " is below the one before");
         }
         prev = us;
         cct.push_back(PicoSeconds(static_cast<int64_t>(std::llround(us * 1e6))));
     }
     if (cct.empty())
     {
-        Reject("Cct", "\"" + text + "\"", "at least one entry");
+        RejectAttribute(GetTypeId(), "Cct", "\"" + text + "\"", "at least one entry");
     }
     return cct;
 }
@@ -212,33 +209,36 @@ RdmaIbcc::Validate() const
 {
     if (m_cctiIncrease < 1)
     {
-        Reject("CctiIncrease", std::to_string(m_cctiIncrease), ">= 1");
+        RejectAttribute(GetTypeId(), "CctiIncrease", std::to_string(m_cctiIncrease), ">= 1");
     }
     if (m_cctiTimer < 1)
     {
-        Reject("CctiTimer", std::to_string(m_cctiTimer), ">= 1 (in TimerUnit units)");
+        RejectAttribute(
+            GetTypeId(), "CctiTimer", std::to_string(m_cctiTimer), ">= 1 (in TimerUnit units)");
     }
     if (!m_timerUnit.IsStrictlyPositive())
     {
-        Reject("TimerUnit", std::to_string(m_timerUnit.GetSeconds()) + " s", "> 0");
+        RejectAttribute(
+            GetTypeId(), "TimerUnit", std::to_string(m_timerUnit.GetSeconds()) + " s", "> 0");
     }
     if (m_aggregate < 1)
     {
-        Reject("Aggregate", std::to_string(m_aggregate), ">= 1 packet");
+        RejectAttribute(GetTypeId(), "Aggregate", std::to_string(m_aggregate), ">= 1 packet");
     }
     if (m_cctText.empty())
     {
         if (!(m_cctScale > 0 && std::isfinite(m_cctScale)))
         {
-            Reject("CctScale", std::to_string(m_cctScale), "> 0 microseconds");
+            RejectAttribute(
+                GetTypeId(), "CctScale", std::to_string(m_cctScale), "> 0 microseconds");
         }
         if (!(m_cctExponent > 0 && std::isfinite(m_cctExponent)))
         {
-            Reject("CctExponent", std::to_string(m_cctExponent), "> 0");
+            RejectAttribute(GetTypeId(), "CctExponent", std::to_string(m_cctExponent), "> 0");
         }
         if (m_cctSize < 1 || m_cctSize > 16384)
         {
-            Reject("CctSize", std::to_string(m_cctSize), "in 1 .. 16384");
+            RejectAttribute(GetTypeId(), "CctSize", std::to_string(m_cctSize), "in 1 .. 16384");
         }
     }
 }
@@ -255,10 +255,12 @@ RdmaIbcc::Init(Ptr<RdmaFlowState> flow)
             double us = m_cctScale * std::pow(static_cast<double>(i), m_cctExponent);
             if (us > MAX_IRD_US)
             {
-                Reject("CctScale",
-                       std::to_string(m_cctScale),
-                       "small enough that every entry is at most 1 s (10^6 us): entry "
-                           + std::to_string(i) + " would be " + std::to_string(us) + " us");
+                RejectAttribute(GetTypeId(),
+                                "CctScale",
+                                std::to_string(m_cctScale),
+                                "small enough that every entry is at most 1 s (10^6 us): entry "
+                                    + std::to_string(i) + " would be " + std::to_string(us)
+                                    + " us");
             }
             m_cct.push_back(PicoSeconds(static_cast<int64_t>(std::llround(us * 1e6))));
         }
@@ -271,15 +273,17 @@ RdmaIbcc::Init(Ptr<RdmaFlowState> flow)
     m_limit = m_cctiLimit == 0 ? last : m_cctiLimit;
     if (m_limit > last)
     {
-        Reject("CctiLimit",
-               std::to_string(m_cctiLimit),
-               "at most the table's last index " + std::to_string(last));
+        RejectAttribute(GetTypeId(),
+                        "CctiLimit",
+                        std::to_string(m_cctiLimit),
+                        "at most the table's last index " + std::to_string(last));
     }
     if (m_cctiMin > m_limit)
     {
-        Reject("CctiMin",
-               std::to_string(m_cctiMin),
-               "at most CCTI_Limit (" + std::to_string(m_limit) + ")");
+        RejectAttribute(GetTypeId(),
+                        "CctiMin",
+                        std::to_string(m_cctiMin),
+                        "at most CCTI_Limit (" + std::to_string(m_limit) + ")");
     }
     RdmaCongestionOps::Init(flow); // paced at the start rate (the line rate) within aggregates
     flow->m_holdUntil = Time(0);

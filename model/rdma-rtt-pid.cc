@@ -32,19 +32,6 @@ const RdmaCcRegistry::Registration g_rttPidRegistration(
      "RTT-based PID rate control with an LSTM RTT predictor (seed 004, LSTM + PIDNN)",
      "ns3::RedEcnQueueDisc"});
 
-/**
- * \brief Throw std::invalid_argument naming an attribute and its value.
- * \param attr attribute name
- * \param value the bad value
- * \param rule what it must be
- */
-[[noreturn]] void
-Reject(const std::string& attr, const std::string& value, const std::string& rule)
-{
-    throw std::invalid_argument("RdmaRttPid: ns3::RdmaRttPid::" + attr + " must be " + rule
-                                + ", got " + value);
-}
-
 /// A double as text for error messages.
 std::string
 Num(double v)
@@ -202,11 +189,11 @@ RdmaRttPid::Validate(Ptr<RdmaFlowState> flow) const
 {
     if (!(m_sigma > 0 && m_sigma <= 1))
     {
-        Reject("Sigma", Num(m_sigma), "in (0, 1]");
+        RejectAttribute(GetTypeId(), "Sigma", Num(m_sigma), "in (0, 1]");
     }
     if (!m_target.IsStrictlyPositive())
     {
-        Reject("Target", Num(m_target.GetSeconds() * 1e6) + " us", "> 0");
+        RejectAttribute(GetTypeId(), "Target", Num(m_target.GetSeconds() * 1e6) + " us", "> 0");
     }
     for (auto [name, v] : {std::pair<const char*, double>{"Kp", m_kp0},
                            std::pair<const char*, double>{"Ki", m_ki0},
@@ -214,52 +201,55 @@ RdmaRttPid::Validate(Ptr<RdmaFlowState> flow) const
     {
         if (!std::isfinite(v))
         {
-            Reject(name, Num(v), "finite");
+            RejectAttribute(GetTypeId(), name, Num(v), "finite");
         }
     }
     if (!(m_deltaMin > -1 && m_deltaMin <= 0))
     {
-        Reject("DeltaMin", Num(m_deltaMin), "in (-1, 0]");
+        RejectAttribute(GetTypeId(), "DeltaMin", Num(m_deltaMin), "in (-1, 0]");
     }
     if (!(m_deltaMax >= 0 && std::isfinite(m_deltaMax)))
     {
-        Reject("DeltaMax", Num(m_deltaMax), ">= 0");
+        RejectAttribute(GetTypeId(), "DeltaMax", Num(m_deltaMax), ">= 0");
     }
     const uint64_t line = flow->m_lineRate.GetBitRate();
     const uint64_t maxRate = m_maxRate.GetBitRate() ? m_maxRate.GetBitRate() : line;
     if (maxRate > line)
     {
-        Reject("MaxRate",
-               std::to_string(m_maxRate.GetBitRate()) + " b/s",
-               "<= the line rate " + std::to_string(line) + " b/s");
+        RejectAttribute(GetTypeId(),
+                        "MaxRate",
+                        std::to_string(m_maxRate.GetBitRate()) + " b/s",
+                        "<= the line rate " + std::to_string(line) + " b/s");
     }
     if (m_minRate.GetBitRate() == 0 || m_minRate.GetBitRate() > maxRate)
     {
-        Reject("MinRate",
-               std::to_string(m_minRate.GetBitRate()) + " b/s",
-               "> 0 and <= MaxRate (" + std::to_string(maxRate) + " b/s)");
+        RejectAttribute(GetTypeId(),
+                        "MinRate",
+                        std::to_string(m_minRate.GetBitRate()) + " b/s",
+                        "> 0 and <= MaxRate (" + std::to_string(maxRate) + " b/s)");
     }
     if (m_initialRate.GetBitRate() != 0 && m_initialRate < m_minRate)
     {
-        Reject("InitialRate",
-               std::to_string(m_initialRate.GetBitRate()) + " b/s",
-               "0 or >= MinRate (" + std::to_string(m_minRate.GetBitRate()) + " b/s)");
+        RejectAttribute(GetTypeId(),
+                        "InitialRate",
+                        std::to_string(m_initialRate.GetBitRate()) + " b/s",
+                        "0 or >= MinRate (" + std::to_string(m_minRate.GetBitRate()) + " b/s)");
     }
     if (!(m_learningRate >= 0 && std::isfinite(m_learningRate)))
     {
-        Reject("LearningRate", Num(m_learningRate), ">= 0");
+        RejectAttribute(GetTypeId(), "LearningRate", Num(m_learningRate), ">= 0");
     }
     if (!(m_gradClip > 0 && std::isfinite(m_gradClip)))
     {
-        Reject("GradientClip", Num(m_gradClip), "> 0");
+        RejectAttribute(GetTypeId(), "GradientClip", Num(m_gradClip), "> 0");
     }
     if (!(m_beta > 0 && std::isfinite(m_beta)))
     {
-        Reject("Beta", Num(m_beta), "> 0");
+        RejectAttribute(GetTypeId(), "Beta", Num(m_beta), "> 0");
     }
     if (m_adaptCount == 0)
     {
-        Reject("TargetAdaptCount", "0", ">= 1");
+        RejectAttribute(GetTypeId(), "TargetAdaptCount", "0", ">= 1");
     }
 }
 
