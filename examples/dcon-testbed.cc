@@ -129,14 +129,21 @@ main(int argc, char* argv[])
         {
             m->SetIncomplete("stop time reached with flows unfinished (--runToCompletion)");
         }
-        m->Write(cfg.outdir, wall);
         DconTestbedFacts f = tb.GetFacts();
+        f.WriteJson(cfg.outdir + "/facts.json", cfg.cc);
+        m->Write(cfg.outdir, wall); // summary.json last: the run is complete
         std::cout << "cc=" << cfg.cc << " wall=" << wall << "s"
                   << "\n  PAUSE frames L2->S1 " << f.pausesL2S1 << ", S1->L0 " << f.pausesS1L0
                   << ", S1->L1 " << f.pausesS1L1 << "\n  f0 throughput (Gb/s): before burst "
                   << f.f0Before << ", during " << f.f0During << ", end of run " << f.f0After
                   << "\n  f1 throughput (Gb/s): before burst " << f.f1Before << ", during "
-                  << f.f1During << "\n  burst from " << cfg.burstStart.As(Time::MS) << " to "
+                  << f.f1During;
+        if (m->GetDconRecorder())
+        {
+            std::cout << "\n  CNMs sent for f0 " << f.cnmsF0 << ", for f1 " << f.cnmsF1 << " ("
+                      << f.cnmsAppliedF1 << " applied), for burst flows " << f.cnmsBurst;
+        }
+        std::cout << "\n  burst from " << cfg.burstStart.As(Time::MS) << " to "
                   << f.burstEnd.As(Time::MS) << " (its last flow's completion)\n  results in "
                   << cfg.outdir << "\n";
         if (validate)

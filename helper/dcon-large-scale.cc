@@ -233,7 +233,10 @@ DconLargeScale::Write(const std::string& dir, double wallSeconds) const
             << ",\n  \"kmin_bytes\": " << c.sw.kmin.GetValue()
             << ",\n  \"kmax_bytes\": " << c.sw.kmax.GetValue() << ",\n  \"pmax\": " << c.sw.pmax
             << ",\n  \"qecn_bytes\": " << c.sw.qecn.GetValue()
+            << ",\n  \"pfc_threshold\": " << JsonString(c.sw.pfcThreshold)
+            << ",\n  \"pfc_alpha\": " << c.sw.pfcAlpha
             << ",\n  \"qcnm_fanout\": " << c.sw.qcnmFanOut
+            << ",\n  \"qcnm_fanout_mode\": " << JsonString(c.sw.qcnmFanOutMode)
             << ",\n  \"qcnm_fraction\": " << c.sw.qcnmFraction
             << ",\n  \"qcnm_bytes\": " << m_qcnm.GetValue()
             << ",\n  \"cnm_window_rtts\": " << c.cnmWindowRtts

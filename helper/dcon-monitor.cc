@@ -5,6 +5,8 @@
 #include "dcon-monitor.h"
 
 #include "atomic-output-file.h"
+#include "dcon-recorder.h"
+#include "monitor-codec.h"
 #include "ns3/dcon-parallel.h"
 #include "ns3/dcon-queue-disc.h"
 #include "ns3/simulator.h"
@@ -21,143 +23,24 @@
 namespace ns3
 {
 
-namespace
-{
-
-/**
- * \brief Seconds with picosecond digits.
- * \param t the time
- * \return e.g. "0.000012345678"
- */
-std::string
-Seconds(Time t)
-{
-    std::ostringstream os;
-    int64_t ps = t.GetPicoSeconds();
-    os << ps / 1000000000000LL << "." << std::setw(12) << std::setfill('0') << ps % 1000000000000LL;
-    return os.str();
-}
-/// Appends numbers and strings to a byte string (the ranks' exchange format; one build, one
-/// byte order, so raw copies are fine).
-class Encoder
-{
-public:
-    template <typename T>
-    void
-    Put(T v)
-    {
-        static_assert(std::is_trivially_copyable_v<T>);
-        buf.append(reinterpret_cast<const char*>(&v), sizeof(v));
-    }
-
-    void
-    PutTime(Time t)
-    {
-        Put<int64_t>(t.GetTimeStep());
-    }
-
-    /// Samples (time, value): all of them when \p mine, none otherwise.
-    template <typename T>
-    void
-    PutSamples(const std::vector<std::pair<Time, T>>& samples, bool mine)
-    {
-        Put<uint64_t>(mine ? samples.size() : 0);
-        for (std::size_t i = 0; mine && i < samples.size(); ++i)
-        {
-            PutTime(samples[i].first);
-            Put(samples[i].second);
-        }
-    }
-
-    void
-    PutString(const std::string& str)
-    {
-        Put<uint64_t>(str.size());
-        buf.append(str);
-    }
-
-    std::string buf; //!< what was written
-};
-
-/// Reads what Encoder wrote.
-class Decoder
-{
-public:
-    explicit Decoder(const std::string& b)
-        : buf(b)
-    {
-    }
-
-    template <typename T>
-    T
-    Get()
-    {
-        T v;
-        Need(sizeof(T));
-        std::memcpy(&v, buf.data() + pos, sizeof(T));
-        pos += sizeof(T);
-        return v;
-    }
-
-    Time
-    GetTime()
-    {
-        return TimeStep(Get<int64_t>());
-    }
-
-    /// What PutSamples wrote, appended to \p samples (cleared first when \p owner).
-    template <typename T>
-    void
-    GetSamples(std::vector<std::pair<Time, T>>& samples, bool owner)
-    {
-        auto n = Get<uint64_t>();
-        if (owner)
-        {
-            samples.clear();
-        }
-        for (; n > 0; --n)
-        {
-            Time t = GetTime();
-            samples.emplace_back(t, Get<T>());
-        }
-    }
-
-    std::string
-    GetString()
-    {
-        auto n = Get<uint64_t>();
-        Need(n);
-        std::string str = buf.substr(pos, n);
-        pos += n;
-        return str;
-    }
-
-    bool
-    AtEnd() const
-    {
-        return pos == buf.size();
-    }
-
-private:
-    void
-    Need(std::size_t n) const
-    {
-        if (buf.size() - pos < n)
-        {
-            throw std::runtime_error("DconMonitor::Collect: a rank's data is truncated");
-        }
-    }
-
-    const std::string& buf;
-    std::size_t pos{0};
-};
-
-} // namespace
+using monitor_codec::Decoder;
+using monitor_codec::Encoder;
+using monitor_codec::Seconds;
 
 DconMonitor::DconMonitor(Ptr<RdmaFabric> fabric, Ptr<RdmaFlowHelper> flows)
     : m_fabric(fabric)
     , m_flows(flows)
 {
+    if (DconRecorder::HasDconQueues(fabric))
+    {
+        m_dcon = Create<DconRecorder>(fabric);
+    }
+}
+
+Ptr<DconRecorder>
+DconMonitor::GetDconRecorder() const
+{
+    return m_dcon;
 }
 
 void
@@ -228,6 +111,10 @@ DconMonitor::Start(Time interval, Time stop)
             "PfcTx", MakeCallback(&DconMonitor::PfcSent, this).Bind(l, true));
         links[l].devB->TraceConnectWithoutContext(
             "PfcTx", MakeCallback(&DconMonitor::PfcSent, this).Bind(l, false));
+    }
+    if (m_dcon)
+    {
+        m_dcon->Start();
     }
     if (!m_queues.empty() || !m_flowProbes.empty() || m_bufferProbe)
     {
@@ -439,6 +326,11 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
     fs::create_directories(dir);
     fs::path d(dir);
     const Totals t = m_collected ? m_totals : LocalTotals();
+    const auto name = [this](uint32_t node) { return GetNodeName(node); };
+    if (m_dcon)
+    {
+        m_dcon->WriteCnmCsv((d / "cnm.csv").string(), name);
+    }
 
     // flows.csv, sorted by flow id so the file does not depend on completion order ties
     std::vector<RdmaFlowRecord> recs = GetRecordsById();
@@ -592,13 +484,9 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
     out << "  \"cnps_received\": " << nic.cnpsReceived << ",\n";
     out << "  \"cnms_received\": " << nic.cnmsReceived << ",\n";
     out << "  \"naks_sent\": " << nic.naksSent << ",\n";
-    if (t.dconQueues)
+    if (m_dcon)
     {
-        out << "  \"dcon_queues\": {\"arrivals\": " << t.dconArrivals
-            << ", \"arrivals_qcnm_at_qecn\": " << t.dconAtFloor
-            << ", \"unmarked_above_qecn\": " << t.dconUnmarked
-            << ", \"burst_onsets\": " << t.dconOnsets << ", \"cnm_triggers\": " << t.dconTriggers
-            << "},\n";
+        m_dcon->WriteSummary(out, name);
     }
     out << "  \"mmu_at_end\": {\"total_bytes\": " << t.mmuTotal
         << ", \"shared_bytes\": " << t.mmuShared << ", \"headroom_bytes\": " << t.mmuHeadroom
@@ -682,15 +570,6 @@ DconMonitor::LocalTotals() const
                 t.paused += mmu->IsPaused(p, prio);
                 Ptr<RdmaEgressQueueDisc> q = sw->GetQueueDisc(p, prio);
                 t.marks += q->GetStats().nTotalMarkedPackets;
-                if (Ptr<DconQueueDisc> dq = DynamicCast<DconQueueDisc>(q))
-                {
-                    t.dconQueues = true;
-                    t.dconArrivals += dq->GetStats().nTotalEnqueuedPackets;
-                    t.dconAtFloor += dq->GetArrivalsAtQecnFloor();
-                    t.dconUnmarked += dq->GetUnmarkedAboveQecn();
-                    t.dconOnsets += dq->GetBurstOnsets();
-                    t.dconTriggers += dq->GetCnmTriggers();
-                }
             }
         }
     }
@@ -712,11 +591,6 @@ DconMonitor::Counters(Totals& t)
         }
     }
     for (uint64_t* x : {&t.marks,
-                        &t.dconArrivals,
-                        &t.dconAtFloor,
-                        &t.dconUnmarked,
-                        &t.dconOnsets,
-                        &t.dconTriggers,
                         &t.mmuTotal,
                         &t.mmuShared,
                         &t.mmuHeadroom,
@@ -746,6 +620,10 @@ DconMonitor::Collect()
     if (!DconParallel::IsEnabled() || m_collected)
     {
         return;
+    }
+    if (m_dcon)
+    {
+        m_dcon->Collect();
     }
     // Each rank's part. A node's objects on another rank hold zeros (they never run), so the
     // totals add up; samples of a port or flow are taken from the rank that runs it.
@@ -800,7 +678,6 @@ DconMonitor::Collect()
             e.Put(n);
         }
     }
-    e.Put<uint8_t>(mineTotals.dconQueues);
     e.PutTime(mineTotals.now);
 
     std::vector<std::string> parts = DconParallel::Gather(e.buf);
@@ -887,7 +764,6 @@ DconMonitor::Collect()
                 m[reason] = d.Get<uint64_t>();
             }
         }
-        t.dconQueues = d.Get<uint8_t>() != 0;
         t.now = d.GetTime();
         if (!d.AtEnd())
         {
@@ -911,7 +787,6 @@ DconMonitor::Collect()
                 sum.drops[k][reason] += n;
             }
         }
-        sum.dconQueues = sum.dconQueues || t.dconQueues;
         sum.now = std::max(sum.now, t.now);
     }
     // Completion order, as a sequential run records them (same-time completions by flow id).

@@ -7,6 +7,7 @@
 
 #include "ns3/event-id.h"
 #include "ns3/simple-ref-count.h"
+#include "dcon-recorder.h"
 #include "rdma-fabric-helper.h"
 #include "rdma-flow-helper.h"
 
@@ -33,7 +34,10 @@ namespace ns3
  *   priorities; ingress = bytes held in the switch that arrived on the port, all priorities)
  * - throughput.csv: time_s,flow,gbps (acknowledged bytes per sample interval)
  * - drops.csv: node,reason,packets
- * - summary.json: totals (see doc/dcon.rst)
+ * - cnm.csv (fabrics with DCON queues): every CNM sent and what its sender did with it
+ *   (DconRecorder)
+ * - summary.json: totals (see doc/dcon.rst); with DCON queues also their counters and time
+ *   shares and the CNM totals (DconRecorder::WriteSummary)
  *
  * Nodes are named in outputs by SetNodeName (default "h<node>" for hosts, "s<node>" for
  * switches).
@@ -192,6 +196,12 @@ public:
                                                            uint32_t port,
                                                            bool ingress) const;
 
+    /**
+     * \brief DCON's records (CNMs, queue phases), when the fabric has DCON queues.
+     * \return the recorder, or null
+     */
+    Ptr<DconRecorder> GetDconRecorder() const;
+
 private:
     /// A sampled port.
     struct QueueProbe
@@ -228,12 +238,6 @@ private:
         std::vector<uint64_t> txFrames;                     //!< per link end
         std::vector<std::map<std::string, uint64_t>> drops; //!< per switch (GetSwitches order)
         uint64_t marks{0};                                  //!< ECN marks
-        bool dconQueues{false};                             //!< some queue is a DconQueueDisc
-        uint64_t dconArrivals{0};                           //!< DCON queue arrivals
-        uint64_t dconAtFloor{0};  //!< arrivals with Q_CNM at its Q_ECN floor
-        uint64_t dconUnmarked{0}; //!< arrivals above Q_ECN not marked
-        uint64_t dconOnsets{0};   //!< burst onsets
-        uint64_t dconTriggers{0}; //!< CNM triggers
         uint64_t mmuTotal{0};     //!< buffer in use at the end
         uint64_t mmuShared{0};    //!< shared part
         uint64_t mmuHeadroom{0};  //!< headroom part
@@ -292,6 +296,7 @@ private:
     std::string m_incomplete; //!< why the run is incomplete (empty: it is complete)
     bool m_collected{false};  //!< Collect ran in a parallel run
     Totals m_totals;          //!< over every rank (valid when m_collected)
+    Ptr<DconRecorder> m_dcon; //!< DCON's records (fabrics with DCON queues), or null
 };
 
 } // namespace ns3

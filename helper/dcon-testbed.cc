@@ -13,14 +13,26 @@
 #include "ns3/rdma-dcon.h"
 #include "ns3/rdma-dcqcn.h"
 #include "ns3/simulator.h"
+#include "atomic-output-file.h"
 #include "scenario-attributes.h"
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
+#include <iomanip>
+#include <tuple>
 #include <stdexcept>
 
 namespace ns3
 {
+
+SwitchQueueSettings
+DconTestbedConfig::TestbedSwitchSettings()
+{
+    SwitchQueueSettings s;
+    s.qecn = QueueSize("200KB");
+    return s;
+}
 
 DconTestbed::DconTestbed(const DconTestbedConfig& config)
     : m_config(config)
@@ -222,7 +234,57 @@ DconTestbed::GetFacts() const
     f.f0After = AverageThroughput(0, lastWindow, m_config.stopTime);
     f.f1Before = AverageThroughput(1, before, start);
     f.f1During = AverageThroughput(1, start, end);
+    if (Ptr<DconRecorder> rec = m_monitor->GetDconRecorder())
+    {
+        for (const DconRecorder::Cnm& c : rec->GetCnms())
+        {
+            if (c.flowId == 0)
+            {
+                f.cnmsF0++;
+            }
+            else if (c.flowId == 1)
+            {
+                f.cnmsF1++;
+                f.cnmsAppliedF1 += c.applied;
+            }
+            else
+            {
+                f.cnmsBurst++;
+            }
+        }
+    }
     return f;
+}
+
+void
+DconTestbedFacts::WriteJson(const std::string& path, const std::string& cc) const
+{
+    AtomicOutputFile file(path);
+    std::ofstream& out = file.Stream();
+    out << std::setprecision(6);
+    out << "{\n  \"pauses_l2_s1\": " << pausesL2S1 << ",\n  \"pauses_s1_l0\": " << pausesS1L0
+        << ",\n  \"pauses_s1_l1\": " << pausesS1L1 << ",\n  \"f0_before_gbps\": " << f0Before
+        << ",\n  \"f0_during_gbps\": " << f0During << ",\n  \"f0_end_gbps\": " << f0After
+        << ",\n  \"f1_before_gbps\": " << f1Before << ",\n  \"f1_during_gbps\": " << f1During
+        << ",\n  \"burst_end_s\": " << burstEnd.GetSeconds() << ",\n  \"cnms_f0\": " << cnmsF0
+        << ",\n  \"cnms_f1\": " << cnmsF1 << ",\n  \"cnms_f1_applied\": " << cnmsAppliedF1
+        << ",\n  \"cnms_burst\": " << cnmsBurst << ",\n  \"facts\": [";
+    const TypeId tid = RdmaCongestionOps::LookupTypeId(cc);
+    bool first = true;
+    for (const auto& [figure, facts, expected] :
+         {std::make_tuple("Fig. 2", CongestionSpreadingFacts(), tid == RdmaDcqcn::GetTypeId()),
+          std::make_tuple("Fig. 6", DirectNotificationFacts(), tid == RdmaDcon::GetTypeId())})
+    {
+        for (const auto& fact : facts)
+        {
+            out << (first ? "\n" : ",\n") << "    {\"figure\": \"" << figure << "\", \"fact\": \""
+                << fact.name << "\", \"holds\": " << (fact.holds ? "true" : "false")
+                << ", \"expected\": " << (expected ? "true" : "false") << "}";
+            first = false;
+        }
+    }
+    out << "\n  ]\n}\n";
+    file.Commit();
 }
 
 uint32_t

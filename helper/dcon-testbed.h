@@ -48,7 +48,17 @@ struct DconTestbedConfig
     Time stopTime{MilliSeconds(60)};       //!< end of the run (a limit if runToCompletion)
     bool runToCompletion{false};           //!< stop when every flow has completed
     Time sampleInterval{MicroSeconds(20)}; //!< queue/throughput sampling
-    SwitchQueueSettings sw;                //!< buffer, PFC, ECN and queue settings
+    /// Buffer, PFC, ECN and queue settings: SwitchQueueSettings' defaults (the paper's testbed
+    /// switches) with DCON's Q_ECN at 200 KB: Section 6.1.1 runs DCON "with the parameters of
+    /// Section 3.1", whose only ECN value is "ECN marking threshold 200 KB" (the large-scale
+    /// scenario keeps 5 KB: Fig. 11's fixed Q_CNM of 128 KB needs Q_ECN below it).
+    SwitchQueueSettings sw{TestbedSwitchSettings()};
+
+    /**
+     * \brief The testbed's switch settings (SwitchQueueSettings with qecn 200 KB).
+     * \return them
+     */
+    static SwitchQueueSettings TestbedSwitchSettings();
     double cnmWindowRtts{3};               //!< DCON T in RTTs
     bool burstViaS0{false};                //!< pin the burst through S0 (default: per-flow ECMP)
     bool burstStagger{false};              //!< offset sender k by k x burstInterval / senders
@@ -81,6 +91,10 @@ struct DconTestbedFacts
     double f1Before{0};     //!< f1 Gb/s in the 2 ms before the burst
     double f1During{0};     //!< f1 Gb/s during the burst
     Time burstEnd;          //!< when the last burst flow completed (the stop time if one did not)
+    uint64_t cnmsF0{0};     //!< CNMs sent to f0's sender for f0 (DCON queues; 0 otherwise)
+    uint64_t cnmsF1{0};     //!< CNMs sent for f1
+    uint64_t cnmsBurst{0};  //!< CNMs sent for burst flows
+    uint64_t cnmsAppliedF1{0}; //!< of f1's, applied by its sender
 
     /**
      * \brief The paper's Fig. 2 (DCQCN): L2 pauses S1, S1 pauses L0 and L1, f0 and f1 fall
@@ -105,6 +119,15 @@ struct DconTestbedFacts
      * \return the facts
      */
     std::vector<DconTestbedFact> ExpectedFacts(const std::string& cc) const;
+
+    /**
+     * \brief Write facts.json: the readings above, and every fact of Fig. 2 and Fig. 6 with
+     * whether it holds and whether the paper shows it for \p cc ("expected"), so that scripts
+     * (plot_testbed.py) read the facts instead of computing them again.
+     * \param path the file
+     * \param cc the congestion control of the run
+     */
+    void WriteJson(const std::string& path, const std::string& cc) const;
 
     /**
      * \brief Whether every fact of ExpectedFacts(cc) holds.

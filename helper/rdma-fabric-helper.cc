@@ -99,6 +99,19 @@ RdmaFabric::GetAddress(uint32_t node) const
     return GetNic(node)->GetAddress();
 }
 
+uint32_t
+RdmaFabric::GetNodeByAddress(Ipv4Address address) const
+{
+    // Build gives host index i the address 10.0.0.0 + i + 1.
+    const uint32_t a = address.Get();
+    if (a <= 0x0A000000u || a - 0x0A000001u >= m_hosts.size())
+    {
+        return UINT32_MAX;
+    }
+    const uint32_t node = m_hosts[a - 0x0A000001u];
+    return GetAddress(node) == address ? node : UINT32_MAX;
+}
+
 const std::vector<uint32_t>&
 RdmaFabric::GetHosts() const
 {
@@ -286,6 +299,50 @@ RdmaFabric::SetCnmWindowInRtts(double rtts)
             }
         }
     }
+}
+
+uint32_t
+RdmaFabric::GetDesignFanOut(uint32_t sw, uint32_t port) const
+{
+    if (!m_isSwitch.at(sw))
+    {
+        throw std::invalid_argument("GetDesignFanOut: node " + std::to_string(sw)
+                                    + " is not a switch");
+    }
+    const auto& adj = m_adj[sw];
+    uint32_t u = UINT32_MAX; // the neighbour on that port
+    for (const auto& [v, l] : adj)
+    {
+        if (GetPort(sw, v) == port)
+        {
+            u = v;
+        }
+    }
+    if (u == UINT32_MAX)
+    {
+        throw std::invalid_argument("GetDesignFanOut: switch " + std::to_string(sw)
+                                    + " has no port " + std::to_string(port));
+    }
+    std::vector<bool> reached(adj.size(), false);
+    for (std::size_t hi = 0; hi < m_hosts.size(); ++hi)
+    {
+        const uint32_t h = m_hosts[hi];
+        const auto& dist = m_distToHost[hi];
+        const bool arrives = m_isSwitch[u] ? dist[u] == dist[sw] + 1 : u != h;
+        if (!arrives || dist[sw] == UNREACHABLE)
+        {
+            continue;
+        }
+        for (std::size_t k = 0; k < adj.size(); ++k)
+        {
+            const uint32_t v = adj[k].first;
+            if (v != u && dist[v] + 1 == dist[sw] && (v == h || m_isSwitch[v]))
+            {
+                reached[k] = true;
+            }
+        }
+    }
+    return static_cast<uint32_t>(std::count(reached.begin(), reached.end(), true));
 }
 
 void
@@ -656,6 +713,10 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
                 QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, static_cast<uint32_t>(headroom))));
         }
         sw->Finalize();
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            sw->SetIngressDesignFanOut(p, f->GetDesignFanOut(s, p));
+        }
         // DCON's switch side, where a DCON queue can report congested flows.
         bool dcon = false;
         for (uint32_t p = 0; p < sw->GetNPorts() && !dcon; ++p)

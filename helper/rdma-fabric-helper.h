@@ -84,6 +84,12 @@ public:
      */
     Ipv4Address GetAddress(uint32_t node) const;
     /**
+     * \brief The host that has an address.
+     * \param address the address
+     * \return its node index, or UINT32_MAX if no host has it
+     */
+    uint32_t GetNodeByAddress(Ipv4Address address) const;
+    /**
      * \brief Host node indices, ascending.
      * \return the hosts
      */
@@ -167,6 +173,19 @@ public:
      * \param rtts the multiple (> 0)
      */
     void SetCnmWindowInRtts(double rtts);
+    /**
+     * \brief The design fan-out of a switch's ingress port: how many of the switch's egress
+     * ports the packets that arrive on it can be forwarded to under the routing tables (all
+     * shortest paths). A packet for host h arrives from neighbour u if u is a host other than h,
+     * or a switch one hop farther from h; it may leave on every port toward h. Build configures
+     * every switch with these (DconSwitch::SetIngressDesignFanOut; DCON's worst-case M, paper
+     * Section 4.4). In a leaf-spine fabric: a leaf's spine port reaches the leaf's host ports,
+     * a host port the uplinks and the other host ports, a spine port the other leaves.
+     * \param sw switch node index
+     * \param port the switch's port index
+     * \return M (0 if no packet can arrive on the port)
+     */
+    uint32_t GetDesignFanOut(uint32_t sw, uint32_t port) const;
     /**
      * \brief Pin a flow to the path through the given node sequence (src host ... dst host).
      * \param tuple the flow's 5-tuple

@@ -105,7 +105,8 @@ RejectScenarioSetAttributes(const std::vector<std::string>& attributeArgs)
     // RdmaFabric::SetCnmWindowInRtts), with the option that sets it.
     static const std::pair<const char*, const char*> kOwned[] = {
         {"ns3::SwitchMmu::BufferSize", "--bufferSize"},
-        {"ns3::SwitchMmu::ThresholdMode", "none: the scenarios' PFC thresholds are static"},
+        {"ns3::SwitchMmu::ThresholdMode", "--pfcThreshold"},
+        {"ns3::SwitchMmu::Alpha", "--pfcAlpha"},
         {"ns3::SwitchMmu::XOff", "--xoff"},
         {"ns3::SwitchMmu::XOn", "--xon"},
         {"ns3::RedEcnQueueDisc::Kmin", "--kmin"},
@@ -115,6 +116,7 @@ RejectScenarioSetAttributes(const std::vector<std::string>& attributeArgs)
         {"ns3::DconQueueDisc::QcnmMode", "--qcnm or --qcnmFraction (0: dynamic)"},
         {"ns3::DconQueueDisc::QCnm", "--qcnm or --qcnmFraction"},
         {"ns3::DconQueueDisc::FanOut", "--qcnmFanOut"},
+        {"ns3::DconQueueDisc::FanOutMode", "--qcnmFanOutMode"},
         {"ns3::DconQueueDisc::HopDelay", "none: d is the fabric's link delay"},
         {"ns3::DconQueueDisc::MarkInBurst", "--dconMarkInBurst"},
         {"ns3::DconQueueDisc::FlowWindow", "--cnmWindowRtts"},

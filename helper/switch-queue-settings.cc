@@ -124,7 +124,7 @@ SwitchQueueSettings::AddCommandLineOptions(CommandLine& cmd)
     cmd.AddValue("kmin", "RED ECN Kmin (DCQCN, Swift, TIMELY; DCQCN paper: 5KB)", kmin);
     cmd.AddValue("kmax", "RED ECN Kmax (DCQCN paper: 200KB; kmin = kmax: step marking)", kmax);
     cmd.AddValue("pmax", "RED ECN Pmax (DCQCN paper: 0.01)", pmax);
-    cmd.AddValue("qecn", "DCON Q_ECN (default 5KB)", qecn);
+    cmd.AddValue("qecn", "DCON Q_ECN (default 5KB; the testbed: 200KB)", qecn);
     cmd.AddValue("queue", "Switch egress queue: auto (from --cc), red, dcon, npecn", queue);
     cmd.AddValue("qcnm", "DCON fixed Q_CNM (0B = dynamic, paper Section 4.4)", qcnm);
     cmd.AddValue("qcnmFraction",
@@ -132,8 +132,21 @@ SwitchQueueSettings::AddCommandLineOptions(CommandLine& cmd)
                  qcnmFraction);
     AddUnsignedValue(cmd,
                      "qcnmFanOut",
-                     "M of the dynamic Q_CNM (0 = the live fan-out of the ingress port)",
+                     "M of the dynamic Q_CNM for every ingress port (0 = from --qcnmFanOutMode)",
                      qcnmFanOut);
+    cmd.AddValue("qcnmFanOutMode",
+                 "M of the dynamic Q_CNM when --qcnmFanOut is 0: live (egress queues holding "
+                 "packets of the ingress port now), aboveQecn (the same, other queues counted "
+                 "only at or above Q_ECN), design (the egress ports the ingress can reach by "
+                 "routing: the paper's worst case)",
+                 qcnmFanOutMode);
+    cmd.AddValue("pfcThreshold",
+                 "PFC pause threshold: static (--xoff/--xon) or dynamic (--pfcAlpha x free "
+                 "shared buffer)",
+                 pfcThreshold);
+    cmd.AddValue("pfcAlpha",
+                 "Dynamic PFC threshold: alpha x free shared buffer (--pfcThreshold=dynamic)",
+                 pfcAlpha);
     cmd.AddValue("dconMarkInBurst",
                  "DCON: keep ECN marking in burst congestion (no latch; paper: false)",
                  markInBurst);
@@ -187,12 +200,40 @@ SwitchQueueSettings::Check() const
         throw std::invalid_argument("PFC xoff " + bytes(xoff) + " is above the buffer size "
                                     + bytes(bufferSize) + ": no ingress could ever pause");
     }
+    if (qcnmFanOutMode != "live" && qcnmFanOutMode != "aboveQecn" && qcnmFanOutMode != "design")
+    {
+        throw std::invalid_argument("unknown qcnmFanOutMode '" + qcnmFanOutMode
+                                    + "' (expected live, aboveQecn or design)");
+    }
+    if (pfcThreshold != "static" && pfcThreshold != "dynamic")
+    {
+        throw std::invalid_argument("unknown pfcThreshold '" + pfcThreshold
+                                    + "' (expected static or dynamic)");
+    }
+    if (!(pfcAlpha > 0 && pfcAlpha <= 1000))
+    {
+        throw std::invalid_argument("pfcAlpha must be in (0, 1000], got "
+                                    + std::to_string(pfcAlpha));
+    }
+    if (pfcThreshold == "dynamic")
+    {
+        for (const char* opt : {"xoff", "xon", "qcnmFraction"})
+        {
+            if (explicitOptions.count(opt))
+            {
+                throw std::invalid_argument(std::string("--") + opt
+                                            + " applies to --pfcThreshold=static only (the "
+                                              "dynamic threshold is --pfcAlpha x the free "
+                                              "shared buffer)");
+            }
+        }
+    }
     if (!(qcnmFraction >= 0 && qcnmFraction <= 1))
     {
         throw std::invalid_argument("qcnmFraction must be in [0, 1] (0 = not used), got "
                                     + std::to_string(qcnmFraction));
     }
-    if (qecn.GetValue() == 0 || qecn.GetValue() > xoff.GetValue())
+    if (qecn.GetValue() == 0 || (pfcThreshold == "static" && qecn.GetValue() > xoff.GetValue()))
     {
         throw std::invalid_argument("DCON qecn " + bytes(qecn)
                                     + " must be > 0 and <= the PFC "
@@ -201,7 +242,8 @@ SwitchQueueSettings::Check() const
     }
     QueueSize fixed = GetFixedQcnm();
     if (fixed.GetValue() > 0
-        && (fixed.GetValue() < qecn.GetValue() || fixed.GetValue() > xoff.GetValue()))
+        && (fixed.GetValue() < qecn.GetValue()
+            || (pfcThreshold == "static" && fixed.GetValue() > xoff.GetValue())))
     {
         throw std::invalid_argument(
             "DCON Q_CNM " + bytes(fixed)
@@ -227,9 +269,17 @@ SwitchQueueSettings::ApplySettings(RdmaFabricHelper& fh, const std::string& q, T
 {
     Check();
     fh.SetMmuAttribute("BufferSize", QueueSizeValue(bufferSize));
-    fh.SetMmuAttribute("ThresholdMode", EnumValue(SwitchMmu::STATIC));
-    fh.SetMmuAttribute("XOff", QueueSizeValue(xoff));
-    fh.SetMmuAttribute("XOn", QueueSizeValue(xon));
+    if (pfcThreshold == "dynamic")
+    {
+        fh.SetMmuAttribute("ThresholdMode", EnumValue(SwitchMmu::DYNAMIC));
+        fh.SetMmuAttribute("Alpha", DoubleValue(pfcAlpha));
+    }
+    else
+    {
+        fh.SetMmuAttribute("ThresholdMode", EnumValue(SwitchMmu::STATIC));
+        fh.SetMmuAttribute("XOff", QueueSizeValue(xoff));
+        fh.SetMmuAttribute("XOn", QueueSizeValue(xon));
+    }
     QueueSize fixedQcnm("0B");
     if (q == "ns3::RedEcnQueueDisc")
     {
@@ -254,6 +304,10 @@ SwitchQueueSettings::ApplySettings(RdmaFabricHelper& fh, const std::string& q, T
                         QueueSizeValue(dynamic ? qecn : fixed),
                         "FanOut",
                         UintegerValue(qcnmFanOut),
+                        "FanOutMode",
+                        EnumValue(qcnmFanOutMode == "design"      ? DconQueueDisc::DESIGN
+                                  : qcnmFanOutMode == "aboveQecn" ? DconQueueDisc::LIVE_ABOVE_QECN
+                                                                  : DconQueueDisc::LIVE),
                         "HopDelay",
                         TimeValue(linkDelay),
                         "MarkInBurst",

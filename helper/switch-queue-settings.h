@@ -30,7 +30,9 @@ class CommandLine;
  * fan-out; PCN: NpEcnQueueDisc; DCQCN, Swift, TIMELY, none: RedEcnQueueDisc with kmin, kmax,
  * pmax). Queue attributes the algorithm declares (e.g. DCTCP's step threshold) replace the
  * defaults of the options that feed them (ForCc), but never an option in explicitOptions.
- * The PFC thresholds are static (XOff/XOn per ingress port and priority).
+ * The PFC thresholds are static (XOff/XOn per ingress port and priority; default), or dynamic
+ * (pfcThreshold "dynamic": pfcAlpha x the free shared buffer, SwitchMmu's DYNAMIC mode), in which
+ * case DCON's dynamic Q_CNM follows the threshold in force.
  *
  * Defaults, the paper's testbed (dcon.md 3.1) and the DCQCN paper's ECN settings: 22 MB
  * buffer, PFC at 320 KB (resume 300 KB); RED Kmin 5 KB, Kmax 200 KB, Pmax 1% (DCQCN's
@@ -51,7 +53,11 @@ struct SwitchQueueSettings
     std::string queue{"auto"};    //!< egress queue: auto (by cc), red, dcon, npecn
     QueueSize qcnm{"0B"};         //!< DCON fixed Q_CNM; 0 = dynamic (paper Section 4.4)
     double qcnmFraction{0};       //!< if > 0: Q_CNM = this x xoff (fixed, paper Fig. 11)
-    uint32_t qcnmFanOut{0};       //!< M of the dynamic Q_CNM; 0 = live fan-out
+    uint32_t qcnmFanOut{0};       //!< M of the dynamic Q_CNM; 0 = from qcnmFanOutMode
+    /// How M is obtained with qcnmFanOut 0: live, aboveQecn (live, queues >= Q_ECN), design
+    std::string qcnmFanOutMode{"live"};
+    std::string pfcThreshold{"static"}; //!< PFC pause threshold: static (xoff/xon) or dynamic
+    double pfcAlpha{0.125};             //!< dynamic threshold = pfcAlpha x free shared buffer
     bool markInBurst{false};      //!< DCON: keep ECN marking in burst congestion (no latch)
     /// Options the user gave (names without "--", e.g. "kmin"): ForCc leaves them alone.
     std::set<std::string> explicitOptions;
@@ -89,8 +95,8 @@ struct SwitchQueueSettings
 
     /**
      * \brief Add every field as a command-line option (--bufferSize, --xoff, --xon, --kmin,
-     * --kmax, --pmax, --qecn, --queue, --qcnm, --qcnmFraction, --qcnmFanOut,
-     * --dconMarkInBurst). The settings must outlive the parse.
+     * --kmax, --pmax, --qecn, --queue, --qcnm, --qcnmFraction, --qcnmFanOut, --qcnmFanOutMode,
+     * --pfcThreshold, --pfcAlpha, --dconMarkInBurst). The settings must outlive the parse.
      * \param cmd the command line
      */
     void AddCommandLineOptions(CommandLine& cmd);
@@ -114,7 +120,8 @@ struct SwitchQueueSettings
 
     /**
      * \brief Check the settings: xon <= xoff <= buffer, qecn <= xoff, a fixed Q_CNM in
-     * [qecn, xoff], qcnmFraction in [0, 1]. Throws std::invalid_argument naming the option and
+     * [qecn, xoff], qcnmFraction in [0, 1], qcnmFanOutMode and pfcThreshold known, pfcAlpha in
+     * (0, 1000], no static-only option (xoff, xon, qcnmFraction) given with a dynamic threshold. Throws std::invalid_argument naming the option and
      * the values.
      */
     void Check() const;

@@ -126,7 +126,7 @@ DconCnmGenerator::PacketQueued(uint32_t inPort, uint32_t outPort, uint8_t priori
     }
     if (stamp)
     {
-        m_tracker->RecordNonCongested(inPort);
+        m_tracker->RecordNonCongested(inPort, outPort);
     }
 }
 
@@ -136,7 +136,7 @@ DconCnmGenerator::CongestedFlow(uint32_t port,
                                 uint32_t numFlows)
 {
     Ptr<const RdmaQueueDiscItem> item = StaticCast<const RdmaQueueDiscItem>(queueItem);
-    if (!m_tracker->HasRecentNonCongested(item->GetIngressPort()))
+    if (!m_tracker->HasRecentNonCongested(item->GetIngressPort(), port))
     {
         m_stats.noInnocentFlow++;
         return;

@@ -28,12 +28,14 @@ class DconQueueDisc;
  * DconQueueDiscs (RdmaFabricHelper::Build installs it).
  *
  * It listens to the switch's PacketQueued trace: every packet queued at an egress port whose
- * queue is not in burst congestion (a DconQueueDisc in BURST) stamps T_last of its ingress port
- * (DconIngressTracker); packets of the switch's control priority only with ControlStampsTlast.
+ * queue is not in burst congestion (a DconQueueDisc in BURST) stamps T_last of its (ingress,
+ * egress) pair (DconIngressTracker); packets of the switch's control priority only with
+ * ControlStampsTlast.
  * It listens to the CongestedFlow trace of every DconQueueDisc of the switch: for a congested
  * flow it sends a CNM (CnmHeader, EtherType 0x22E7) with the flow's identity, N and the egress
  * link's capacity C toward the flow's sender, ahead of data (DconSwitch::SendControlFrame), if
- * the flow's ingress port carried a non-congested packet within the tracker's window and no CNM
+ * the flow's ingress port carried a non-congested packet to another egress port within the
+ * tracker's window (DconIngressTracker::Scope) and no CNM
  * for that flow was sent from this switch in the last CnmInterval.
  */
 class DconCnmGenerator : public Object

@@ -50,12 +50,27 @@ DconQueueDisc::GetTypeId()
                             MakeQueueSizeAccessor(&DconQueueDisc::m_qCnm),
                             MakeQueueSizeChecker())
               .AddAttribute("FanOut",
-                            "QcnmMode=Dynamic: M of Section 4.4. 0 (default): the live fan-out "
-                            "of the arriving packet's ingress port (egress ports holding its "
-                            "packets now, this one included); >= 1: that fixed M",
+                            "QcnmMode=Dynamic: M of Section 4.4. 0 (default): from FanOutMode; "
+                            ">= 1: that fixed M for every ingress port",
                             UintegerValue(0),
                             MakeUintegerAccessor(&DconQueueDisc::m_fanOut),
                             MakeUintegerChecker<uint32_t>())
+              .AddAttribute("FanOutMode",
+                            "QcnmMode=Dynamic, FanOut=0: how M is obtained. Live (default): "
+                            "egress queues holding packets of the arriving packet's ingress "
+                            "port now, this one included. LiveAboveQecn: the same, counting "
+                            "only the other queues that hold at least Q_ECN. Design: the "
+                            "ingress port's design fan-out (the egress ports its packets can "
+                            "reach under the routing tables, the paper's worst case), "
+                            "configured by RdmaFabric",
+                            EnumValue(DconQueueDisc::LIVE),
+                            MakeDconEnumAccessor(&DconQueueDisc::m_fanOutMode),
+                            MakeEnumChecker(DconQueueDisc::LIVE,
+                                            "Live",
+                                            DconQueueDisc::LIVE_ABOVE_QECN,
+                                            "LiveAboveQecn",
+                                            DconQueueDisc::DESIGN,
+                                            "Design"))
               .AddAttribute("HopDelay",
                             "QcnmMode=Dynamic: per-hop delay d of Section 4.4 (the CNM needs at "
                             "most 3 hops); >= 0",
@@ -230,6 +245,20 @@ DconQueueDisc::GetUnmarkedAboveQecn() const
     return m_unmarkedAboveQecn;
 }
 
+uint64_t
+DconQueueDisc::GetLatchedArrivals() const
+{
+    return m_latchedArrivals;
+}
+
+std::array<Time, DconQueueDisc::NUM_PHASES>
+DconQueueDisc::GetTimeInStates() const
+{
+    std::array<Time, NUM_PHASES> t = m_phaseTime;
+    t[m_phase] += Simulator::Now() - m_phaseSince;
+    return t;
+}
+
 uint32_t
 DconQueueDisc::DynamicQcnmBytes(uint64_t qEcn, uint64_t qPfc, uint32_t m, Time d, DataRate c)
 {
@@ -267,11 +296,40 @@ DconQueueDisc::QcnmFor(const RdmaQueueDiscItem& item) const
         throw std::logic_error("DconQueueDisc: QcnmMode=Dynamic needs the switch's ingress "
                                "information (DconSwitch sets it); use QcnmMode=Fixed alone");
     }
+    return DynamicQcnmBytes(m_qEcn.GetValue(),
+                            info->GetIngressPauseThreshold(item.GetIngressPort(), item.GetPriority()),
+                            FanOutFor(*info, item),
+                            m_hopDelay,
+                            GetLinkRate());
+}
+
+uint32_t
+DconQueueDisc::FanOutFor(const RdmaIngressInfo& info, const RdmaQueueDiscItem& item) const
+{
+    if (m_fanOut)
+    {
+        return m_fanOut;
+    }
     const uint32_t in = item.GetIngressPort();
     const uint8_t prio = item.GetPriority();
-    uint32_t m = m_fanOut ? m_fanOut : std::max<uint32_t>(1, info->GetIngressFanOut(in, prio));
-    return DynamicQcnmBytes(
-        m_qEcn.GetValue(), info->GetIngressPauseThreshold(in, prio), m, m_hopDelay, GetLinkRate());
+    switch (m_fanOutMode)
+    {
+    case LIVE_ABOVE_QECN:
+        return info.GetIngressFanOutAbove(in, prio, m_qEcn.GetValue(), this);
+    case DESIGN: {
+        const uint32_t m = info.GetIngressDesignFanOut(in);
+        if (m == 0)
+        {
+            throw std::logic_error("DconQueueDisc: FanOutMode=Design but ingress port "
+                                   + std::to_string(in)
+                                   + " has no design fan-out (RdmaFabric configures it)");
+        }
+        return m;
+    }
+    case LIVE:
+    default:
+        return std::max<uint32_t>(1, info.GetIngressFanOut(in, prio));
+    }
 }
 
 void
@@ -300,6 +358,17 @@ DconQueueDisc::UpdateState(uint32_t queueBytes)
     if (s != m_state)
     {
         m_state = s;
+    }
+    const Phase phase = s == NOT_CONGESTED ? PHASE_BELOW_QECN
+                        : s == BURST       ? PHASE_BURST
+                        : IsMarkingDisabled() ? PHASE_LATCHED
+                                              : PHASE_MARKING;
+    if (phase != m_phase)
+    {
+        const Time now = Simulator::Now();
+        m_phaseTime[m_phase] += now - m_phaseSince;
+        m_phase = phase;
+        m_phaseSince = now;
     }
 }
 
@@ -354,6 +423,10 @@ DconQueueDisc::OnEnqueue(Ptr<RdmaQueueDiscItem> item, uint32_t queueBytes)
     else if (queueBytes >= m_qEcn.GetValue())
     {
         m_unmarkedAboveQecn++;
+        if (m_markingDisabled && !m_markInBurst && queueBytes < qcnm)
+        {
+            m_latchedArrivals++;
+        }
     }
     UpdateState(queueBytes + item->GetSize());
     if (m_state == BURST)

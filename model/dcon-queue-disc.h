@@ -10,6 +10,7 @@
 #include "ns3/traced-value.h"
 #include "rdma-egress-queue-disc.h"
 
+#include <array>
 #include <deque>
 #include <unordered_map>
 #include <utility>
@@ -46,6 +47,22 @@ namespace ns3
  * d = HopDelay and C the capacity of this queue's link. The switch supplies Q_PFC and M
  * (RdmaIngressInfo). The state between arrivals uses the Q_CNM of the last arrival.
  *
+ * \par M (FanOutMode, FanOut)
+ * FanOut > 0 fixes M for every ingress port. With FanOut = 0, FanOutMode decides:
+ * - Live (default): the egress queues that hold packets of the packet's ingress port and
+ *   priority now, this one included;
+ * - LiveAboveQecn: the same, counting only the other queues that hold at least Q_ECN (queues
+ *   with a transit packet or two do not lower Q_CNM);
+ * - Design: the ingress port's design fan-out, the egress ports its packets can be forwarded to
+ *   under the routing tables (the paper's worst case; RdmaFabric configures it per switch port,
+ *   e.g. 2 for the testbed's P1/L2, 24 for a leaf's spine port in the 240-host fabric).
+ *
+ * \par Time in each state
+ * The queue accumulates the simulated time it spends below Q_ECN, in the persistent band with
+ * marking on, in the band with marking latched off, and in burst congestion
+ * (GetTimeInStates), and counts the arrivals that found the band with marking latched off
+ * (GetLatchedArrivals: the marks the latch suppressed).
+ *
  * \par N (FlowCount)
  * Window (default): the flows "passing through the egress port" (the paper's words): every
  * flow with a packet in the queue now or with a packet that arrived less than FlowWindow ago.
@@ -76,6 +93,24 @@ public:
     {
         QUEUED = 0, //!< flows with a packet in the queue
         WINDOW = 1  //!< flows queued or seen within FlowWindow
+    };
+
+    /// How M is obtained when FanOut is 0.
+    enum FanOutMode
+    {
+        LIVE = 0,            //!< egress queues holding packets of the ingress port now
+        LIVE_ABOVE_QECN = 1, //!< the same, counting only queues at or above Q_ECN
+        DESIGN = 2           //!< the ingress port's configured design fan-out
+    };
+
+    /// What GetTimeInStates reports (indices).
+    enum Phase
+    {
+        PHASE_BELOW_QECN = 0, //!< q < Q_ECN
+        PHASE_MARKING = 1,    //!< Q_ECN <= q < Q_CNM, marking on
+        PHASE_LATCHED = 2,    //!< Q_ECN <= q < Q_CNM, marking latched off
+        PHASE_BURST = 3,      //!< q >= Q_CNM
+        NUM_PHASES = 4        //!< number of phases
     };
 
     /// Mark reason: persistent congestion.
@@ -159,6 +194,19 @@ public:
     uint64_t GetUnmarkedAboveQecn() const;
 
     /**
+     * \brief Arrivals that found Q_ECN <= q < Q_CNM with marking latched off (would have been
+     * marked without the latch).
+     * \return arrivals
+     */
+    uint64_t GetLatchedArrivals() const;
+
+    /**
+     * \brief Simulated time spent in each phase (indexed by Phase) up to now.
+     * \return the four times
+     */
+    std::array<Time, NUM_PHASES> GetTimeInStates() const;
+
+    /**
      * \brief The upper end of the paper's conservative Q_CNM range (dcon.md 2.6, paper
      * Section 4.4): max(Q_ECN, Q_PFC / M - 3 d C (M - 1)). This is the "dynamic" Q_CNM.
      * \param qEcn Q_ECN
@@ -206,6 +254,14 @@ private:
     void UpdateState(uint32_t queueBytes);
 
     /**
+     * \brief M for an arriving packet (FanOut, FanOutMode).
+     * \param info the switch
+     * \param item the packet
+     * \return M >= 1
+     */
+    uint32_t FanOutFor(const RdmaIngressInfo& info, const RdmaQueueDiscItem& item) const;
+
+    /**
      * \brief The Q_CNM for an arriving packet.
      * \param item the packet
      * \return bytes
@@ -222,7 +278,8 @@ private:
     QueueSize m_qEcn;
     QueueSize m_qCnm;
     QcnmMode m_qcnmMode{DYNAMIC};
-    uint32_t m_fanOut{0}; //!< fixed M of the dynamic Q_CNM (0 = live fan-out)
+    uint32_t m_fanOut{0}; //!< fixed M of the dynamic Q_CNM (0 = FanOutMode)
+    FanOutMode m_fanOutMode{LIVE};
     Time m_hopDelay;      //!< d of the dynamic Q_CNM
     bool m_markingDisabled{false};
     bool m_markInBurst{false}; //!< keep marking in burst congestion (no latch)
@@ -236,6 +293,10 @@ private:
     uint64_t m_cnmTriggers{0};
     uint64_t m_arrivalsAtQecnFloor{0};          //!< GetArrivalsAtQecnFloor
     uint64_t m_unmarkedAboveQecn{0};            //!< GetUnmarkedAboveQecn
+    uint64_t m_latchedArrivals{0};              //!< GetLatchedArrivals
+    Phase m_phase{PHASE_BELOW_QECN};            //!< the phase now
+    Time m_phaseSince;                          //!< when it began
+    std::array<Time, NUM_PHASES> m_phaseTime{}; //!< time in each phase before m_phaseSince
     TracedCallback<uint32_t> m_burstOnsetTrace; //!< queue bytes
     TracedCallback<Ptr<const QueueDiscItem>, uint32_t> m_congestedFlowTrace; //!< item, N
 };

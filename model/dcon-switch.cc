@@ -189,6 +189,7 @@ DconSwitch::Finalize()
     const std::size_t n = m_ports.size();
     m_fanBytes.assign(n * n * PfcNetDevice::NUM_PRIORITIES, 0);
     m_fanOut.assign(n * PfcNetDevice::NUM_PRIORITIES, 0);
+    m_designFanOut.assign(n, 0);
     // Thresholds no packet can reach before PFC pauses its ingress are configuration errors.
     const uint64_t pfc = m_mmu->GetIngressPauseThresholdAtEmpty();
     for (uint32_t p = 0; p < n; ++p)
@@ -218,6 +219,46 @@ uint64_t
 DconSwitch::GetIngressPauseThreshold(uint32_t /* inPort */, uint8_t /* priority */) const
 {
     return m_mmu->IsPfcEnabled() ? m_mmu->GetPauseThreshold() : 0;
+}
+
+uint32_t
+DconSwitch::GetIngressFanOutAbove(uint32_t inPort,
+                                  uint8_t priority,
+                                  uint64_t minQueueBytes,
+                                  const RdmaEgressQueueDisc* self) const
+{
+    const std::size_t n = m_ports.size();
+    uint32_t m = 1;
+    for (std::size_t out = 0; out < n; ++out)
+    {
+        const Ptr<RdmaEgressQueueDisc>& q = m_ports[out].queues[priority];
+        if (q && PeekPointer(q) != self
+            && m_fanBytes[(inPort * n + out) * PfcNetDevice::NUM_PRIORITIES + priority] > 0
+            && q->GetNBytes() >= minQueueBytes)
+        {
+            m++;
+        }
+    }
+    return m;
+}
+
+uint32_t
+DconSwitch::GetIngressDesignFanOut(uint32_t inPort) const
+{
+    return m_designFanOut.at(inPort);
+}
+
+void
+DconSwitch::SetIngressDesignFanOut(uint32_t inPort, uint32_t m)
+{
+    if (inPort >= m_designFanOut.size())
+    {
+        throw std::invalid_argument("DconSwitch::SetIngressDesignFanOut: port "
+                                    + std::to_string(inPort) + " does not exist (switch has "
+                                    + std::to_string(m_designFanOut.size())
+                                    + " ports; call after Finalize)");
+    }
+    m_designFanOut[inPort] = m;
 }
 
 void

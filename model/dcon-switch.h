@@ -226,6 +226,35 @@ public:
     uint64_t GetIngressPauseThreshold(uint32_t inPort, uint8_t priority) const override;
 
     /**
+     * \brief Egress queues that hold packets of an ingress port and at least \p minQueueBytes
+     * (RdmaIngressInfo; DCON's fan-out of congested queues). O(ports).
+     * \param inPort the ingress port
+     * \param priority the priority
+     * \param minQueueBytes queue length from which a queue counts
+     * \param self the asking queue (counted once whatever its length)
+     * \return M >= 1
+     */
+    uint32_t GetIngressFanOutAbove(uint32_t inPort,
+                                   uint8_t priority,
+                                   uint64_t minQueueBytes,
+                                   const RdmaEgressQueueDisc* self) const override;
+
+    /**
+     * \brief The configured design fan-out of an ingress port (RdmaIngressInfo).
+     * \param inPort the ingress port
+     * \return M, 0 if not configured
+     */
+    uint32_t GetIngressDesignFanOut(uint32_t inPort) const override;
+
+    /**
+     * \brief Configure the design fan-out of an ingress port: how many egress ports its
+     * packets can be forwarded to (RdmaFabric sets it from the routing tables). After Finalize.
+     * \param inPort the ingress port
+     * \param m the fan-out (0 = not configured)
+     */
+    void SetIngressDesignFanOut(uint32_t inPort, uint32_t m);
+
+    /**
      * \brief The PFC priority a DSCP value maps to.
      * \param dscp the DSCP
      * \return the priority
@@ -346,6 +375,7 @@ private:
     double m_pauseRefreshRatio;
     std::vector<uint64_t> m_fanBytes; //!< bytes per (inPort, outPort, priority)
     std::vector<uint32_t> m_fanOut;   //!< egress ports with bytes, per (inPort, priority)
+    std::vector<uint32_t> m_designFanOut; //!< configured fan-out per ingress port (0 = none)
     uint8_t m_controlPriority;        //!< priority served from Port::controlIp
 
     TracedCallback<Ptr<const Packet>, const char*> m_dropTrace;      //!< packet dropped, reason

@@ -72,9 +72,10 @@ RdmaCongestionOps::OnCnp(Ptr<RdmaFlowState> flow, const RdmaCnpInfo& cnp)
 {
 }
 
-void
+bool
 RdmaCongestionOps::OnCnm(Ptr<RdmaFlowState> flow, const RdmaCnmInfo& cnm)
 {
+    return false;
 }
 
 void

@@ -88,8 +88,10 @@ public:
      * The default ignores it: only DCON reacts to CNMs.
      * \param flow the flow's state
      * \param cnm what the CNM says
+     * \return true if the CNM was applied (changed the flow's rate control), false if it was
+     * ignored (the NIC reports which in its CnmReceived trace)
      */
-    virtual void OnCnm(Ptr<RdmaFlowState> flow, const RdmaCnmInfo& cnm);
+    virtual bool OnCnm(Ptr<RdmaFlowState> flow, const RdmaCnmInfo& cnm);
 
     /**
      * \brief The flow finished or was torn down: cancel every timer.

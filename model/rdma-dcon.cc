@@ -6,6 +6,7 @@
 
 #include "enum-accessor.h"
 #include "ns3/boolean.h"
+#include "ns3/uinteger.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "rdma-cc-registry.h"
@@ -59,18 +60,48 @@ RdmaDcon::GetTypeId()
                             TimeValue(MicroSeconds(50)),
                             MakeTimeAccessor(&RdmaDcon::m_holdTime),
                             MakeTimeChecker(Time(0)))
+              .AddAttribute("UnmarkedCnpIncrease",
+                            "Sender=Paper: R_AI, the additive step of the target rate on a CNP "
+                            "with congestion mark 0 (target = min(line rate, target + R_AI), "
+                            "then rate = (target + rate) / 2). Default 40 Mb/s, DCQCN's "
+                            "recommended R_AI: the paper's text calls the CNP reaction AIMD "
+                            "with DCQCN's parameters. 0: Algorithm 1's listing as written "
+                            "(no increase; the target never rises)",
+                            DataRateValue(DataRate("40Mbps")),
+                            MakeDataRateAccessor(&RdmaDcon::m_unmarkedIncrease),
+                            MakeDataRateChecker())
+              .AddAttribute("UnmarkedCnpHyperIncrease",
+                            "Sender=Paper: R_HAI, the target's step on an unmarked CNP once "
+                            "more than HyperIncreaseAfter unmarked CNPs came in a row (DCQCN's "
+                            "hyper increase, not in the paper's text). 0 (default): off",
+                            DataRateValue(DataRate(0)),
+                            MakeDataRateAccessor(&RdmaDcon::m_hyperIncrease),
+                            MakeDataRateChecker())
+              .AddAttribute("HyperIncreaseAfter",
+                            "Sender=Paper: unmarked CNPs in a row (since the last marked CNP "
+                            "or applied CNM) after which UnmarkedCnpHyperIncrease replaces "
+                            "UnmarkedCnpIncrease (DCQCN's F, 5); >= 1",
+                            UintegerValue(5),
+                            MakeUintegerAccessor(&RdmaDcon::m_hyperAfter),
+                            MakeUintegerChecker<uint32_t>(1))
               .AddAttribute("CnmSetsTargetRate",
-                            "A CNM also sets the target rate to C/N. false (default): the "
-                            "paper's line 2 sets the sending rate only",
-                            BooleanValue(false),
+                            "A CNM also sets the target rate to C/N. true (default): the paper "
+                            "calls C/N the congested flow's target rate (line 2, Section 4.3 "
+                            "\"sets the sending rate directly to the target rate C/N\"), so "
+                            "the flow climbs back from C/N by the additive increase. false: "
+                            "the sending rate only (unmarked CNPs return the rate to the "
+                            "target it had before the CNM within a few CNP periods)",
+                            BooleanValue(true),
                             MakeBooleanAccessor(&RdmaDcon::m_setsTarget),
                             MakeBooleanChecker())
               .AddAttribute("CnmRaisesRate",
                             "A CNM whose C/N is above the flow's current rate sets the rate to "
-                            "C/N (true, default: line 2 sets the sending rate to C/N, whatever "
-                            "it was). false: a CNM only ever lowers the rate (one above the "
-                            "current rate is ignored, as within CnmHoldTime)",
-                            BooleanValue(true),
+                            "C/N. false (default): a CNM only ever lowers a rate, as the text "
+                            "says throughout (\"directly lowers the sending rate to the target "
+                            "rate\"); one above the current rate is ignored, as within "
+                            "CnmHoldTime. true: line 2 read as an assignment whatever the "
+                            "current rate (it can raise a flow already throttled by ECN)",
+                            BooleanValue(false),
                             MakeBooleanAccessor(&RdmaDcon::m_raisesRate),
                             MakeBooleanChecker())
               .AddTraceSource("CnmApplied",
@@ -112,6 +143,7 @@ RdmaDcon::Init(Ptr<RdmaFlowState> flow)
     RdmaDcqcn::Init(flow);
     m_stopped = false;
     m_lastApplied = Time(-1);
+    m_unmarkedRun = 0;
 }
 
 void
@@ -148,13 +180,26 @@ RdmaDcon::ApplyCnp(Ptr<RdmaFlowState> flow, bool marked)
     {
         // Lines 5-8: target = rate; delta = (1-g) delta + g; rate = rate (1 - delta/2).
         flow->m_targetRate = flow->m_rate.Get();
+        m_unmarkedRun = 0;
         delta = (1.0 - g) * delta + g;
         next = static_cast<uint64_t>(std::llround(static_cast<double>(rate) * (1.0 - delta / 2)));
     }
     else
     {
-        // Lines 10-11: delta = (1-g) delta; rate = (target + rate) / 2 (rounded, halves up).
+        // Lines 10-11 with the additive step of the text's AIMD (UnmarkedCnpIncrease; 0 = the
+        // listing): target = min(line, target + R_AI); delta = (1-g) delta;
+        // rate = (target + rate) / 2 (rounded, halves up).
         delta = (1.0 - g) * delta;
+        m_unmarkedRun++;
+        const uint64_t step = m_hyperIncrease.GetBitRate() > 0 && m_unmarkedRun > m_hyperAfter
+                                  ? m_hyperIncrease.GetBitRate()
+                                  : m_unmarkedIncrease.GetBitRate();
+        const uint64_t line = flow->m_lineRate.GetBitRate();
+        const uint64_t target = flow->m_targetRate.Get().GetBitRate();
+        if (step > 0 && target < line)
+        {
+            flow->m_targetRate = DataRate(std::min(line, target + std::min(step, line - target)));
+        }
         next = (flow->m_targetRate.Get().GetBitRate() + rate + 1) / 2;
     }
     SetAlpha(delta);
@@ -164,26 +209,31 @@ RdmaDcon::ApplyCnp(Ptr<RdmaFlowState> flow, bool marked)
                          << flow->m_rate.Get());
 }
 
-void
+bool
 RdmaDcon::OnCnm(Ptr<RdmaFlowState> flow, const RdmaCnmInfo& cnm)
 {
     m_received++;
     if (m_stopped)
     {
-        return;
+        return false;
     }
     uint16_t n = cnm.numFlows ? cnm.numFlows : 1;
     DataRate target(cnm.capacity.GetBitRate() / n);
     Time now = Simulator::Now();
     bool inHold = !m_lastApplied.IsStrictlyNegative() && now - m_lastApplied < m_holdTime;
+    if (target >= flow->m_rate.Get())
+    {
+        m_notLowering++;
+    }
     if ((inHold || !m_raisesRate) && target >= flow->m_rate.Get())
     {
         NS_LOG_DEBUG("flow " << flow->m_flowId << " ignores CNM to " << target << " (rate "
                              << flow->m_rate.Get() << ")");
-        return;
+        return false;
     }
     m_lastApplied = now;
     m_applied++;
+    m_unmarkedRun = 0;
     if (m_variant == DCQCN)
     {
         ApplyExternalRate(target, m_setsTarget);
@@ -200,6 +250,7 @@ RdmaDcon::OnCnm(Ptr<RdmaFlowState> flow, const RdmaCnmInfo& cnm)
     NS_LOG_DEBUG("flow " << flow->m_flowId << " CNM N=" << n << " C=" << cnm.capacity << " -> rate "
                          << flow->m_rate.Get());
     m_cnmAppliedTrace(flow->m_rate.Get());
+    return true;
 }
 
 void
@@ -267,6 +318,12 @@ uint32_t
 RdmaDcon::GetCnmsApplied() const
 {
     return m_applied;
+}
+
+uint32_t
+RdmaDcon::GetCnmsNotLowering() const
+{
+    return m_notLowering;
 }
 
 bool

@@ -19,7 +19,7 @@ namespace ns3
  *
  * Two readings of the paper, chosen by the Sender attribute.
  *
- * \par Sender = Paper (default): Algorithm 1 as written
+ * \par Sender = Paper (default): Algorithm 1 read with the text around it
  * Receiver: "like DCQCN, it copies the ECN mark into a CNP and sends CNPs periodically
  * (default 50 us)". One CNP per CnpPeriod while the flow is active (RdmaRxPeriod: a period
  * starts with the first packet after an idle time; a period without packets sends nothing),
@@ -28,13 +28,17 @@ namespace ns3
  *
  * Sender: the flow starts at line rate with target rate = line rate and delta (the paper's
  * rate adjustment factor, DCQCN's alpha) = InitialAlpha (1); g = G (1/256). Then
- * - CNM (N, C): rate = C / N (line 2); the target rate is kept unless CnmSetsTargetRate;
+ * - CNM (N, C): rate = C / N (line 2) if that lowers the rate (CnmRaisesRate = false, default:
+ *   the text says a CNM lowers); the target rate becomes C / N too (CnmSetsTargetRate = true,
+ *   default: the text calls C / N the flow's target rate);
  * - CNP with mark 1: target = rate; delta = (1-g) delta + g; rate = rate (1 - delta/2)
  *   (lines 5-8, in this order: the decrease uses the updated delta);
- * - CNP with mark 0: delta = (1-g) delta; rate = (target + rate) / 2 (lines 10-11).
- * Rates are kept in [MinRate, line rate]. No timer runs at the sender. The target only ever
- * becomes the current rate, which never exceeds it, so the rate can never rise above the last
- * target again: the literal algorithm has no additive increase.
+ * - CNP with mark 0: target = min(line rate, target + R_AI) (UnmarkedCnpIncrease, 40 Mb/s:
+ *   the additive increase of the text's "AIMD" with DCQCN's R_AI; 0 gives the listing as
+ *   written, whose target never rises); delta = (1-g) delta; rate = (target + rate) / 2
+ *   (lines 10-11). Optionally DCQCN's hyper increase: after HyperIncreaseAfter unmarked CNPs
+ *   in a row the step is UnmarkedCnpHyperIncrease (off by default).
+ * Rates are kept in [MinRate, line rate]. No timer runs at the sender.
  *
  * \par Sender = Dcqcn: DCQCN plus the CNM reaction
  * Persistent congestion is handled exactly as RdmaDcqcn (timers, byte counter, fast recovery,
@@ -77,7 +81,7 @@ public:
     void Init(Ptr<RdmaFlowState> flow) override;
     void OnSent(Ptr<RdmaFlowState> flow, uint32_t bytes) override;
     void OnCnp(Ptr<RdmaFlowState> flow, const RdmaCnpInfo& cnp) override;
-    void OnCnm(Ptr<RdmaFlowState> flow, const RdmaCnmInfo& cnm) override;
+    bool OnCnm(Ptr<RdmaFlowState> flow, const RdmaCnmInfo& cnm) override;
     void Stop() override;
 
     /**
@@ -105,6 +109,13 @@ public:
      * \return count
      */
     uint32_t GetCnmsApplied() const;
+
+    /**
+     * \brief CNMs whose C/N was not below the flow's current rate when they arrived (applied
+     * only with CnmRaisesRate outside CnmHoldTime; they would raise the rate).
+     * \return count
+     */
+    uint32_t GetCnmsNotLowering() const;
 
     /**
      * \brief Whether the receiver's CNP period is running (Paper variant).
@@ -135,12 +146,17 @@ private:
     SenderVariant m_variant{PAPER};
     Time m_cnpPeriod;
     Time m_holdTime;
-    bool m_setsTarget;
-    bool m_raisesRate{true};
+    bool m_setsTarget{true};
+    bool m_raisesRate{false};
+    DataRate m_unmarkedIncrease; //!< R_AI on an unmarked CNP (Paper)
+    DataRate m_hyperIncrease;    //!< R_HAI after m_hyperAfter unmarked CNPs (Paper; 0 off)
+    uint32_t m_hyperAfter{5};    //!< unmarked CNPs in a row before the hyper increase
+    uint32_t m_unmarkedRun{0};   //!< unmarked CNPs since the last decrease
     bool m_stopped{false};
     Time m_lastApplied{Time(-1)};
     uint32_t m_received{0};
     uint32_t m_applied{0};
+    uint32_t m_notLowering{0}; //!< CNMs with C/N >= the current rate
     Ptr<RdmaRxFlowState> m_rx; //!< receiver state (Paper variant)
     RdmaRxPeriod m_rxPeriod;   //!< receiver's CNP period (Paper variant)
     TracedCallback<DataRate> m_cnmAppliedTrace;

@@ -12,6 +12,8 @@
 namespace ns3
 {
 
+class RdmaEgressQueueDisc;
+
 /**
  * \ingroup dcon
  * \brief What an egress queue may ask its switch about the ingress side of a packet (DCON's
@@ -39,6 +41,30 @@ public:
      * \return bytes
      */
     virtual uint64_t GetIngressPauseThreshold(uint32_t inPort, uint8_t priority) const = 0;
+
+    /**
+     * \brief M counting only congested queues: 1 (the asking queue) plus the number of other
+     * egress queues of \p priority that hold packets of (\p inPort, \p priority) and hold at
+     * least \p minQueueBytes now.
+     * \param inPort the ingress port
+     * \param priority the priority
+     * \param minQueueBytes the queue length from which a queue counts (e.g. its Q_ECN)
+     * \param self the asking queue (counted as 1 whatever its length)
+     * \return M >= 1
+     */
+    virtual uint32_t GetIngressFanOutAbove(uint32_t inPort,
+                                           uint8_t priority,
+                                           uint64_t minQueueBytes,
+                                           const RdmaEgressQueueDisc* self) const = 0;
+
+    /**
+     * \brief The design fan-out of an ingress port: how many egress ports its packets can be
+     * forwarded to under the routing tables (the worst case M of Section 4.4), as configured
+     * (RdmaFabric computes it from the routes); 0 if not configured.
+     * \param inPort the ingress port
+     * \return M, or 0
+     */
+    virtual uint32_t GetIngressDesignFanOut(uint32_t inPort) const = 0;
 };
 
 /**

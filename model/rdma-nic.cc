@@ -80,7 +80,12 @@ RdmaNic::GetTypeId()
               .AddTraceSource("FlowStart",
                               "A flow started: flow id, its state",
                               MakeTraceSourceAccessor(&RdmaNic::m_flowStartTrace),
-                              "ns3::RdmaNic::FlowStartTracedCallback");
+                              "ns3::RdmaNic::FlowStartTracedCallback")
+              .AddTraceSource("CnmReceived",
+                              "A CNM arrived: the CNM, the flow id (UINT32_MAX if its flow has "
+                              "ended), the flow's rate before, whether it was applied",
+                              MakeTraceSourceAccessor(&RdmaNic::m_cnmReceivedTrace),
+                              "ns3::RdmaNic::CnmReceivedTracedCallback");
     return tid;
 }
 
@@ -464,7 +469,13 @@ RdmaNic::ReceiveFrame(uint32_t /* port */, const Ptr<Packet>& packet, uint16_t p
             RdmaCnmInfo info;
             info.numFlows = cnm.GetNumFlows();
             info.capacity = cnm.GetCapacity();
-            qp->cc->OnCnm(qp->state, info);
+            const DataRate before = qp->state->m_rate.Get();
+            const bool applied = qp->cc->OnCnm(qp->state, info);
+            m_cnmReceivedTrace(cnm, qp->state->m_flowId, before, applied);
+        }
+        else
+        {
+            m_cnmReceivedTrace(cnm, UINT32_MAX, DataRate(0), false);
         }
         return;
     }

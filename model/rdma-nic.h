@@ -9,6 +9,7 @@
 #include "ns3/ipv4-address.h"
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
+#include "cnm-header.h"
 #include "ns3/traced-callback.h"
 #include "pfc-net-device.h"
 #include "rdma-queue-pair.h"
@@ -171,6 +172,19 @@ public:
     /// Signature of the FlowComplete trace.
     typedef void (*FlowCompleteTracedCallback)(const RdmaFlowRecord& record);
 
+    /// Signature of the FlowStart trace: flow id, the flow's state.
+    typedef void (*FlowStartTracedCallback)(uint32_t flowId, Ptr<RdmaFlowState> state);
+
+    /**
+     * Signature of the CnmReceived trace: the CNM, the flow it names (its destination QP's
+     * flow id; UINT32_MAX if no open QP has it: the flow has ended), the flow's sending rate
+     * when it arrived, and whether the flow's congestion control applied it.
+     */
+    typedef void (*CnmReceivedTracedCallback)(const CnmHeader& cnm,
+                                              uint32_t flowId,
+                                              DataRate rateBefore,
+                                              bool applied);
+
 protected:
     void DoDispose() override;
     void NotifyNewAggregate() override;
@@ -316,6 +330,7 @@ private:
 
     TracedCallback<const RdmaFlowRecord&> m_flowCompleteTrace;
     TracedCallback<uint32_t, Ptr<RdmaFlowState>> m_flowStartTrace;
+    TracedCallback<const CnmHeader&, uint32_t, DataRate, bool> m_cnmReceivedTrace;
 };
 
 } // namespace ns3

@@ -153,15 +153,18 @@ def window(workload, duration=None, warmup=None, cooldown=None):
 
 
 def fig_runs(fig, seeds=SEEDS, loads=None, scale="full", duration=None, warmup=None,
-             max_time=MAX_TIME, cooldown=None, extra_variants=()):
+             max_time=MAX_TIME, cooldown=None, extra_variants=(), only_variants=None):
     """The runs of one figure, in plotting order (variant, load, seed). loads None: the
     figure's own loads, else LOADS; duration/warmup/cooldown None: the workload's
-    (WORKLOADS); extra_variants: more variants after the figure's own (e.g. another --cc)."""
+    (WORKLOADS); extra_variants: more variants after the figure's own (e.g. another --cc);
+    only_variants: if given, only these of the figure's variants."""
     if fig not in FIGURES:
         raise SweepError(f"unknown figure {fig!r} (choose from {', '.join(FIG_NAMES)}, all)")
     f = FIGURES[fig]
     d, w, c = window(f.workload, duration, warmup, cooldown)
     names = list(f.variants) + [v for v in extra_variants if v not in f.variants]
+    if only_variants is not None:
+        names = [v for v in names if v in only_variants]
     return [Run(f.workload, v, float(load), int(seed), d, w, scale, max_time, c)
             for v in names for load in (loads or f.loads or LOADS) for seed in seeds]
 
@@ -293,6 +296,9 @@ def parse_args(argv):
                     help="run nothing: tables and plots of the runs finished so far (e.g. while "
                          "another sweep is still running)")
     ap.add_argument("--no-plot", action="store_true", help="write the tables but do not plot")
+    ap.add_argument("--only-variants", nargs="+", default=None, metavar="VARIANT",
+                    help="run (and tabulate) only these variants of the chosen figures, e.g. "
+                         "the baselines after a change to DCON alone")
     ap.add_argument("--add-variants", nargs="+", default=[], metavar="VARIANT",
                     help="add these variants to every chosen figure (names of scripts/variants.py "
                          "or any --cc of dcon-large-scale --list-cc, e.g. dctcp)")
@@ -331,7 +337,8 @@ def parse_args(argv):
     args.settings = dict(seeds=args.seeds, loads=args.loads, scale=args.scale,
                          duration=args.duration, warmup=args.warmup, cooldown=args.cooldown,
                          max_time=args.max_time,
-                         extra_variants=tuple(dict.fromkeys(args.add_variants)))
+                         extra_variants=tuple(dict.fromkeys(args.add_variants)),
+                         only_variants=tuple(args.only_variants) if args.only_variants else None)
     return args
 
 

@@ -6,7 +6,10 @@ One column per run directory (e.g. DCQCN and DCON side by side), three rows:
   1. queue lengths: L2's egress to R1 (P2/L2), L2's ingress from S1 (P1/L2), S1's egress to
      L2 (P0/S1), with the PFC pause threshold;
   2. PFC pause-frame rate per link (L2->S1, S1->L0, S1->L1), frames per second in bins;
-  3. throughput of f0 and f1.
+  3. throughput of f0 and f1;
+and under each column the facts of the paper's Fig. 2 (DCQCN) and Fig. 6 (DCON) that the run
+shows or not (the run's facts.json, written by dcon-testbed): the facts the paper shows for the
+run's scheme first, marked "holds" or "FAILS", then the other figure's, in grey.
 
 Usage: /usr/bin/python3 scripts/plot_testbed.py RUN_DIR [RUN_DIR ...] -o figure.png
 """
@@ -41,6 +44,32 @@ def load(run):
     return q, pfc, thr, summary
 
 
+def facts_text(run):
+    """The lines printed under a column: the run's facts (facts.json), the expected ones first;
+    [] when the run has no facts.json (an older run)."""
+    path = os.path.join(run, "facts.json")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        facts = json.load(f)
+    lines = []
+    for expected in (True, False):
+        figs = sorted({x["figure"] for x in facts["facts"] if x["expected"] == expected})
+        for fig in figs:
+            sel = [x for x in facts["facts"] if x["figure"] == fig and x["expected"] == expected]
+            held = sum(x["holds"] for x in sel)
+            head = (f"paper's {fig} for this scheme: {held} of {len(sel)} hold" if expected
+                    else f"({fig}'s facts, shown for another scheme: {held} of {len(sel)})")
+            lines.append((head, expected, None))
+            for x in sel:
+                lines.append((("  holds  " if x["holds"] else "  FAILS  ") + x["fact"], expected,
+                              x["holds"]))
+    if "cnms_f0" in facts and (facts["cnms_f0"] or facts["cnms_f1"] or facts["cnms_burst"]):
+        lines.append((f"CNMs: f0 {facts['cnms_f0']}, f1 {facts['cnms_f1']}, burst flows "
+                      f"{facts['cnms_burst']}", True, None))
+    return lines
+
+
 def port_series(q, node, kind, order):
     """Queue samples of one sampled port of a node (the order-th of that node and kind)."""
     sel = q[(q.node == node) & (q.kind == kind)]
@@ -60,7 +89,11 @@ def main():
     args = ap.parse_args()
 
     ncol = len(args.runs)
-    fig, axes = plt.subplots(3, ncol, figsize=(6 * ncol, 9), squeeze=False, sharex="col")
+    texts = [facts_text(run) for run in args.runs]
+    nlines = max((len(t) for t in texts), default=0)
+    text_in = 0.16 * nlines + (0.3 if nlines else 0)
+    fig, axes = plt.subplots(3, ncol, figsize=(6 * ncol, 9 + text_in), squeeze=False,
+                             sharex="col")
     for c, run in enumerate(args.runs):
         q, pfc, thr, summary = load(run)
         title = args.labels[c] if args.labels and c < len(args.labels) else os.path.basename(
@@ -103,7 +136,13 @@ def main():
         ax.set_xlabel("time (ms)")
         ax.set_ylim(bottom=0)
         ax.legend(fontsize=7, loc="upper right")
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, text_in / (9 + text_in), 1, 1))
+    for c, lines in enumerate(texts):
+        for i, (line, expected, holds) in enumerate(lines):
+            color = ("black" if holds is None else "tab:green" if holds else "tab:red") \
+                if expected else "gray"
+            fig.text((c + 0.08) / ncol, (text_in - 0.25 - 0.16 * i) / (9 + text_in), line,
+                     fontsize=8, color=color, family="monospace", va="top")
     fig.savefig(args.output, dpi=120)
     print(f"wrote {args.output}")
 

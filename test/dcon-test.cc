@@ -13,6 +13,7 @@
 #include "ns3/rdma-flow-state.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/uinteger.h"
 #include "test-items.h"
 
 #include <gtest/gtest.h>
@@ -20,6 +21,7 @@
 #include <cmath>
 #include <functional>
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 using namespace ns3;
@@ -358,7 +360,7 @@ TEST(DconIngressTracker, Window)
     Simulator::Schedule(MicroSeconds(10),
                         [t]()
                         {
-                            t->RecordNonCongested(0);
+                            t->RecordNonCongested(0, 1);
                         });
     for (int64_t us : {5, 10, 129, 130, 200})
     {
@@ -366,13 +368,13 @@ TEST(DconIngressTracker, Window)
                             [t, &seen, us]()
                             {
                                 (void) us;
-                                seen.emplace_back(Simulator::Now(), t->HasRecentNonCongested(0));
+                                seen.emplace_back(Simulator::Now(), t->HasRecentNonCongested(0, 2));
                             });
     }
     Simulator::Schedule(MicroSeconds(20),
                         [t]()
                         {
-                            EXPECT_FALSE(t->HasRecentNonCongested(1));
+                            EXPECT_FALSE(t->HasRecentNonCongested(1, 2));
                         });
     Simulator::Run();
     ASSERT_EQ(seen.size(), 5u);
@@ -382,8 +384,54 @@ TEST(DconIngressTracker, Window)
     EXPECT_FALSE(seen[3].second); // 130 us + 1 ps: 120 us + 1 ps since
     EXPECT_FALSE(seen[4].second);
     EXPECT_EQ(t->GetLastNonCongested(0), MicroSeconds(10));
+    EXPECT_EQ(t->GetLastNonCongested(0, 2), MicroSeconds(10));
+    EXPECT_TRUE(t->GetLastNonCongested(0, 1).IsNegative()); // its only stamp went to egress 1
     EXPECT_TRUE(t->GetLastNonCongested(1).IsNegative());
     Simulator::Destroy();
+}
+
+// T_last per (ingress, egress), Scope OtherEgress (default), T = 120 us. Ingress 0 stamps
+// toward egress 1 at 10 us, egress 2 at 20 us, egress 1 at 30 us. For a flow congested at
+// egress 1 the latest stamp from another egress is 20 us; at egress 2 it is 30 us (egress 1's);
+// at egress 3, 30 us. At 139 us: egress 1 119 us since 20 us (recent), at 141 us 121 us
+// (not); egress 2 still recent at 141 us (111 us since 30 us). Ingress 1 only ever sends to
+// egress 1: a flow congested there never qualifies (its own packets do not count), one
+// congested at egress 4 does. Scope Port: every stamp counts (ingress 1 qualifies for egress 1).
+TEST(DconIngressTracker, PerIngressAndEgress)
+{
+    for (const char* scope : {"OtherEgress", "Port"})
+    {
+        SCOPED_TRACE(scope);
+        const bool port = std::string(scope) == "Port";
+        Ptr<DconIngressTracker> t = CreateObject<DconIngressTracker>();
+        t->SetAttribute("Scope", StringValue(scope));
+        t->SetNPorts(5);
+        for (auto [us, in, out] : std::vector<std::tuple<int, uint32_t, uint32_t>>{
+                 {10, 0, 1}, {20, 0, 2}, {30, 0, 1}, {30, 1, 1}, {35, 1, 1}})
+        {
+            Simulator::Schedule(MicroSeconds(us),
+                                [t, in = in, out = out]()
+                                {
+                                    t->RecordNonCongested(in, out);
+                                });
+        }
+        Simulator::Stop(MicroSeconds(40));
+        Simulator::Run();
+        EXPECT_EQ(t->GetLastNonCongested(0, 1), MicroSeconds(port ? 30 : 20));
+        EXPECT_EQ(t->GetLastNonCongested(0, 2), MicroSeconds(30));
+        EXPECT_EQ(t->GetLastNonCongested(0, 3), MicroSeconds(30));
+        EXPECT_EQ(t->GetLastNonCongested(0), MicroSeconds(30));
+        EXPECT_EQ(t->HasRecentNonCongested(1, 1), port);
+        EXPECT_TRUE(t->HasRecentNonCongested(1, 4));
+        Simulator::Stop(MicroSeconds(99)); // to 139 us
+        Simulator::Run();
+        EXPECT_TRUE(t->HasRecentNonCongested(0, 1));
+        Simulator::Stop(MicroSeconds(2)); // to 141 us
+        Simulator::Run();
+        EXPECT_EQ(t->HasRecentNonCongested(0, 1), port); // Port: 111 us since 30 us
+        EXPECT_TRUE(t->HasRecentNonCongested(0, 2));
+        Simulator::Destroy();
+    }
 }
 
 namespace
@@ -393,14 +441,18 @@ struct DconSender
     Ptr<RdmaFlowState> flow;
     Ptr<RdmaDcon> cc;
 
-    /// A sender at 40 Gb/s; \p variant "Paper" or "Dcqcn", \p setsTarget CnmSetsTargetRate.
-    explicit DconSender(const std::string& variant = "Paper", bool setsTarget = false)
+    /// A sender at 40 Gb/s; \p variant "Paper" or "Dcqcn", \p setsTarget CnmSetsTargetRate,
+    /// \p increase UnmarkedCnpIncrease (the listing as written: "0bps").
+    explicit DconSender(const std::string& variant = "Paper",
+                        bool setsTarget = false,
+                        const std::string& increase = "40Mbps")
     {
         flow = CreateObject<RdmaFlowState>();
         flow->m_lineRate = DataRate("40Gbps");
         cc = CreateObject<RdmaDcon>();
         cc->SetAttribute("Sender", StringValue(variant));
         cc->SetAttribute("CnmSetsTargetRate", BooleanValue(setsTarget));
+        cc->SetAttribute("UnmarkedCnpIncrease", StringValue(increase));
         cc->Init(flow);
     }
 
@@ -463,9 +515,10 @@ struct DconSender
 // mark 1: target = 17.5, delta = (255/256)^3 + 1/256 = 0.992203..., rate = 17.5 (1 - delta/2)
 //         = 17.5 x 0.5038981... = 8.818217... Gb/s
 // mark 0 (x3): rate -> 13.159..., 15.329..., 16.414...; never above the target 17.5.
+// (UnmarkedCnpIncrease = 0: the listing as written, without the text's additive increase.)
 TEST(RdmaDcon, AlgorithmOneByHand)
 {
-    DconSender s;
+    DconSender s("Paper", false, "0bps");
     EXPECT_EQ(s.cc->GetSenderVariant(), RdmaDcon::PAPER);
     EXPECT_EQ(s.Rate(), 40000000000u);
     EXPECT_EQ(s.Target(), 40000000000u);
@@ -504,9 +557,114 @@ TEST(RdmaDcon, AlgorithmOneByHand)
     Simulator::Destroy();
 }
 
-// Line 2: a CNM sets the sending rate to C/N (N = 4 on 40 Gb/s: 10 Gb/s); by default the
-// target stays (here the line rate), so an unmarked CNP halves the gap: (40 + 10)/2 = 25 Gb/s.
-// With CnmSetsTargetRate the target becomes 10 Gb/s too and an unmarked CNP leaves 10 Gb/s.
+// The defaults read with the text: additive increase R_AI = 40 Mb/s on unmarked CNPs, a CNM sets
+// the target too and only lowers. By hand, 40 Gb/s, g = 1/256, alpha 1:
+// CNM N = 4 at 10 us: rate = target = 10 Gb/s (alpha untouched).
+// mark 0: alpha = 255/256, target = 10.04, rate = (10.04 + 10)/2 = 10.02
+// mark 0: alpha = (255/256)^2, target = 10.08, rate = (10.08 + 10.02)/2 = 10.05
+// mark 0: alpha = (255/256)^3, target = 10.12, rate = (10.12 + 10.05)/2 = 10.085
+// mark 1: target = 10.085, alpha = (255/256)^4 + 1/256, rate = 10.085 (1 - alpha/2)
+// mark 0: target = 10.085 + 0.04 = 10.125, rate = (10.125 + r)/2
+// A CNM N = 2 (20 Gb/s) 100 us later is above the rate: ignored (not lowering), counted.
+// Near the line rate the target stops at 40 Gb/s.
+TEST(RdmaDcon, AdditiveIncreaseByHand)
+{
+    Ptr<RdmaFlowState> flow = CreateObject<RdmaFlowState>();
+    flow->m_lineRate = DataRate("40Gbps");
+    Ptr<RdmaDcon> cc = CreateObject<RdmaDcon>();
+    cc->Init(flow);
+    auto cnm = [&](uint16_t n)
+    {
+        RdmaCnmInfo info;
+        info.numFlows = n;
+        info.capacity = DataRate("40Gbps");
+        return cc->OnCnm(flow, info);
+    };
+    auto cnp = [&](bool marked)
+    {
+        RdmaCnpInfo info;
+        info.congested = marked;
+        cc->OnCnp(flow, info);
+    };
+    auto rate = [&]() { return flow->m_rate.Get().GetBitRate(); };
+    auto target = [&]() { return flow->m_targetRate.Get().GetBitRate(); };
+    EXPECT_TRUE(cnm(4));
+    EXPECT_EQ(rate(), 10000000000u);
+    EXPECT_EQ(target(), 10000000000u);
+    cnp(false);
+    EXPECT_EQ(target(), 10040000000u);
+    EXPECT_EQ(rate(), 10020000000u);
+    cnp(false);
+    EXPECT_EQ(target(), 10080000000u);
+    EXPECT_EQ(rate(), 10050000000u);
+    cnp(false);
+    EXPECT_EQ(target(), 10120000000u);
+    EXPECT_EQ(rate(), 10085000000u);
+    EXPECT_NEAR(cc->GetAlpha(), std::pow(255.0 / 256, 3), 1e-15);
+    cnp(true);
+    const double alpha = std::pow(255.0 / 256, 4) + 1.0 / 256;
+    EXPECT_NEAR(cc->GetAlpha(), alpha, 1e-15);
+    EXPECT_EQ(target(), 10085000000u);
+    const double r = 10.085e9 * (1 - alpha / 2);
+    EXPECT_NEAR(static_cast<double>(rate()), r, 1.0);
+    cnp(false);
+    EXPECT_EQ(target(), 10125000000u);
+    EXPECT_NEAR(static_cast<double>(rate()), (10.125e9 + r) / 2, 2.0);
+    // Outside the hold time (the simulator's clock does not move here: hold from t = 0 lasts
+    // 50 us, so move it): a not-lowering CNM is ignored by default and counted.
+    Simulator::Schedule(MicroSeconds(100), [&]() { EXPECT_FALSE(cnm(2)); });
+    Simulator::Run();
+    EXPECT_EQ(cc->GetCnmsReceived(), 2u);
+    EXPECT_EQ(cc->GetCnmsApplied(), 1u);
+    EXPECT_EQ(cc->GetCnmsNotLowering(), 1u);
+    // The target stops at the line rate.
+    flow->m_targetRate = DataRate("39.99Gbps");
+    flow->m_rate = DataRate("39.99Gbps");
+    cnp(false);
+    EXPECT_EQ(target(), 40000000000u);
+    EXPECT_EQ(rate(), 39995000000u);
+    cc->Stop();
+    Simulator::Destroy();
+}
+
+// DCQCN's hyper increase as an option: R_HAI = 400 Mb/s after 2 unmarked CNPs in a row. From a
+// CNM to 10 Gb/s: +40, +40, then +400 Mb/s: targets 10.04, 10.08, 10.48; a marked CNP restarts
+// the count (the next step is +40 again: target = the rate r before the cut, then r + 0.04).
+TEST(RdmaDcon, HyperIncreaseOption)
+{
+    Ptr<RdmaFlowState> flow = CreateObject<RdmaFlowState>();
+    flow->m_lineRate = DataRate("40Gbps");
+    Ptr<RdmaDcon> cc = CreateObject<RdmaDcon>();
+    cc->SetAttribute("UnmarkedCnpHyperIncrease", StringValue("400Mbps"));
+    cc->SetAttribute("HyperIncreaseAfter", UintegerValue(2));
+    cc->Init(flow);
+    RdmaCnmInfo info;
+    info.numFlows = 4;
+    info.capacity = DataRate("40Gbps");
+    cc->OnCnm(flow, info);
+    RdmaCnpInfo unmarked;
+    unmarked.congested = false;
+    RdmaCnpInfo marked;
+    marked.congested = true;
+    std::vector<uint64_t> targets;
+    for (int i = 0; i < 3; ++i)
+    {
+        cc->OnCnp(flow, unmarked);
+        targets.push_back(flow->m_targetRate.Get().GetBitRate());
+    }
+    EXPECT_EQ(targets, (std::vector<uint64_t>{10040000000u, 10080000000u, 10480000000u}));
+    const uint64_t r = flow->m_rate.Get().GetBitRate(); // the marked CNP's new target
+    cc->OnCnp(flow, marked);
+    cc->OnCnp(flow, unmarked);
+    EXPECT_EQ(flow->m_targetRate.Get().GetBitRate(), r + 40000000u);
+    cc->Stop();
+    Simulator::Destroy();
+}
+
+// Line 2: a CNM sets the sending rate to C/N (N = 4 on 40 Gb/s: 10 Gb/s). With
+// CnmSetsTargetRate = false the target stays (here the line rate), so an unmarked CNP halves the
+// gap: (40 + 10)/2 = 25 Gb/s. With it (default) the target becomes 10 Gb/s too and an unmarked
+// CNP adds R_AI: target 10.04, rate 10.02 Gb/s.
 TEST(RdmaDcon, CnmSetsSendingRateOnly)
 {
     DconSender s;
@@ -524,7 +682,8 @@ TEST(RdmaDcon, CnmSetsSendingRateOnly)
     EXPECT_EQ(t.RateAt(MicroSeconds(11)), 10000000000u);
     EXPECT_EQ(t.Target(), 10000000000u);
     t.Cnp(false);
-    EXPECT_EQ(t.Rate(), 10000000000u);
+    EXPECT_EQ(t.Target(), 10040000000u);
+    EXPECT_EQ(t.Rate(), 10020000000u);
     t.cc->Stop();
     Simulator::Destroy();
 }
@@ -558,7 +717,8 @@ TEST(RdmaDcon, CnmRaisesRateOnlyWhenAllowed)
     }
 }
 
-// The 50 us rule, in both variants: CNM N=4 at 10 us -> 10 Gb/s. N=2 at 30 us (20 Gb/s, not
+// The 50 us rule, in both variants (with CnmRaisesRate, so that only the hold time refuses a
+// raise): CNM N=4 at 10 us -> 10 Gb/s. N=2 at 30 us (20 Gb/s, not
 // lower, within 50 us of 10 us) is ignored. N=8 at 40 us (5 Gb/s, lower) is applied and
 // restarts the window. N=2 at 80 us: 40 us after 40 us, still within: ignored. N=2 at 95 us:
 // 55 us after the last applied one: applied -> 20 Gb/s. (Dcqcn: no increase event intervenes,
@@ -569,6 +729,7 @@ TEST(RdmaDcon, FiftyMicrosecondRule)
     {
         SCOPED_TRACE(variant);
         DconSender s(variant);
+        s.cc->SetAttribute("CnmRaisesRate", BooleanValue(true));
         s.CnmAt(MicroSeconds(10), 4);
         s.CnmAt(MicroSeconds(30), 2);
         s.CnmAt(MicroSeconds(40), 8);
@@ -719,7 +880,7 @@ TEST(DconIngressTracker, ArrivalAtTimeZeroCounts)
 {
     Ptr<DconIngressTracker> t = CreateObject<DconIngressTracker>();
     t->SetNPorts(1);
-    t->RecordNonCongested(0); // Now() == 0
-    EXPECT_TRUE(t->HasRecentNonCongested(0));
+    t->RecordNonCongested(0, 1); // Now() == 0
+    EXPECT_TRUE(t->HasRecentNonCongested(0, 2));
     Simulator::Destroy();
 }
