@@ -18,6 +18,10 @@ run whose results exist is skipped, and each run writes into a temporary folder 
 when it is complete, so an interrupted sweep never leaves half a result and can simply be
 restarted. A failed run is reported with its stderr tail, the others go on, the exit code is 1.
 
+Each finished run leaves a record in the repository (scripts/run_store.py; --store, default
+data/validation/fig7): a run recorded there with today's arguments and model versions is not
+run again, and the tables are made from the records.
+
 Usage: /usr/bin/python3 scripts/burst_sweep.py [--variants dcon dcqcn swift pcn] [--seeds 1 2 3]
          [--quick] [-j N] [--stop-time 30s] [--binary build/examples/dcon-testbed]
          [--outdir results/fig7]
@@ -37,6 +41,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run_store  # noqa: E402
 import seed_stats  # noqa: E402
 import sweep_runner  # noqa: E402
 import variants  # noqa: E402
@@ -48,6 +53,7 @@ STOP_TIME = "30s"
 VARIANTS = ["dcon", "dcqcn", "swift", "pcn"]
 RUN_FILES = ("summary.json",)  # dcon-testbed writes it last
 METRICS = ["avg_fct_ms", "avg_short_fct_ms"]
+DEFAULT_STORE = os.path.join(run_store.STORE_ROOT, "fig7")
 
 BurstRun = collections.namedtuple("BurstRun", "panel variant value seed extra")
 
@@ -85,21 +91,35 @@ RUN_COLUMNS = ["panel", "variant", "label", "value", "seed", "flows", "flows_tot
                "avg_fct_ms", "avg_short_fct_ms"]
 
 
-def summarize_runs(outdir, plan):
+def run_args(run, stop_time=STOP_TIME):
+    """The simulator arguments that define a run (its command without binary and outdir)."""
+    return [a for a in command("BINARY", run, "OUTDIR", stop_time)
+            if a != "BINARY" and not a.startswith("--outdir=")]
+
+
+def summarize_runs(outdir, plan, store=None, stop_time=STOP_TIME):
     """One row per finished run: average FCT of all completed flows and of the short (burst)
-    flows, flow id >= 2; flows = completed flows, flows_total from summary.json."""
+    flows, flow id >= 2; flows = completed flows, flows_total from summary.json. A run with a
+    current record in `store` (scripts/run_store.py) is taken from it; a finished run in outdir
+    without one is recorded there."""
     rows = []
     for name, r in plan.items():
-        d = os.path.join(outdir, name)
-        if not sweep_runner.is_complete(d, RUN_FILES):
-            continue
-        f = pd.read_csv(os.path.join(d, "flows.csv"))
-        with open(os.path.join(d, "summary.json")) as fh:
-            total = json.load(fh).get("flows_total")
+        args = run_args(r, stop_time)
+        data = run_store.current(store, name, args) if store else None
+        if data is None:
+            d = os.path.join(outdir, name)
+            if not sweep_runner.is_complete(d, RUN_FILES):
+                continue
+            f = pd.read_csv(os.path.join(d, "flows.csv"))
+            with open(os.path.join(d, "summary.json")) as fh:
+                total = json.load(fh).get("flows_total")
+            data = {"flows": len(f), "flows_total": total,
+                    "avg_fct_ms": f.fct_s.mean() * 1e3,
+                    "avg_short_fct_ms": f[f.flow_id >= 2].fct_s.mean() * 1e3}
+            if store:
+                run_store.save(store, name, args, data)
         rows.append({"panel": r.panel, "variant": r.variant, "label": variants.label(r.variant),
-                     "value": r.value, "seed": r.seed, "flows": len(f), "flows_total": total,
-                     "avg_fct_ms": f.fct_s.mean() * 1e3,
-                     "avg_short_fct_ms": f[f.flow_id >= 2].fct_s.mean() * 1e3})
+                     "value": r.value, "seed": r.seed, **data})
     return pd.DataFrame(rows, columns=RUN_COLUMNS)
 
 
@@ -146,7 +166,11 @@ def main(argv=None):
                     help="limit of a run (default %(default)s)")
     ap.add_argument("--binary", default="build/examples/dcon-testbed")
     ap.add_argument("--outdir", default="results/fig7")
+    ap.add_argument("--store", default=DEFAULT_STORE,
+                    help="folder of the runs' records in the repository (scripts/run_store.py; "
+                         "'none': no records; default %(default)s)")
     args = ap.parse_args(argv)
+    store = None if args.store == "none" else args.store
     try:
         if args.jobs < 1:
             raise sweep_runner.SweepError("--jobs must be >= 1, got %d" % args.jobs)
@@ -158,15 +182,26 @@ def main(argv=None):
         except variants.VariantError as e:
             raise sweep_runner.SweepError(str(e)) from None
         os.makedirs(args.outdir, exist_ok=True)
+        try:
+            todo = {n: r for n, r in plan.items() if not (
+                store and run_store.current(store, n, run_args(r, args.stop_time)) is not None)}
+        except run_store.StoreError as e:
+            raise sweep_runner.SweepError(str(e)) from None
+        if len(todo) < len(plan):
+            print(f"{len(plan) - len(todo)} of {len(plan)} runs have a current record in {store}")
         failures = sweep_runner.execute(
-            plan, lambda run, outdir: command(args.binary, run, outdir, args.stop_time),
+            todo, lambda run, outdir: command(args.binary, run, outdir, args.stop_time),
             args.binary, args.outdir, args.jobs, RUN_FILES, "fig7 runs")
     except sweep_runner.SweepError as e:
         print("error: %s" % e, file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
-    run_table = summarize_runs(args.outdir, plan)
+    try:
+        run_table = summarize_runs(args.outdir, plan, store, args.stop_time)
+    except run_store.StoreError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
     run_table.to_csv(os.path.join(args.outdir, "fig7-runs.csv"), index=False)
     table = summarize(run_table)
     table.to_csv(os.path.join(args.outdir, "fig7.csv"), index=False)

@@ -66,6 +66,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fct_stats  # noqa: E402
 import seed_stats  # noqa: E402
 import sweep_runner  # noqa: E402
+import run_store  # noqa: E402
 import variants  # noqa: E402
 
 # Per-workload arrival window (warm-up and cool-down included), warm-up and cool-down (the
@@ -85,21 +86,18 @@ Figure = collections.namedtuple("Figure", "title workload variants loads kind")
 # loads None = the sweep's loads (--loads, default LOADS).
 FIGURES = collections.OrderedDict([
     ("fig9", Figure("Fig. 9: WebSearch", "websearch",
-                    ["dcon", "dcqcn", "swift", "pcn", "dcon-dcqcnsender"], None, "lines")),
+                    ["dcon", "dcqcn", "swift", "pcn", "dcon-raises"], None, "lines")),
     ("fig10", Figure("Fig. 10: DataMining", "datamining",
-                     ["dcon", "dcqcn", "swift", "pcn", "dcon-dcqcnsender"], None, "lines")),
+                     ["dcon", "dcqcn", "swift", "pcn", "dcon-raises"], None, "lines")),
     ("fig11", Figure("Fig. 11: WebSearch, DCON, Q_CNM", "websearch",
-                     ["dcon-q0.4", "dcon-q0.6", "dcon", "dcon-dcqcnsender-q0.4",
-                      "dcon-dcqcnsender-q0.6", "dcon-dcqcnsender"], None, "lines")),
+                     ["dcon-q0.4", "dcon-q0.6", "dcon"], None, "lines")),
     ("fig12", Figure("Fig. 12: WebSearch, DCON, CNM window T", "websearch",
-                     ["dcon-T2", "dcon", "dcon-T4", "dcon-dcqcnsender-T2", "dcon-dcqcnsender",
-                      "dcon-dcqcnsender-T4"], None, "lines")),
-    ("sens", Figure("DCON design choices (sensitivity), WebSearch", "websearch",
-                    ["dcon", "dcon-dcqcnsender", "dcon-settarget", "dcon-ctrlstamp",
-                     "dcon-nqueued", "dcon-m1", "dcon-qecn40", "dcon-cnmlowers",
-                     "dcon-markinburst", "dcon-dcqcnsender-m1",
-                     "dcon-dcqcnsender-markinburst", "dcon-old", "dcqcn", "dcqcn-step"], [0.8],
-                    "bars")),
+                     ["dcon-T2", "dcon", "dcon-T4"], None, "lines")),
+    ("sens", Figure("DCON's readings one at a time (sensitivity), WebSearch", "websearch",
+                    ["dcon", "dcon-listing", "dcon-raises", "dcon-cnmrateonly",
+                     "dcon-tlastport", "dcon-hyper", "dcon-m1", "dcon-m2", "dcon-mdesign",
+                     "dcon-mqecn", "dcon-dynpfc", "dcon-dynpfc-m2", "dcon-dcqcnsender",
+                     "dcon-prev", "dcqcn", "dcqcn-dynpfc"], [0.8], "bars")),
     ("swift", Figure("Swift settings, WebSearch", "websearch",
                      ["swift", "swift-t25", "swift-t100", "swift-line", "swift-t25-line",
                       "swift-t100-line"], None, "bars")),
@@ -194,18 +192,70 @@ def command(binary, run, outdir, ranks=1):
             + variants.args(run.variant))
 
 
-def execute(runs, binary, results, jobs, ranks=1):
-    """Run what is not finished yet (sweep_runner.execute). Returns the failure messages."""
+def execute(runs, binary, results, jobs, ranks=1, store=None):
+    """Run what is not finished yet (sweep_runner.execute): runs with a current record in the
+    store count as finished. Returns the failure messages."""
+    have = stored(runs, store)
+    if have:
+        print(f"{len(have)} of {len(runs)} runs have a current record in {store}")
+    runs = {n: r for n, r in runs.items() if n not in have}
     return sweep_runner.execute(runs, lambda run, outdir: command(binary, run, outdir, ranks),
                                 binary, results, jobs, fct_stats.RUN_FILES, "large-scale runs")
 
 
-def collect_stats(runs, results):
-    """{name: stats dict} for the finished runs; stats.json is recomputed when it is older than
-    summary.json or scripts/fct_stats.py. Returns (stats, failure messages)."""
+# stats.json fields left out of a run's record in the store: machine paths, wall time and the
+# per-link detail (the tables use none of them).
+RECORD_DROP = {"cdf_file", "wall_time_s", "pause_frames_in_window_per_link",
+               "pause_rate_per_link", "pause_frames_per_link_total"}
+# summary.json objects kept in the record besides stats.json (DCON's queue and CNM totals).
+RECORD_SUMMARY = ["dcon_queues", "cnms"]
+DEFAULT_STORE = os.path.join(run_store.STORE_ROOT, "large")
+
+
+def run_args(run):
+    """The simulator arguments that define a run (its command without binary and outdir): what
+    its record in the store is checked against."""
+    return [a for a in command("BINARY", run, "OUTDIR")
+            if a != "BINARY" and not a.startswith("--outdir=")]
+
+
+def record_data(run_dir, stats):
+    """The compact numbers of a finished run for the store: its stats without RECORD_DROP, plus
+    RECORD_SUMMARY from summary.json (DCON's per-queue list left out)."""
+    data = {k: v for k, v in stats.items() if k not in RECORD_DROP}
+    summary = fct_stats.read_json(os.path.join(run_dir, "summary.json"))
+    for key in RECORD_SUMMARY:
+        if key in summary:
+            obj = dict(summary[key])
+            obj.pop("per_queue", None)
+            data[key] = obj
+    return data
+
+
+def stored(runs, store):
+    """{name: data} of the runs with a current record in the store (none when store is None)."""
+    if store is None:
+        return {}
+    out = {}
+    for name, run in runs.items():
+        data = run_store.current(store, name, run_args(run))
+        if data is not None:
+            out[name] = data
+    return out
+
+
+def collect_stats(runs, results, store=None):
+    """{name: stats dict} for the finished runs: a current record of the store, else the run's
+    folder in results (stats.json, recomputed when it is older than summary.json or
+    scripts/fct_stats.py), which then becomes the run's record in the store (when one is given).
+    Returns (stats, failure messages)."""
     stats, failures = {}, []
     script_mtime = os.path.getmtime(fct_stats.__file__)
+    have = stored(runs, store)
     for name in tqdm(list(runs), desc="stats", unit="run", leave=False):
+        if name in have:
+            stats[name] = have[name]
+            continue
         d = os.path.join(results, name)
         if not is_complete(d):
             continue
@@ -216,7 +266,9 @@ def collect_stats(runs, results):
                 stats[name] = fct_stats.read_json(path)
             else:
                 stats[name] = fct_stats.write_stats(d)
-        except fct_stats.StatsError as e:
+            if store is not None:
+                run_store.save(store, name, run_args(runs[name]), record_data(d, stats[name]))
+        except (fct_stats.StatsError, run_store.StoreError) as e:
             failures.append(f"{name}: stats: {e}")
             tqdm.write(f"FAILED stats of {name}: {e}", file=sys.stderr)
     return stats, failures
@@ -292,6 +344,12 @@ def parse_args(argv):
                          "scripts/setup-mpi.sh; give -j so that jobs x ranks <= cores)")
     ap.add_argument("--results", default=os.path.join("results", "large"),
                     help="results directory (default results/large)")
+    ap.add_argument("--store", default=None,
+                    help="folder of the runs' compact records, kept in the repository "
+                         "(scripts/run_store.py): runs recorded there with today's arguments "
+                         "and model versions are not run again, finished runs are recorded, "
+                         "the tables come from the records (default %s for full-scale runs; "
+                         "'none' for no store; --quick: none)" % DEFAULT_STORE)
     ap.add_argument("--tables-only", action="store_true",
                     help="run nothing: tables and plots of the runs finished so far (e.g. while "
                          "another sweep is still running)")
@@ -334,6 +392,10 @@ def parse_args(argv):
     if args.scale not in SCALES:
         raise SweepError(f"--scale must be one of {', '.join(SCALES)}, got {args.scale!r}")
     args.figs = FIG_NAMES if "all" in args.figures else list(dict.fromkeys(args.figures))
+    if args.store is None:
+        args.store = None if args.quick or args.scale != "full" else DEFAULT_STORE
+    elif args.store == "none":
+        args.store = None
     args.settings = dict(seeds=args.seeds, loads=args.loads, scale=args.scale,
                          duration=args.duration, warmup=args.warmup, cooldown=args.cooldown,
                          max_time=args.max_time,
@@ -363,13 +425,13 @@ def main(argv=None):
             return 0
         os.makedirs(args.results, exist_ok=True)
         failures = ([] if args.tables_only
-                    else execute(runs, binary, args.results, args.jobs, args.ranks))
+                    else execute(runs, binary, args.results, args.jobs, args.ranks, args.store))
     except SweepError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
-    stats, stat_failures = collect_stats(runs, args.results)
+    stats, stat_failures = collect_stats(runs, args.results, args.store)
     failures += stat_failures
     for fig in args.figs:
         runs_t = runs_table(fig, fig_runs(fig, **args.settings), stats)

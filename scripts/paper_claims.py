@@ -7,10 +7,12 @@ Inputs (each optional: a claim whose table is missing gets the verdict "not run"
   FIG7/fig7-runs.csv                                                    scripts/burst_sweep.py
   TESTBED/readings.csv                                                  scripts/testbed_readings.py
 
-Each claim is evaluated under two readings of DCON's sender: "paper" (variant dcon, Algorithm 1
-as written) and "alternative" (variant dcon-dcqcnsender, DCQCN's sender plus the CNM reaction),
-against the baselines dcqcn, swift and pcn (Fig. 11 and 12 compare DCON variants with each
-other: dcon-q0.4, dcon-q0.6, dcon-T2, dcon-T4 and their dcon-dcqcnsender-* counterparts). Kinds of claim and their verdicts:
+Each comparison with the baselines (dcqcn, swift, pcn) is evaluated under two readings of DCON:
+"default" (variant dcon: Algorithm 1 read with the text, a CNM only lowers a rate) and "CNM
+raises" (variant dcon-raises: line 2 read as an assignment that may raise a throttled flow to
+C/N). Fig. 11 and 12 compare DCON variants with each other (dcon-q0.4, dcon-q0.6, dcon-T2,
+dcon-T4), under the default reading. Large-scale verdicts carry the stationarity flag of their
+runs ("; k of n runs not stationary", scripts/fct_stats.py). Kinds of claim and their verdicts:
 
   lowest     "DCON has the lowest METRIC": at each point (load, burst interval or size) DCON's
              mean over the seeds is compared with each baseline's. Verdict "holds" (lowest at
@@ -28,9 +30,10 @@ other: dcon-q0.4, dcon-q0.6, dcon-T2, dcon-T4 and their dcon-dcqcnsender-* count
              pause rate, 1 - DCON / baseline, vs each baseline at load 0.8 on both workloads
              (means: a baseline may not pause at all); "holds" when every reduction is positive
              and larger on DataMining, "no" otherwise.
-  facts      the testbed's facts of Fig. 2 (DCQCN) and Fig. 6 (DCON) at the burst spacing of
-             the paper's text (15 us), from readings.csv: "holds" when they hold for every seed,
-             else the facts that fail.
+  facts      the testbed's facts of Fig. 2 (DCQCN) and Fig. 6 (DCON) in each configuration of
+             readings.csv (burst spacing 15 or 230 us, placement ecmp or vias0, start fair or
+             run): "holds" when they hold for every seed, else the facts that fail; and one row
+             naming the configurations in which both figures' facts hold at once.
 
 Usage: /usr/bin/python3 scripts/paper_claims.py [--large results/large] [--fig7 results/fig7]
          [--testbed results/testbed-readings] [--out results/claims.csv] [--tables]
@@ -49,9 +52,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import seed_stats  # noqa: E402
 
 BASELINES = ["dcqcn", "swift", "pcn"]
-READINGS = [("paper", "dcon"), ("alternative", "dcon-dcqcnsender")]
-NAMES = {"dcon": "DCON", "dcon-dcqcnsender": "DCON", "dcqcn": "DCQCN", "swift": "Swift",
+READINGS = [("default", "dcon"), ("CNM raises", "dcon-raises")]
+NAMES = {"dcon": "DCON", "dcon-raises": "DCON", "dcqcn": "DCQCN", "swift": "Swift",
          "pcn": "PCN"}
+# The testbed configurations (testbed_readings.py), the paper's text's first.
+CONFIGS = [(sp, pl, st) for sp in ("15us", "230us") for pl in ("ecmp", "vias0")
+           for st in ("fair", "run")]
 METRIC_NAMES = {"avg_fct_s": "average FCT", "avg_fct_ms": "average FCT of the 422 flows",
                 "p99_fct_s": "p99 FCT", "pause_rate_per_s": "pause rate"}
 COLUMNS = ["claim", "figure", "what", "paper", "reading", "ours", "verdict"]
@@ -84,6 +90,24 @@ class Source:
         a = t[t.variant == variant].set_index("seed")[metric].dropna()
         b = t[t.variant == other].set_index("seed")[metric].dropna()
         return [(s, float(a[s]), float(b[s])) for s in sorted(set(a.index) & set(b.index))]
+
+
+def stationarity_note(src, variants, points=None):
+    """"; k of n runs not stationary" over the runs of `variants` (at `points`, all if None) of a
+    source with a stationary column; "" when every run is stationary or nothing is known."""
+    if src is None or "stationary" not in src.table.columns:
+        return ""
+    t = src.table[src.table.variant.isin(variants)]
+    if points is not None:
+        t = t[t[src.point].isin(points)]
+    flagged = int((t.stationary.astype(str).str.lower() == "false").sum())
+    return "; %d of %d runs not stationary" % (flagged, len(t)) if flagged else ""
+
+
+def with_note(result, note):
+    """(ours, verdict + note) unless the claim was not run."""
+    ours, verdict = result
+    return (ours, verdict if verdict == "not run" else verdict + note)
 
 
 def read_table(path, point=None, filters=None):
@@ -231,11 +255,30 @@ def claim_gap(web, mine, dcon, point=0.8):
     return "; ".join(parts), "holds" if holds else "no"
 
 
-def claim_facts(readings, variant, fact_columns, spacing="15us"):
-    """(ours, verdict) of the testbed facts of one variant at one burst spacing."""
+def config_rows(readings, variant, spacing="15us", placement="ecmp", start="fair"):
+    """The readings.csv rows of a variant in one configuration (a table without placement or
+    start columns has only ecmp and fair)."""
+    t = readings[(readings.variant == variant) & (readings.spacing == spacing)]
+    for col, value, default in (("placement", placement, "ecmp"), ("start", start, "fair")):
+        if col in t.columns:
+            t = t[t[col].fillna(default) == value]
+        elif value != default:
+            return t.iloc[0:0]
+    return t
+
+
+def config_name(spacing, placement, start):
+    return "%s, %s, %s start" % (spacing, "burst by ECMP" if placement == "ecmp"
+                                 else "burst via S0", "fair-share" if start == "fair"
+                                 else "converged")
+
+
+def claim_facts(readings, variant, fact_columns, spacing="15us", placement="ecmp",
+                start="fair"):
+    """(ours, verdict) of the testbed facts of one variant in one configuration."""
     if readings is None:
         return "", "not run"
-    t = readings[(readings.variant == variant) & (readings.spacing == spacing)]
+    t = config_rows(readings, variant, spacing, placement, start)
     if t.empty:
         return "", "not run"
     failing = [name for col, name in fact_columns if not t[col].astype(bool).all()]
@@ -268,11 +311,24 @@ def claims(large, fig7_dir, testbed_dir):
     def add(claim, figure, what, paper, reading, result):
         rows.append(dict(zip(COLUMNS, [claim, figure, what, paper, reading, *result])))
 
-    add("fig2", "Fig. 2", "DCQCN: L2 pauses S1, S1 pauses L0 and L1, f0 and f1 collapse, f0 "
-        "recovers", "all hold", "DCQCN", claim_facts(readings, "dcqcn", FIG2_FACTS))
-    for reading, dcon in READINGS:
-        add("fig6", "Fig. 6", "DCON: L2 never pauses S1, f1 throttled, f0 keeps its rate",
-            "all hold", reading, claim_facts(readings, dcon, FIG6_FACTS))
+    jointly = []
+    for cfg in CONFIGS:
+        where = config_name(*cfg)
+        fig2 = claim_facts(readings, "dcqcn", FIG2_FACTS, *cfg)
+        add("fig2", "Fig. 2", "DCQCN: L2 pauses S1, S1 pauses L0 and L1, f0 and f1 collapse, "
+            "f0 recovers (%s)" % where, "all hold", "DCQCN", fig2)
+        for reading, dcon in READINGS:
+            fig6 = claim_facts(readings, dcon, FIG6_FACTS, *cfg)
+            add("fig6", "Fig. 6", "DCON: L2 never pauses S1, f1 throttled, f0 keeps its rate "
+                "(%s)" % where, "all hold", reading, fig6)
+            if reading == READINGS[0][0] and fig2[1] == "holds" and fig6[1] == "holds":
+                jointly.append(where)
+    ran = readings is not None and any(
+        not config_rows(readings, "dcqcn", *cfg).empty for cfg in CONFIGS)
+    add("fig2+6", "Fig. 2 and 6", "both figures' facts in one configuration (DCQCN's of Fig. 2 "
+        "and DCON's of Fig. 6)", "both hold", READINGS[0][0],
+        ("; ".join(jointly) or "in none of %d configurations" % len(CONFIGS),
+         ("holds" if jointly else "no")) if ran else ("", "not run"))
     lowest = [("fig7a", "Fig. 7a", "lowest average FCT of the 422 flows, burst interval "
                "10-30 us (us: ms)", f7a, "avg_fct_ms", 1, "ms"),
               ("fig7b", "Fig. 7b", "lowest average FCT of the 422 flows, burst flow size "
@@ -297,25 +353,34 @@ def claims(large, fig7_dir, testbed_dir):
     for claim, figure, what, src, metric, scale, unit in lowest:
         for reading, dcon in READINGS:
             add(claim, figure, what, "DCON lowest", reading,
-                claim_lowest(src, dcon, metric, scale, unit))
+                with_note(claim_lowest(src, dcon, metric, scale, unit),
+                          stationarity_note(src, [dcon] + BASELINES)))
         for baseline, point, m, pct in reductions.get(claim, []):
             where = ("at %g us" % point) if claim == "fig7a" else ("at load %g" % point)
             for reading, dcon in READINGS:
                 add(claim, figure, "%s, DCON vs %s %s" % (METRIC_NAMES[m], NAMES[baseline],
                                                          where), "-%d%%" % pct, reading,
-                    claim_reduction(src, dcon, baseline, point, m, pct))
+                    with_note(claim_reduction(src, dcon, baseline, point, m, pct),
+                              stationarity_note(src, [dcon, baseline], [point])))
         if claim == "fig10a":
             for reading, dcon in READINGS:
                 add("fig10a", "Fig. 10a", "DCON's pause-rate reduction larger on DataMining "
                     "than on WebSearch (load 0.8)", "larger on DataMining", reading,
-                    claim_gap(web, mine, dcon))
-    for reading, dcon in READINGS:
-        add("fig11", "Fig. 11", "dynamic Q_CNM gives the lowest average FCT (load: 40% / 60% "
-            "/ dynamic, ms)", "dynamic best", reading,
-            claim_best(f11, dcon, [dcon + "-q0.4", dcon + "-q0.6"]))
-    for reading, dcon in READINGS:
-        add("fig12", "Fig. 12", "T = 3 RTT gives the lowest average FCT (load: T = 2 / 4 / 3 "
-            "RTT, ms)", "3 RTT best", reading, claim_best(f12, dcon, [dcon + "-T2", dcon + "-T4"]))
+                    with_note(claim_gap(web, mine, dcon),
+                              "".join(note.replace("; ", "; %s: " % name, 1) for name, note in (
+                                  ("WebSearch", stationarity_note(web, [dcon] + BASELINES,
+                                                                  [0.8])),
+                                  ("DataMining", stationarity_note(mine, [dcon] + BASELINES,
+                                                                   [0.8]))) if note)))
+    reading, dcon = READINGS[0]
+    others = [dcon + "-q0.4", dcon + "-q0.6"]
+    add("fig11", "Fig. 11", "dynamic Q_CNM gives the lowest average FCT (load: 40% / 60% "
+        "/ dynamic, ms)", "dynamic best", reading,
+        with_note(claim_best(f11, dcon, others), stationarity_note(f11, [dcon] + others)))
+    others = [dcon + "-T2", dcon + "-T4"]
+    add("fig12", "Fig. 12", "T = 3 RTT gives the lowest average FCT (load: T = 2 / 4 / 3 "
+        "RTT, ms)", "3 RTT best", reading,
+        with_note(claim_best(f12, dcon, others), stationarity_note(f12, [dcon] + others)))
     return pd.DataFrame(rows, columns=COLUMNS)
 
 

@@ -1,13 +1,24 @@
 #!/usr/bin/python3
-"""The testbed's facts (DCON paper Fig. 2 and 6) for every scheme variant, at both readings of
-the burst spacing.
+"""The testbed's facts (DCON paper Fig. 2 and 6) for every scheme variant, under every reading
+of the scenario the paper leaves open.
 
-Runs examples/dcon-testbed (defaults: f0/f1 at 20 Gb/s, burst from 30 ms, 60 ms run, 20 us
-samples) for each variant of scripts/variants.py (default: dcqcn dcqcn-step pcn swift dcon and
-the DCON sensitivity variants) with --burstInterval 15us (the paper's text) and 230us (its 8 ms
-burst), and the seeds 1 (--seeds; ns-3's --RngRun). Runs go in parallel and resumably
+Runs examples/dcon-testbed (defaults: burst from 30 ms, 60 ms run, 20 us samples) for each
+variant of scripts/variants.py (default: the schemes and DCON's readings, VARIANTS below) under
+three readings of the scenario:
+  spacing    --burstInterval 15us (the paper's text, Fig. 7's default) and 230us (its 8 ms burst);
+  placement  ecmp (the burst spread over S0 and S1 by per-flow ECMP) and vias0 (the burst pinned
+             through S0, so that L2's port from S1 carries f0 and f1 only: --burstViaS0);
+  start      fair (f0 and f1 start at their 20 Gb/s fair share, alpha 1: the default) and run
+             (they start at line rate at t = 0 and converge by running before the burst:
+             --longFlowStartRate=0);
+and the seeds 1 (--seeds; ns-3's --RngRun). Runs go in parallel and resumably
 (sweep_runner.py: RESULTS/NAME.tmp renamed to RESULTS/NAME once summary.json is written; finished
-runs are skipped), NAME = <variant>-i<spacing>-s<seed>, e.g. dcon-i15us-s1.
+runs are skipped), NAME = <variant>-i<spacing>[-vias0][-run]-s<seed>, e.g. dcon-i15us-s1 (ECMP,
+fair start) or dcon-i230us-vias0-s1.
+
+Each finished run leaves a record in the repository (scripts/run_store.py; --store, default
+data/validation/testbed): a run recorded there with today's arguments and model versions is not
+run again, and the table is made from the records.
 
 The facts are computed here from each run's files, with the rules of the C++ code
 (helper/dcon-testbed.cc DconTestbed::GetFacts, helper/dcon-monitor.cc GetAverageThroughput):
@@ -49,13 +60,18 @@ import sys
 import pandas as pd
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run_store  # noqa: E402
 import sweep_runner  # noqa: E402
 import variants  # noqa: E402
 
-VARIANTS = ["dcqcn", "dcqcn-step", "pcn", "swift", "dcon", "dcon-dcqcnsender", "dcon-settarget",
-            "dcon-ctrlstamp", "dcon-nqueued", "dcon-m1", "dcon-qecn40", "dcon-cnmlowers",
-            "dcon-markinburst", "dcon-old"]
+VARIANTS = ["dcqcn", "dcqcn-step", "pcn", "swift", "dcon", "dcon-qecn5", "dcon-listing",
+            "dcon-raises", "dcon-cnmrateonly", "dcon-tlastport", "dcon-hyper", "dcon-m1",
+            "dcon-m2", "dcon-mdesign", "dcon-ctrlstamp", "dcon-nqueued", "dcon-markinburst",
+            "dcon-dcqcnsender", "dcon-prev", "dcon-old"]
 SPACINGS = ["15us", "230us"]
+PLACEMENTS = {"ecmp": [], "vias0": ["--burstViaS0=true"]}
+STARTS = {"fair": [], "run": ["--longFlowStartRate=0"]}
+DEFAULT_STORE = os.path.join(run_store.STORE_ROOT, "testbed")
 # Passed explicitly, so the facts' windows do not depend on the example's defaults.
 BURST_START, STOP_TIME, SAMPLE_INTERVAL = "30ms", "60ms", "20us"
 BEFORE_WINDOW, END_WINDOW = "2ms", "3ms"
@@ -65,7 +81,8 @@ COLLAPSE = 0.5  # the facts' factor of the rate before the burst
 
 Settings = collections.namedtuple("Settings", "burst_start stop_time sample_interval")
 DEFAULT_SETTINGS = Settings(BURST_START, STOP_TIME, SAMPLE_INTERVAL)
-TestbedRun = collections.namedtuple("TestbedRun", "variant spacing seed")
+TestbedRun = collections.namedtuple("TestbedRun", "variant spacing seed placement start",
+                                    defaults=("ecmp", "fair"))
 
 # (column, the C++ fact's name, set, rule on the readings r)
 FACTS = [
@@ -86,6 +103,8 @@ FACTS = [
 ]
 READINGS = ["pauses_l2_s1", "pauses_s1_l0", "pauses_s1_l1", "f0_before_gbps",
             "f0_during_gbps", "f0_end_gbps", "f1_before_gbps", "f1_during_gbps", "burst_end_ms"]
+# CNMs per flow, from the run's facts.json (written by dcon-testbed; NaN for an older run)
+CNM_READINGS = ["cnms_f0", "cnms_f1", "cnms_f1_applied", "cnms_burst"]
 
 
 class ReadingsError(Exception):
@@ -98,23 +117,32 @@ def ps(time_text):
 
 
 def run_name(run):
-    return f"{run.variant}-i{run.spacing}-s{run.seed}"
+    return (f"{run.variant}-i{run.spacing}" + ("" if run.placement == "ecmp" else "-" + run.placement)
+            + ("" if run.start == "fair" else "-" + run.start) + f"-s{run.seed}")
 
 
-def plan(variant_names, spacings, seeds):
+def plan(variant_names, spacings, seeds, placements=("ecmp",), starts=("fair",)):
     """{run name: TestbedRun}, variant by variant."""
     out = {}
     for v in variant_names:
         variants.get(v)  # VariantError for an unknown name
         for sp in spacings:
-            for seed in seeds:
-                r = TestbedRun(v, sp, seed)
-                out[run_name(r)] = r
+            for pl in placements:
+                if pl not in PLACEMENTS:
+                    raise sweep_runner.SweepError(
+                        f"unknown placement {pl!r} (known: {', '.join(PLACEMENTS)})")
+                for st in starts:
+                    if st not in STARTS:
+                        raise sweep_runner.SweepError(
+                            f"unknown start {st!r} (known: {', '.join(STARTS)})")
+                    for seed in seeds:
+                        r = TestbedRun(v, sp, seed, pl, st)
+                        out[run_name(r)] = r
     return out
 
 
 def command(binary, run, outdir, settings=DEFAULT_SETTINGS):
-    return ([binary] + variants.args(run.variant)
+    return ([binary] + variants.args(run.variant) + PLACEMENTS[run.placement] + STARTS[run.start]
             + [f"--burstInterval={run.spacing}", f"--burstStart={settings.burst_start}",
                f"--stopTime={settings.stop_time}",
                f"--sampleInterval={settings.sample_interval}", f"--outdir={outdir}",
@@ -170,7 +198,18 @@ def readings(run_dir, settings=DEFAULT_SETTINGS):
              f1_before_gbps=mean_throughput(thr, 1, before, start, interval),
              f1_during_gbps=mean_throughput(thr, 1, start, end, interval),
              burst_end_ms=end / 1e9)
+    r.update(cnm_readings(run_dir))
     return r
+
+
+def cnm_readings(run_dir):
+    """CNM_READINGS from the run's facts.json (NaN each when the file or the key is missing)."""
+    try:
+        with open(os.path.join(run_dir, "facts.json")) as f:
+            facts_json = json.load(f)
+    except (OSError, json.JSONDecodeError):
+        facts_json = {}
+    return {k: float(facts_json[k]) if k in facts_json else math.nan for k in CNM_READINGS}
 
 
 def facts(r):
@@ -226,37 +265,60 @@ def run_stdout(run_dir):
     return text.split("--- stdout\n", 1)[-1].split("\n--- stderr\n", 1)[0]
 
 
-COLUMNS = (["run", "variant", "label", "cc", "spacing", "seed"] + READINGS
-           + [c for c, _, _, _ in FACTS] + ["expected", "verdict", "failed_facts",
-                                            "stdout_agrees"])
+COLUMNS = (["run", "variant", "label", "cc", "spacing", "placement", "start", "seed"] + READINGS
+           + CNM_READINGS + [c for c, _, _, _ in FACTS]
+           + ["expected", "verdict", "failed_facts", "stdout_agrees"])
 
 
-def table(results, runs, settings=DEFAULT_SETTINGS):
-    """One row per finished run of {name: TestbedRun}; returns (DataFrame, error messages)."""
+def run_args(run, settings=DEFAULT_SETTINGS):
+    """The simulator arguments that define a run (its command without binary and outdir)."""
+    return [a for a in command("BINARY", run, "OUTDIR", settings)
+            if a != "BINARY" and not a.startswith("--outdir=")]
+
+
+def table(results, runs, settings=DEFAULT_SETTINGS, store=None):
+    """One row per finished run of {name: TestbedRun}: from its current record in `store` (a
+    folder of scripts/run_store.py records, or None), else from its folder in results, which then
+    becomes its record. Returns (DataFrame, error messages)."""
     rows, errors = [], []
     for name, run in runs.items():
-        d = os.path.join(results, name)
-        if not sweep_runner.is_complete(d, RUN_FILES):
-            continue
+        args = run_args(run, settings)
         try:
-            r = readings(d, settings)
-        except ReadingsError as e:
+            data = run_store.current(store, name, args) if store else None
+        except run_store.StoreError as e:
             errors.append(str(e))
-            continue
+            data = None
+        if data is None:
+            d = os.path.join(results, name)
+            if not sweep_runner.is_complete(d, RUN_FILES):
+                continue
+            try:
+                r = readings(d, settings)
+            except ReadingsError as e:
+                errors.append(str(e))
+                continue
+            data = dict(r, stdout_agrees=agrees(r, parse_stdout(run_stdout(d))))
+            if store:
+                try:
+                    run_store.save(store, name, args, data)
+                except run_store.StoreError as e:
+                    errors.append(str(e))
+        r = {k: data.get(k, math.nan) for k in READINGS + CNM_READINGS}
         f = facts(r)
         cc = variants.cc(run.variant)
         expected, v, failed = verdict(f, cc)
         rows.append({"run": name, "variant": run.variant, "label": variants.label(run.variant),
-                     "cc": cc, "spacing": run.spacing, "seed": run.seed, **r, **f,
+                     "cc": cc, "spacing": run.spacing, "placement": run.placement,
+                     "start": run.start, "seed": run.seed, **r, **f,
                      "expected": expected, "verdict": v, "failed_facts": "; ".join(failed),
-                     "stdout_agrees": agrees(r, parse_stdout(run_stdout(d)))})
+                     "stdout_agrees": data.get("stdout_agrees")})
     return pd.DataFrame(rows, columns=COLUMNS), errors
 
 
 def print_table(t):
-    cols = ["variant", "spacing", "seed", "pauses_l2_s1", "pauses_s1_l0", "pauses_s1_l1",
+    cols = ["variant", "spacing", "placement", "start", "seed", "pauses_l2_s1", "pauses_s1_l0", "pauses_s1_l1",
             "f0_before_gbps", "f0_during_gbps", "f0_end_gbps", "f1_before_gbps",
-            "f1_during_gbps", "burst_end_ms", "verdict"]
+            "f1_during_gbps", "burst_end_ms", "cnms_f0", "cnms_f1", "verdict"]
     short = t[cols].rename(columns=lambda c: c.replace("pauses_", "").replace("_gbps", ""))
     print(short.to_string(index=False, float_format=lambda x: "%.3f" % x))
     for _, row in t[t.verdict == "FAIL"].iterrows():
@@ -269,8 +331,18 @@ def main(argv=None):
                     help="variants (scripts/variants.py; default: %(default)s)")
     ap.add_argument("--spacings", nargs="+", default=SPACINGS,
                     help="burst spacings (--burstInterval; default %(default)s)")
+    ap.add_argument("--placements", nargs="+", default=["ecmp"],
+                    help="burst placements: ecmp, vias0 (default %(default)s)")
+    ap.add_argument("--starts", nargs="+", default=["fair"],
+                    help="how f0 and f1 reach the fair share: fair (start at 20 Gb/s), run "
+                         "(start at line rate and converge) (default %(default)s)")
+    ap.add_argument("--all-readings", action="store_true",
+                    help="every spacing, placement and start (the readings table of the doc)")
     ap.add_argument("--seeds", type=int, nargs="+", default=[1],
                     help="ns-3 run numbers (--RngRun) >= 1 (default 1)")
+    ap.add_argument("--store", default=DEFAULT_STORE,
+                    help="folder of the runs' records in the repository (scripts/run_store.py; "
+                         "'none': no records; default %(default)s)")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--binary", default="build/examples/dcon-testbed")
     ap.add_argument("--results", default=os.path.join("results", "testbed-readings"))
@@ -281,22 +353,33 @@ def main(argv=None):
         bad = [s for s in args.seeds if s < 1]
         if bad:
             raise sweep_runner.SweepError(f"--seeds must be >= 1, got {bad[0]}")
+        if args.all_readings:
+            args.spacings, args.placements, args.starts = SPACINGS, list(PLACEMENTS), list(STARTS)
         spacings = [sweep_runner.canonical_time(s, "--spacings") for s in args.spacings]
         try:
             runs = plan(args.variants, list(dict.fromkeys(spacings)),
-                        list(dict.fromkeys(args.seeds)))
+                        list(dict.fromkeys(args.seeds)), list(dict.fromkeys(args.placements)),
+                        list(dict.fromkeys(args.starts)))
         except variants.VariantError as e:
             raise sweep_runner.SweepError(str(e)) from None
+        store = None if args.store == "none" else args.store
         os.makedirs(args.results, exist_ok=True)
+        try:
+            todo = {n: r for n, r in runs.items()
+                    if not (store and run_store.current(store, n, run_args(r)) is not None)}
+        except run_store.StoreError as e:
+            raise sweep_runner.SweepError(str(e)) from None
+        if len(todo) < len(runs):
+            print(f"{len(runs) - len(todo)} of {len(runs)} runs have a current record in {store}")
         failures = sweep_runner.execute(
-            runs, lambda run, outdir: command(args.binary, run, outdir), args.binary,
+            todo, lambda run, outdir: command(args.binary, run, outdir), args.binary,
             args.results, args.jobs, RUN_FILES, "testbed runs")
     except sweep_runner.SweepError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
-    t, errors = table(args.results, runs)
+    t, errors = table(args.results, runs, store=store)
     path = os.path.join(args.results, "readings.csv")
     t.to_csv(path, index=False)
     if len(t):

@@ -6,22 +6,33 @@ arguments work for examples/dcon-large-scale and examples/dcon-testbed. large_sw
 burst_sweep.py and testbed_readings.py take variants by name; the run directory names contain
 the name, the plots use the label.
 
-  dcon, dcqcn, swift, pcn   the schemes with their defaults (DCON as the paper writes it:
-                            Algorithm 1 sender, CNM sets the rate only, T_last stamped by data
-                            packets, N counts the flows of the last T, dynamic Q_CNM from the
-                            live fan-out, Q_ECN 5 KB; DCQCN: RED 5/200 KB, 1%)
+  dcon, dcqcn, swift, pcn   the schemes with their defaults (DCON read with the paper's text:
+                            Algorithm 1 with the additive increase of its "AIMD" (R_AI 40 Mb/s
+                            per unmarked CNP), a CNM sets rate and target to C/N and only
+                            lowers, T_last per (ingress, egress), N counts the flows of the last
+                            T, dynamic Q_CNM from the live fan-out; Q_ECN 5 KB (the testbed:
+                            200 KB); DCQCN: RED 5/200 KB, 1%)
   dcon-q0.4, dcon-q0.6      fixed Q_CNM = 40% / 60% of the PFC threshold (Fig. 11)
   dcon-T2, dcon-T4          CNM window T = 2 / 4 base RTTs (Fig. 12; the default is 3)
-  dcon-dcqcnsender[-q0.4|-q0.6|-T2|-T4]
-                            the same with DCQCN's sender (the alternative reading of Algorithm 1)
-  dcon-dcqcnsender ..       one DCON design choice at a time switched back to the older
-  dcon-qecn40               reading (sensitivity); dcon-old: all of them at once
-  dcon-cnmlowers            DCON whose CNMs only ever lower a rate (line 2 literally sets it to C/N,
-                            which raises a flow already below C/N)
-  dcon-markinburst          DCON without the latch: ECN marking goes on in burst congestion
-                            (not a reading of the paper, which stops it; shows what the latch does)
-  dcon-dcqcnsender-m1       DCQCN's sender with M = 1 (Q_CNM = Q_PFC) / without the latch: what the
-  dcon-dcqcnsender-markinburst   dynamic Q_CNM and the latch do under the alternative reading
+  dcon-listing              Algorithm 1's listing as written: no additive increase
+  dcon-raises               a CNM above the current rate raises it to C/N (line 2 as an assignment)
+  dcon-cnmrateonly          a CNM sets the sending rate only, not the target
+  dcon-tlastport            T_last per ingress port, stamped by the congested flows' own packets
+  dcon-hyper                DCQCN's hyper increase (400 Mb/s) after 5 unmarked CNPs in a row
+  dcon-m1, dcon-m2          M fixed at 1 (Q_CNM = Q_PFC) / 2 (the testbed's P1/L2) for every port
+  dcon-mdesign, dcon-mqecn  M = the ingress port's design fan-out (routing) / the live fan-out
+                            counting only queues at or above Q_ECN
+  dcon-dynpfc[-m2]          dynamic PFC thresholds (alpha 1/8 of the free shared buffer)
+                            [with M = 2]; dcqcn-dynpfc: DCQCN with them
+  dcon-qecn5, dcon-qecn40   Q_ECN 5 KB (the testbed's alternative) / 40 KB
+  dcon-nqueued, dcon-ctrlstamp, dcon-markinburst
+                            N = queued flows / ACKs and CNPs stamp T_last / no latch (ECN marking
+                            goes on in burst congestion)
+  dcon-dcqcnsender          DCQCN's sender (timers, byte counter) plus the CNM reaction
+  dcon-prev                 DCON as this module ran it before the text's reading (listing
+                            sender, CNM sets the rate only and may raise it, T_last per port)
+  dcon-old                  the module's first readings: DCQCN's sender, CNM sets the target and
+                            may raise, ACKs stamp T_last per port, N = queued, M = 1, Q_ECN 200 KB
   dcqcn-step                DCQCN with step marking at 200 KB (Kmin = Kmax, Pmax 1)
   swift-*                   Swift with another base target delay and/or a line-rate first window
 
@@ -38,52 +49,60 @@ import cc_names  # noqa: E402
 
 Variant = collections.namedtuple("Variant", "label args")
 
-_DCQCN_SENDER = ["--cc=dcon", "--ns3::RdmaDcon::Sender=Dcqcn",
-                 "--ns3::RdmaDcon::CnmSetsTargetRate=true"]
-# every earlier reading at once: DCQCN's sender plus the switch-side ones
-_DCON_OLD = _DCQCN_SENDER + ["--ns3::DconCnmGenerator::ControlStampsTlast=true",
+_DCON = ["--cc=dcon"]
+_DCQCN_SENDER = _DCON + ["--ns3::RdmaDcon::Sender=Dcqcn"]
+_LISTING = "--ns3::RdmaDcon::UnmarkedCnpIncrease=0bps"
+_RAISES = "--ns3::RdmaDcon::CnmRaisesRate=true"
+_RATE_ONLY = "--ns3::RdmaDcon::CnmSetsTargetRate=false"
+_TLAST_PORT = "--ns3::DconIngressTracker::Scope=Port"
+# the module's DCON before the text's reading (issue 19): the listing, a CNM that sets the rate
+# only and may raise it, T_last per ingress port
+_DCON_PREV = _DCON + [_LISTING, _RAISES, _RATE_ONLY, _TLAST_PORT]
+# the module's first readings, all at once: DCQCN's sender plus the switch-side ones
+_DCON_OLD = _DCQCN_SENDER + [_RAISES, _TLAST_PORT,
+                             "--ns3::DconCnmGenerator::ControlStampsTlast=true",
                              "--ns3::DconQueueDisc::FlowCount=Queued", "--qcnmFanOut=1",
                              "--qecn=200KB"]
+_DYNPFC = "--pfcThreshold=dynamic"
 _SWIFT_T25 = "--ns3::RdmaSwift::BaseTarget=25us"
 _SWIFT_T100 = "--ns3::RdmaSwift::BaseTarget=100us"
 _SWIFT_LINE = "--ns3::RdmaSwift::InitialCwnd=256"
 
 VARIANTS = collections.OrderedDict([
-    ("dcon", Variant("DCON", ["--cc=dcon"])),
+    ("dcon", Variant("DCON", _DCON)),
     ("dcqcn", Variant("DCQCN", ["--cc=dcqcn"])),
     ("swift", Variant("Swift", ["--cc=swift"])),
     ("pcn", Variant("PCN", ["--cc=pcn"])),
-    ("dcon-q0.4", Variant("DCON, Q_CNM 40% of PFC thr.", ["--cc=dcon", "--qcnmFraction=0.4"])),
-    ("dcon-q0.6", Variant("DCON, Q_CNM 60% of PFC thr.", ["--cc=dcon", "--qcnmFraction=0.6"])),
-    ("dcon-T2", Variant("DCON, T = 2 RTT", ["--cc=dcon", "--cnmWindowRtts=2"])),
-    ("dcon-T4", Variant("DCON, T = 4 RTT", ["--cc=dcon", "--cnmWindowRtts=4"])),
-    ("dcon-dcqcnsender", Variant("DCON, DCQCN-based sender, CNM sets target", _DCQCN_SENDER)),
-    ("dcon-dcqcnsender-q0.4", Variant("DCON, DCQCN sender, Q_CNM 40% of PFC thr.",
-                                      _DCQCN_SENDER + ["--qcnmFraction=0.4"])),
-    ("dcon-dcqcnsender-q0.6", Variant("DCON, DCQCN sender, Q_CNM 60% of PFC thr.",
-                                      _DCQCN_SENDER + ["--qcnmFraction=0.6"])),
-    ("dcon-dcqcnsender-T2", Variant("DCON, DCQCN sender, T = 2 RTT",
-                                    _DCQCN_SENDER + ["--cnmWindowRtts=2"])),
-    ("dcon-dcqcnsender-T4", Variant("DCON, DCQCN sender, T = 4 RTT",
-                                    _DCQCN_SENDER + ["--cnmWindowRtts=4"])),
-    ("dcon-settarget", Variant("DCON, CNM sets target rate",
-                               ["--cc=dcon", "--ns3::RdmaDcon::CnmSetsTargetRate=true"])),
-    ("dcon-ctrlstamp", Variant("DCON, control packets stamp T_last",
-                               ["--cc=dcon", "--ns3::DconCnmGenerator::ControlStampsTlast=true"])),
+    ("dcon-q0.4", Variant("DCON, Q_CNM 40% of PFC thr.", _DCON + ["--qcnmFraction=0.4"])),
+    ("dcon-q0.6", Variant("DCON, Q_CNM 60% of PFC thr.", _DCON + ["--qcnmFraction=0.6"])),
+    ("dcon-T2", Variant("DCON, T = 2 RTT", _DCON + ["--cnmWindowRtts=2"])),
+    ("dcon-T4", Variant("DCON, T = 4 RTT", _DCON + ["--cnmWindowRtts=4"])),
+    ("dcon-listing", Variant("DCON, Algorithm 1 as listed (no increase)", _DCON + [_LISTING])),
+    ("dcon-raises", Variant("DCON, a CNM may raise the rate", _DCON + [_RAISES])),
+    ("dcon-cnmrateonly", Variant("DCON, a CNM sets the rate only", _DCON + [_RATE_ONLY])),
+    ("dcon-tlastport", Variant("DCON, T_last per ingress port", _DCON + [_TLAST_PORT])),
+    ("dcon-hyper", Variant("DCON, hyper increase 400 Mb/s after 5",
+                           _DCON + ["--ns3::RdmaDcon::UnmarkedCnpHyperIncrease=400Mbps"])),
+    ("dcon-m1", Variant("DCON, fan-out M = 1", _DCON + ["--qcnmFanOut=1"])),
+    ("dcon-m2", Variant("DCON, fan-out M = 2", _DCON + ["--qcnmFanOut=2"])),
+    ("dcon-mdesign", Variant("DCON, M = design fan-out", _DCON + ["--qcnmFanOutMode=design"])),
+    ("dcon-mqecn", Variant("DCON, M = live fan-out of queues >= Q_ECN",
+                           _DCON + ["--qcnmFanOutMode=aboveQecn"])),
+    ("dcon-dynpfc", Variant("DCON, dynamic PFC thresholds", _DCON + [_DYNPFC])),
+    ("dcon-dynpfc-m2", Variant("DCON, dynamic PFC thresholds, M = 2",
+                               _DCON + [_DYNPFC, "--qcnmFanOut=2"])),
+    ("dcqcn-dynpfc", Variant("DCQCN, dynamic PFC thresholds", ["--cc=dcqcn", _DYNPFC])),
+    ("dcon-qecn5", Variant("DCON, Q_ECN 5 KB", _DCON + ["--qecn=5KB"])),
+    ("dcon-qecn40", Variant("DCON, Q_ECN 40 KB", _DCON + ["--qecn=40KB"])),
     ("dcon-nqueued", Variant("DCON, N = queued flows",
-                             ["--cc=dcon", "--ns3::DconQueueDisc::FlowCount=Queued"])),
-    ("dcon-m1", Variant("DCON, fan-out M = 1", ["--cc=dcon", "--qcnmFanOut=1"])),
-    ("dcon-qecn40", Variant("DCON, Q_ECN 40 KB", ["--cc=dcon", "--qecn=40KB"])),
-    ("dcon-cnmlowers", Variant("DCON, a CNM only lowers the rate",
-                               ["--cc=dcon", "--ns3::RdmaDcon::CnmRaisesRate=false"])),
+                             _DCON + ["--ns3::DconQueueDisc::FlowCount=Queued"])),
+    ("dcon-ctrlstamp", Variant("DCON, control packets stamp T_last",
+                               _DCON + ["--ns3::DconCnmGenerator::ControlStampsTlast=true"])),
     ("dcon-markinburst", Variant("DCON, ECN marking in burst congestion too",
-                                 ["--cc=dcon", "--dconMarkInBurst=true"])),
-    ("dcon-dcqcnsender-m1", Variant("DCON, DCQCN sender, fan-out M = 1",
-                                    _DCQCN_SENDER + ["--qcnmFanOut=1"])),
-    ("dcon-dcqcnsender-markinburst", Variant("DCON, DCQCN sender, ECN marking in burst too",
-                                             _DCQCN_SENDER + ["--dconMarkInBurst=true"])),
-    ("dcon-old", Variant("DCON, all older readings, Q_ECN 200 KB",
-                         _DCON_OLD)),
+                                 _DCON + ["--dconMarkInBurst=true"])),
+    ("dcon-dcqcnsender", Variant("DCON, DCQCN's sender", _DCQCN_SENDER)),
+    ("dcon-prev", Variant("DCON as run before the text's reading", _DCON_PREV)),
+    ("dcon-old", Variant("DCON, the module's first readings, Q_ECN 200 KB", _DCON_OLD)),
     ("dcqcn-step", Variant("DCQCN, step ECN at 200 KB",
                            ["--cc=dcqcn", "--kmin=200KB", "--kmax=200KB", "--pmax=1"])),
     ("swift-t25", Variant("Swift, target 25 us", ["--cc=swift", _SWIFT_T25])),

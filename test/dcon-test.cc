@@ -166,6 +166,45 @@ TEST(DconQueueDisc, LatchHoldsUntilBelowQecn)
     EXPECT_EQ(q->GetStats().nTotalEnqueuedPackets, 28u);
 }
 
+// Time in each phase, Q_ECN 10 KB, Q_CNM 20 KB, 1000-byte packets:
+// t = 0: 12 packets (queue 12000 >= Q_ECN: marking from t = 0);
+// t = 10 us: 8 more (20000 = Q_CNM: burst); t = 25 us: 6 out (14000: the band, latched off);
+// t = 40 us: one in, 14000 ahead: a latched arrival (15000); t = 45 us: 6 out (9000 < Q_ECN);
+// at 100 us: below Q_ECN 55 us (45..100), marking 10 us, burst 15 us, latched 20 us.
+TEST(DconQueueDisc, TimeInEachPhase)
+{
+    Ptr<DconQueueDisc> q = MakeQueue("10KB", "20KB");
+    auto in = [q](int k)
+    {
+        for (int i = 0; i < k; ++i)
+        {
+            q->Enqueue(MakeItem(1, 1000));
+        }
+    };
+    auto out = [q](int k)
+    {
+        for (int i = 0; i < k; ++i)
+        {
+            q->Dequeue();
+        }
+    };
+    in(12);
+    Simulator::Schedule(MicroSeconds(10), [&]() { in(8); });
+    Simulator::Schedule(MicroSeconds(25), [&]() { out(6); });
+    Simulator::Schedule(MicroSeconds(40), [&]() { in(1); });
+    Simulator::Schedule(MicroSeconds(45), [&]() { out(6); });
+    Simulator::Stop(MicroSeconds(100));
+    Simulator::Run();
+    const auto t = q->GetTimeInStates();
+    EXPECT_EQ(t[DconQueueDisc::PHASE_BELOW_QECN], MicroSeconds(55));
+    EXPECT_EQ(t[DconQueueDisc::PHASE_MARKING], MicroSeconds(10));
+    EXPECT_EQ(t[DconQueueDisc::PHASE_BURST], MicroSeconds(15));
+    EXPECT_EQ(t[DconQueueDisc::PHASE_LATCHED], MicroSeconds(20));
+    EXPECT_EQ(q->GetLatchedArrivals(), 1u);
+    EXPECT_EQ(q->GetNBytes(), 9000u);
+    Simulator::Destroy();
+}
+
 // MarkInBurst (no latch), same sequence as ThreeStatesOnEnqueue: every packet with at least
 // Q_ECN = 10 KB ahead is marked, in burst congestion too (packets 11..25: 15 marks), and the
 // burst is still reported for CNMs (6 reports, 1 onset); after draining to 15000 B the next

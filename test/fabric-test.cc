@@ -446,9 +446,47 @@ TEST_F(Fabric, DynamicQcnmFollowsIngressFanOut)
     EXPECT_EQ(leaf->GetIngressFanOut(in1, 3), 1u);
     EXPECT_EQ(leaf->GetIngressFanOut(in0, 7), 0u); // no data in the control priority
     EXPECT_EQ(leaf->GetIngressPauseThreshold(in0, 3), 320000u);
+    // Counting only queues of at least some length (FanOutMode=LiveAboveQecn): both egress
+    // queues hold far more than 5 KB after 30 us, neither holds 10 MB. Asked by the queue to h2
+    // (counted as 1 whatever it holds), h0's ingress also feeds h3's queue.
+    Ptr<RdmaEgressQueueDisc> toH2 = leaf->GetQueueDisc(f->GetPort(ls.GetLeaf(0), h2), 3);
+    EXPECT_GT(toH2->GetNBytes(), 5000u);
+    EXPECT_GT(leaf->GetQueueDisc(f->GetPort(ls.GetLeaf(0), h3), 3)->GetNBytes(), 5000u);
+    EXPECT_EQ(leaf->GetIngressFanOutAbove(in0, 3, 5000, PeekPointer(toH2)), 2u);
+    EXPECT_EQ(leaf->GetIngressFanOutAbove(in0, 3, 10000000, PeekPointer(toH2)), 1u);
+    EXPECT_EQ(leaf->GetIngressFanOutAbove(in1, 3, 5000, PeekPointer(toH2)), 2u); // h1 -> h3 only
     EXPECT_EQ(seen.count(145000u), 1u);
     EXPECT_EQ(seen.count(320000u), 1u);
     EXPECT_EQ(seen.size(), 2u);
+}
+
+// The design fan-out (DCON's worst-case M): the egress ports an ingress port's packets can be
+// routed to. 2 spines, 3 leaves, 4 hosts per leaf: a leaf's port from a spine reaches the
+// leaf's 4 host ports; a host port the 2 uplinks and the 3 other host ports (5); a spine's port
+// from a leaf the 2 other leaves. Build configures each switch with them. The testbed's P1/L2
+// (L2's port from S1) reaches R0 and R1: 2.
+TEST_F(Fabric, DesignFanOutFromRoutes)
+{
+    {
+        LeafSpineHelper ls(2, 3, 4);
+        RdmaFabricHelper fh;
+        Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
+        const uint32_t leaf = ls.GetLeaf(1);
+        const uint32_t spine = ls.GetSpine(0);
+        EXPECT_EQ(f->GetDesignFanOut(leaf, f->GetPort(leaf, spine)), 4u);
+        EXPECT_EQ(f->GetDesignFanOut(leaf, f->GetPort(leaf, ls.GetHost(1, 2))), 5u);
+        EXPECT_EQ(f->GetDesignFanOut(spine, f->GetPort(spine, ls.GetLeaf(2))), 2u);
+        EXPECT_EQ(f->GetSwitch(leaf)->GetIngressDesignFanOut(f->GetPort(leaf, spine)), 4u);
+        EXPECT_THROW(f->GetDesignFanOut(ls.GetHost(0, 0), 0), std::invalid_argument);
+        EXPECT_THROW(f->GetDesignFanOut(leaf, 99), std::invalid_argument);
+        Simulator::Destroy();
+    }
+    LeafSpineHelper tb = LeafSpineHelper::DconTestbed();
+    RdmaFabricHelper fh;
+    Ptr<RdmaFabric> f = fh.Build(tb.GetTopology());
+    const uint32_t l2 = tb.GetLeaf(2);
+    EXPECT_EQ(f->GetDesignFanOut(l2, f->GetPort(l2, tb.GetSpine(1))), 2u);
+    Simulator::Destroy();
 }
 
 // Q_ECN <= Q_CNM <= Q_PFC: a fixed Q_CNM or a Q_ECN above the switches' PFC threshold can never

@@ -9,6 +9,7 @@ import io
 import json
 import math
 import os
+import shutil
 import stat
 import sys
 import tempfile
@@ -499,29 +500,29 @@ class VariantsTest(unittest.TestCase):
         "dcon": "--cc=dcon", "dcqcn": "--cc=dcqcn", "swift": "--cc=swift", "pcn": "--cc=pcn",
         "dcon-q0.4": "--cc=dcon --qcnmFraction=0.4", "dcon-q0.6": "--cc=dcon --qcnmFraction=0.6",
         "dcon-T2": "--cc=dcon --cnmWindowRtts=2", "dcon-T4": "--cc=dcon --cnmWindowRtts=4",
-        "dcon-dcqcnsender": "--cc=dcon --ns3::RdmaDcon::Sender=Dcqcn "
-                            "--ns3::RdmaDcon::CnmSetsTargetRate=true",
-        "dcon-dcqcnsender-q0.4": "--cc=dcon --ns3::RdmaDcon::Sender=Dcqcn "
-                                 "--ns3::RdmaDcon::CnmSetsTargetRate=true --qcnmFraction=0.4",
-        "dcon-dcqcnsender-q0.6": "--cc=dcon --ns3::RdmaDcon::Sender=Dcqcn "
-                                 "--ns3::RdmaDcon::CnmSetsTargetRate=true --qcnmFraction=0.6",
-        "dcon-dcqcnsender-T2": "--cc=dcon --ns3::RdmaDcon::Sender=Dcqcn "
-                               "--ns3::RdmaDcon::CnmSetsTargetRate=true --cnmWindowRtts=2",
-        "dcon-dcqcnsender-T4": "--cc=dcon --ns3::RdmaDcon::Sender=Dcqcn "
-                               "--ns3::RdmaDcon::CnmSetsTargetRate=true --cnmWindowRtts=4",
-        "dcon-settarget": "--cc=dcon --ns3::RdmaDcon::CnmSetsTargetRate=true",
-        "dcon-ctrlstamp": "--cc=dcon --ns3::DconCnmGenerator::ControlStampsTlast=true",
+        "dcon-listing": "--cc=dcon --ns3::RdmaDcon::UnmarkedCnpIncrease=0bps",
+        "dcon-raises": "--cc=dcon --ns3::RdmaDcon::CnmRaisesRate=true",
+        "dcon-cnmrateonly": "--cc=dcon --ns3::RdmaDcon::CnmSetsTargetRate=false",
+        "dcon-tlastport": "--cc=dcon --ns3::DconIngressTracker::Scope=Port",
+        "dcon-hyper": "--cc=dcon --ns3::RdmaDcon::UnmarkedCnpHyperIncrease=400Mbps",
+        "dcon-m1": "--cc=dcon --qcnmFanOut=1", "dcon-m2": "--cc=dcon --qcnmFanOut=2",
+        "dcon-mdesign": "--cc=dcon --qcnmFanOutMode=design",
+        "dcon-mqecn": "--cc=dcon --qcnmFanOutMode=aboveQecn",
+        "dcon-dynpfc": "--cc=dcon --pfcThreshold=dynamic",
+        "dcon-dynpfc-m2": "--cc=dcon --pfcThreshold=dynamic --qcnmFanOut=2",
+        "dcqcn-dynpfc": "--cc=dcqcn --pfcThreshold=dynamic",
+        "dcon-qecn5": "--cc=dcon --qecn=5KB", "dcon-qecn40": "--cc=dcon --qecn=40KB",
         "dcon-nqueued": "--cc=dcon --ns3::DconQueueDisc::FlowCount=Queued",
-        "dcon-m1": "--cc=dcon --qcnmFanOut=1", "dcon-qecn40": "--cc=dcon --qecn=40KB",
-        "dcon-cnmlowers": "--cc=dcon --ns3::RdmaDcon::CnmRaisesRate=false",
+        "dcon-ctrlstamp": "--cc=dcon --ns3::DconCnmGenerator::ControlStampsTlast=true",
         "dcon-markinburst": "--cc=dcon --dconMarkInBurst=true",
-        "dcon-dcqcnsender-m1": "--cc=dcon --ns3::RdmaDcon::Sender=Dcqcn "
-                               "--ns3::RdmaDcon::CnmSetsTargetRate=true --qcnmFanOut=1",
-        "dcon-dcqcnsender-markinburst": "--cc=dcon --ns3::RdmaDcon::Sender=Dcqcn "
-                                        "--ns3::RdmaDcon::CnmSetsTargetRate=true "
-                                        "--dconMarkInBurst=true",
+        "dcon-dcqcnsender": "--cc=dcon --ns3::RdmaDcon::Sender=Dcqcn",
+        "dcon-prev": "--cc=dcon --ns3::RdmaDcon::UnmarkedCnpIncrease=0bps "
+                     "--ns3::RdmaDcon::CnmRaisesRate=true "
+                     "--ns3::RdmaDcon::CnmSetsTargetRate=false "
+                     "--ns3::DconIngressTracker::Scope=Port",
         "dcon-old": "--cc=dcon --ns3::RdmaDcon::Sender=Dcqcn "
-                    "--ns3::RdmaDcon::CnmSetsTargetRate=true "
+                    "--ns3::RdmaDcon::CnmRaisesRate=true "
+                    "--ns3::DconIngressTracker::Scope=Port "
                     "--ns3::DconCnmGenerator::ControlStampsTlast=true "
                     "--ns3::DconQueueDisc::FlowCount=Queued --qcnmFanOut=1 --qecn=200KB",
         "dcqcn-step": "--cc=dcqcn --kmin=200KB --kmax=200KB --pmax=1",
@@ -685,7 +686,7 @@ class SweepTest(unittest.TestCase):
         runs = large_sweep.fig_runs("fig9", seeds=[1], loads=[0.8],
                                     extra_variants=("dcqcn", "dcqcn-step"))
         self.assertEqual([r.variant for r in runs],
-                         ["dcon", "dcqcn", "swift", "pcn", "dcon-dcqcnsender", "dcqcn-step"])
+                         ["dcon", "dcqcn", "swift", "pcn", "dcon-raises", "dcqcn-step"])
         with self.assertRaisesRegex(large_sweep.SweepError, "unknown variant 'nope'"):
             large_sweep.parse_args(["fig9", "--add-variants", "nope"])
 
@@ -709,30 +710,30 @@ class SweepTest(unittest.TestCase):
             self.assertRegex(err, what)
 
     def test_run_counts(self):
-        # 5 variants x 3 loads x 3 seeds = 45; sens: 12 variants x load 0.8 x 3 seeds = 36
+        # 5 variants x 3 loads x 3 seeds = 45; sens: 16 variants x load 0.8 x 3 seeds = 48
         self.assertEqual(len(large_sweep.fig_runs("fig9")), 45)
-        self.assertEqual(len(large_sweep.fig_runs("fig11")), 54)
-        self.assertEqual(len(large_sweep.fig_runs("sens")), 42)
+        self.assertEqual(len(large_sweep.fig_runs("fig11")), 27)
+        self.assertEqual(len(large_sweep.fig_runs("sens")), 48)
         self.assertEqual({r.load for r in large_sweep.fig_runs("sens")}, {0.8})
-        self.assertEqual(len(large_sweep.fig_runs("sens", loads=[0.4, 0.8])), 84)
+        self.assertEqual(len(large_sweep.fig_runs("sens", loads=[0.4, 0.8])), 96)
+        self.assertEqual([r.variant for r in large_sweep.fig_runs(
+            "fig9", seeds=[1], loads=[0.8], only_variants=("dcqcn", "pcn"))], ["dcqcn", "pcn"])
         self.assertEqual(len(large_sweep.fig_runs("swift", seeds=[1])), 18)
 
     def test_shared_runs_deduplicated(self):
         one = dict(seeds=[1])
-        # fig9 15; fig12 adds the four T2/T4 variants (12), its dcon and dcon-dcqcnsender runs
-        # are fig9's
-        self.assertEqual(len(large_sweep.plan(["fig9", "fig12"], **one)), 27)
-        self.assertEqual(len(large_sweep.plan(["fig11", "fig12"], **one)), 30)  # 18 + 12
-        # sens shares dcon, dcqcn and dcon-dcqcnsender at 0.8 with fig9: 15 + 11
-        self.assertEqual(len(large_sweep.plan(["fig9", "sens"], **one)), 26)
-        # all: fig9 15 + fig10 15 + fig11 12 + fig12 12 + sens 11 + swift 15 = 80 per seed
-        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES, **one)), 80)
-        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES)), 240)
+        # fig9 15; fig12 adds the T2/T4 variants (6), its dcon runs are fig9's
+        self.assertEqual(len(large_sweep.plan(["fig9", "fig12"], **one)), 21)
+        self.assertEqual(len(large_sweep.plan(["fig11", "fig12"], **one)), 15)  # 9 + 6
+        # sens shares dcon, dcqcn and dcon-raises at 0.8 with fig9: 15 + 13
+        self.assertEqual(len(large_sweep.plan(["fig9", "sens"], **one)), 28)
+        # all: fig9 15 + fig10 15 + fig11 6 + fig12 6 + sens 13 + swift 15 = 70 per seed
+        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES, **one)), 70)
+        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES)), 210)
         names9 = {large_sweep.run_name(r) for r in large_sweep.fig_runs("fig9", **one)}
         names12 = {large_sweep.run_name(r) for r in large_sweep.fig_runs("fig12", **one)}
-        self.assertEqual(names9 & names12, {f"websearch-{v}-load{x}-s1-d40ms-w10ms-full-c10ms"
-                                            for x in ("0.4", "0.6", "0.8")
-                                            for v in ("dcon", "dcon-dcqcnsender")})
+        self.assertEqual(names9 & names12, {f"websearch-dcon-load{x}-s1-d40ms-w10ms-full-c10ms"
+                                            for x in ("0.4", "0.6", "0.8")})
 
     def test_tables_only_runs_nothing(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -758,8 +759,8 @@ class SweepTest(unittest.TestCase):
                           "--warmup=0.5ms --seed=1 --scale=small --maxTime=200s --outdir="
                           + os.path.join(res, name + ".tmp") + " --cc=dcon --cnmWindowRtts=4\n",
                           out)
-            # fig12 18 + sens 14 - dcon and dcon-dcqcnsender at 0.8 shared
-            self.assertIn("\n30 runs\n", out)
+            # fig12 9 + sens 16 - dcon at 0.8 shared
+            self.assertIn("\n24 runs\n", out)
 
     def test_completeness(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -797,8 +798,7 @@ class SweepTest(unittest.TestCase):
                 rc, out, err = quiet(large_sweep.main, argv)
             finally:
                 del os.environ["FAKE_SIM_FAIL"]
-            # dcon-T4 and dcon-dcqcnsender-T4 at 0.8, seed 2 fail -> nonzero, the other 34
-            # finished
+            # dcon-T4 at 0.8, seed 2 fails -> nonzero, the other 17 finished
             self.assertEqual(rc, 1)
             self.assertIn("simulated failure for 0.8", err)
             failed = os.path.join(res, "websearch-dcon-T4-load0.8-s2-d2ms-w0.5ms-small")
@@ -806,7 +806,7 @@ class SweepTest(unittest.TestCase):
             self.assertTrue(large_sweep.is_complete(stale))
             self.assertFalse(os.path.exists(stale + ".tmp"))
             runs = pd.read_csv(os.path.join(res, "fig12-runs.csv"))
-            self.assertEqual(len(runs), 34)  # 6 variants x 2 loads x 3 seeds - 2 failed
+            self.assertEqual(len(runs), 17)  # 3 variants x 2 loads x 3 seeds - 1 failed
             row = runs[(runs.load == 0.8) & (runs.variant == "dcon-T2") & (runs.seed == 3)].iloc[0]
             # measured: flow 1 only, FCT = load x T x seed ms = 0.8 x 2 x 3 = 4.8 ms
             self.assertAlmostEqual(row.avg_fct_s, 4.8e-3)
@@ -822,9 +822,7 @@ class SweepTest(unittest.TestCase):
             self.assertFalse(runs[runs.variant == "dcon-T4"].stationary.any())
             table = pd.read_csv(os.path.join(res, "fig12.csv"))
             self.assertEqual(list(table.variant),
-                             [v for v in ("dcon-T2", "dcon", "dcon-T4", "dcon-dcqcnsender-T2",
-                                          "dcon-dcqcnsender", "dcon-dcqcnsender-T4")
-                              for _ in range(2)])
+                             [v for v in ("dcon-T2", "dcon", "dcon-T4") for _ in range(2)])
             row = table[(table.load == 0.4) & (table.variant == "dcon-T2")].iloc[0]
             # FCTs 0.4 x 2 x (1, 2, 3) = 0.8, 1.6, 2.4 ms: mean 1.6, std 0.8,
             # ci95 = 4.303 x 0.8 / sqrt(3) = 1.98753 ms
@@ -840,14 +838,37 @@ class SweepTest(unittest.TestCase):
             self.assertEqual((row.n, row.seeds, row.non_stationary), (2, "1 3", 2))
             self.assertAlmostEqual(row.avg_fct_s_ci95, 12.706 * 3.2e-3)
             self.assertTrue(os.path.isfile(os.path.join(res, "fig12.png")))
-            # rerun: the 34 finished runs are skipped, only the two failed ones are redone
+            # rerun: the 17 finished runs are skipped, only the failed one is redone
             rc, out, _ = quiet(large_sweep.main, argv)
             self.assertEqual(rc, 0)
-            self.assertIn("36 runs, 34 already finished, 2 to do", out)
+            self.assertIn("18 runs, 17 already finished, 1 to do", out)
             self.assertTrue(large_sweep.is_complete(failed))
             self.assertFalse(os.path.exists(failed + ".tmp"))
-            self.assertEqual(len(pd.read_csv(os.path.join(res, "fig12-runs.csv"))), 36)
-            self.assertEqual(pd.read_csv(os.path.join(res, "fig12.csv")).n.tolist(), [3] * 12)
+            self.assertEqual(len(pd.read_csv(os.path.join(res, "fig12-runs.csv"))), 18)
+            self.assertEqual(pd.read_csv(os.path.join(res, "fig12.csv")).n.tolist(), [3] * 6)
+            # with a store: the runs are recorded; then the records alone give the same tables
+            # (raw results deleted, no simulator), and a changed model version invalidates
+            store = os.path.join(tmp, "store")
+            rc, out, _ = quiet(large_sweep.main, argv + ["--store", store, "--no-plot"])
+            self.assertEqual(rc, 0)
+            self.assertEqual(len(os.listdir(store)), 18)
+            rec = json.load(open(os.path.join(store, os.path.basename(failed) + ".json")))
+            self.assertEqual(rec["args"][-2:], ["--cc=dcon", "--cnmWindowRtts=4"])
+            self.assertEqual(rec["models"], {"fabric": large_sweep.run_store.MODEL_VERSIONS[
+                "fabric"], "dcon": large_sweep.run_store.MODEL_VERSIONS["dcon"]})
+            self.assertNotIn("wall_time_s", rec["data"])
+            before = pd.read_csv(os.path.join(res, "fig12-runs.csv"))
+            shutil.rmtree(res)
+            rc, out, _ = quiet(large_sweep.main, argv + ["--store", store, "--no-plot",
+                                                        "--build", os.path.join(tmp, "none")])
+            self.assertEqual(rc, 0)
+            self.assertIn("18 of 18 runs have a current record", out)
+            after = pd.read_csv(os.path.join(res, "fig12-runs.csv"))
+            pd.testing.assert_frame_equal(before.drop(columns=["wall_time_s"]),
+                                          after.drop(columns=["wall_time_s"]))
+            with unittest.mock.patch.dict(large_sweep.run_store.MODEL_VERSIONS, {"dcon": "x"}):
+                self.assertEqual(large_sweep.stored(large_sweep.plan(
+                    ["fig12"], **large_sweep.parse_args(argv).settings), store), {})
 
     def test_missing_binary(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -902,7 +923,7 @@ class BurstSweepTest(unittest.TestCase):
             sim = write_executable(os.path.join(tmp, "dcon-testbed"), FAKE_TESTBED)
             res = os.path.join(tmp, "fig7")
             argv = ["--ccs", "dcon", "dcqcn", "--quick", "--seeds", "1", "2", "3", "-j", "2",
-                    "--binary", sim, "--outdir", res]
+                    "--binary", sim, "--outdir", res, "--store", os.path.join(tmp, "store")]
             os.environ["FAKE_TB_FAIL"] = "dcqcn"
             try:
                 rc, _, err = quiet(burst_sweep.main, argv)
@@ -927,8 +948,16 @@ class BurstSweepTest(unittest.TestCase):
             self.assertTrue(os.path.isfile(os.path.join(res, "fig7.png")))
             rc, out, _ = quiet(burst_sweep.main, argv)
             self.assertEqual(rc, 0)
-            self.assertIn("36 runs, 18 already finished, 18 to do", out)
+            self.assertIn("18 of 36 runs have a current record", out)
+            self.assertIn("18 runs, 0 already finished, 18 to do", out)
             self.assertEqual(len(pd.read_csv(os.path.join(res, "fig7.csv"))), 12)
+            # the records alone: the same tables without the raw runs
+            before = pd.read_csv(os.path.join(res, "fig7.csv"))
+            shutil.rmtree(res)
+            rc, out, _ = quiet(burst_sweep.main, argv)
+            self.assertEqual(rc, 0)
+            self.assertIn("36 of 36 runs have a current record", out)
+            pd.testing.assert_frame_equal(before, pd.read_csv(os.path.join(res, "fig7.csv")))
 
     def test_bad_input(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -45,14 +45,14 @@ class ClaimsTest(unittest.TestCase):
         # WebSearch, load 0.8, three seeds. DCON (paper): avg 1, 2, 3 ms; DCQCN 2, 4, 6 ms
         # (paired reductions 50, 50, 50%: mean 50, std 0, CI 0); Swift 1.25, 2.5, 3.75 ms (20%
         # each); PCN 0.5, 1, 1.5 ms (DCON 100% above: reduction -100%). At load 0.4 DCON is
-        # lowest (0.1 ms against 0.2). dcon-dcqcnsender: half of DCQCN at 0.8 (50%) with seed
+        # lowest (0.1 ms against 0.2). dcon-raises: half of DCQCN at 0.8 (50%) with seed
         # 3 at 5/6 (reductions 50, 50, 16.67%: mean 38.89, std 19.245, CI 4.303 x 19.245 /
         # sqrt(3) = 47.81, so the paper's 55% is inside).
         web = {("dcon", 0.8): [(1e-3, 10e-3, 100), (2e-3, 20e-3, 200), (3e-3, 30e-3, 300)],
                ("dcqcn", 0.8): [(2e-3, 1e-3, 1000), (4e-3, 2e-3, 2000), (6e-3, 3e-3, 3000)],
                ("swift", 0.8): [(1.25e-3, 1e-3, 0), (2.5e-3, 2e-3, 0), (3.75e-3, 3e-3, 0)],
                ("pcn", 0.8): [(0.5e-3, 1e-3, 400), (1e-3, 2e-3, 800), (1.5e-3, 3e-3, 1200)],
-               ("dcon-dcqcnsender", 0.8): [(1e-3, 1e-3, 50), (2e-3, 1e-3, 50),
+               ("dcon-raises", 0.8): [(1e-3, 1e-3, 50), (2e-3, 1e-3, 50),
                                            (5e-3, 1e-3, 50)],
                ("dcon", 0.4): [(0.1e-3, 1e-3, 0)], ("dcqcn", 0.4): [(0.2e-3, 1e-3, 0)],
                ("swift", 0.4): [(0.2e-3, 1e-3, 0)], ("pcn", 0.4): [(0.2e-3, 1e-3, 0)]}
@@ -81,45 +81,47 @@ class ClaimsTest(unittest.TestCase):
                          os.path.join(self.tmp.name, "none"))
 
     def test_reductions(self):
-        r = row(self.table, "fig9b", "paper", "vs DCQCN")
+        r = row(self.table, "fig9b", "default", "vs DCQCN")
         self.assertEqual(r.paper, "-55%")
         self.assertEqual(r.ours, "-50% +- 0 vs DCQCN")
         self.assertEqual(r.verdict, "same direction")  # 55 is outside [50, 50]
-        self.assertEqual(row(self.table, "fig9b", "paper", "vs Swift").ours, "-20% +- 0 vs Swift")
-        r = row(self.table, "fig9b", "paper", "vs PCN")
+        self.assertEqual(row(self.table, "fig9b", "default", "vs Swift").ours, "-20% +- 0 vs Swift")
+        r = row(self.table, "fig9b", "default", "vs PCN")
         self.assertEqual((r.ours, r.verdict), ("+100% +- 0 vs PCN", "opposite"))
         # 38.89 +- 47.81: 55 inside, but 0 too
-        r = row(self.table, "fig9b", "alternative", "vs DCQCN")
+        r = row(self.table, "fig9b", "CNM raises", "vs DCQCN")
         self.assertEqual((r.ours, r.verdict), ("-39% +- 48 vs DCQCN", "no difference shown"))
 
     def test_lowest(self):
-        r = row(self.table, "fig9b", "paper", "lowest")
+        r = row(self.table, "fig9b", "default", "lowest")
         # 0.4: DCON 0.10 ms, first; 0.8: DCON 2.00 ms, second (PCN 1.00 below, Swift 2.50 and
         # DCQCN 4.00 above).
         self.assertEqual(r.verdict, "partly (1 of 2)")
         self.assertEqual(r.ours, "0.4: 0.10 ms (rank 1; best baseline DCQCN 0.20); "
                                  "0.8: 2.00 ms (rank 2; best baseline PCN 1.00)")
         # The alternative reading has load 0.8 only: DCON 2.67 ms, PCN 1.00.
-        self.assertEqual(row(self.table, "fig9b", "alternative", "lowest").verdict, "no")
+        self.assertEqual(row(self.table, "fig9b", "CNM raises", "lowest").verdict, "no")
         # Pause rate: DCON 200/s at 0.8 against Swift 0: rank 2; 0 at 0.4 ties (not below).
-        self.assertEqual(row(self.table, "fig9a", "paper").verdict, "partly (1 of 2)")
+        self.assertEqual(row(self.table, "fig9a", "default").verdict, "partly (1 of 2)")
 
     def test_gap(self):
-        r = row(self.table, "fig10a", "paper", "larger on DataMining")
+        r = row(self.table, "fig10a", "default", "larger on DataMining")
         self.assertEqual(r.ours, "vs DCQCN: WebSearch -90%, DataMining -99%; vs Swift: "
                                  "WebSearch DCON > 0 = Swift, DataMining -50%; vs PCN: "
                                  "WebSearch -75%, DataMining -90%")
         self.assertEqual(r.verdict, "no")  # Swift's 0 on WebSearch
-        self.assertEqual(row(self.table, "fig10a", "paper", "lowest").verdict, "holds")
-        self.assertEqual(row(self.table, "fig10a", "alternative", "larger").verdict, "not run")
+        self.assertEqual(row(self.table, "fig10a", "default", "lowest").verdict, "holds")
+        self.assertEqual(row(self.table, "fig10a", "CNM raises", "larger").verdict, "not run")
 
     def test_best_and_missing(self):
-        r = row(self.table, "fig11", "paper")
+        r = row(self.table, "fig11", "default")
         self.assertEqual(r.verdict, "partly (1 of 2)")
         self.assertEqual(r.ours, "0.4: 2.00 / 3.00 / 1.00; 0.8: 1.00 / 3.00 / 2.00")
-        self.assertEqual(row(self.table, "fig12", "paper").verdict, "not run")
-        self.assertEqual(row(self.table, "fig7a", "paper", "lowest").verdict, "not run")
-        self.assertEqual(row(self.table, "fig2", "DCQCN").verdict, "not run")
+        self.assertEqual(row(self.table, "fig12", "default").verdict, "not run")
+        self.assertEqual(row(self.table, "fig7a", "default", "lowest").verdict, "not run")
+        self.assertEqual(row(self.table, "fig2", "DCQCN", "15us, burst by ECMP, fair-share").verdict,
+                         "not run")
+        self.assertEqual(row(self.table, "fig2+6", "default").verdict, "not run")
 
     def test_no_difference_shown(self):
         # DCON 1, 2, 3 ms against DCQCN 1, 2, 4 ms: reductions 0, 0, 25% (mean 8.33, std 14.43,
@@ -127,7 +129,7 @@ class ClaimsTest(unittest.TestCase):
         web = {("dcon", 0.8): [(1e-3, 0, 0), (2e-3, 0, 0), (3e-3, 0, 0)],
                ("dcqcn", 0.8): [(1e-3, 0, 0), (2e-3, 0, 0), (4e-3, 0, 0)]}
         table = self.claims_with("fig9", web)
-        r = row(table, "fig9b", "paper", "vs DCQCN")
+        r = row(table, "fig9b", "default", "vs DCQCN")
         self.assertEqual((r.ours, r.verdict), ("-8% +- 36 vs DCQCN", "no difference shown"))
 
     def test_reproduced(self):
@@ -136,7 +138,7 @@ class ClaimsTest(unittest.TestCase):
         web = {("dcon", 0.8): [(0.45e-3, 0, 0), (0.9e-3, 0, 0), (1.4e-3, 0, 0)],
                ("dcqcn", 0.8): [(1e-3, 0, 0), (2e-3, 0, 0), (3e-3, 0, 0)]}
         table = self.claims_with("fig9", web)
-        r = row(table, "fig9b", "paper", "vs DCQCN")
+        r = row(table, "fig9b", "default", "vs DCQCN")
         self.assertEqual((r.ours, r.verdict), ("-54% +- 2 vs DCQCN", "reproduced"))
 
     def test_common_seeds(self):
@@ -146,7 +148,7 @@ class ClaimsTest(unittest.TestCase):
         f12 = {("dcon", 0.8): [(3e-3, 0, 0), (1e-3, 0, 0), (1e-3, 0, 0)],
                ("dcon-T2", 0.8): [(2e-3, 0, 0)], ("dcon-T4", 0.8): [(4e-3, 0, 0)]}
         table = self.claims_with("fig12", f12)
-        r = row(table, "fig12", "paper")
+        r = row(table, "fig12", "default")
         self.assertEqual(r.ours, "0.8: 2.00 / 4.00 / 3.00 (seed 1)")
         self.assertEqual(r.verdict, "no")
 
@@ -164,6 +166,51 @@ class ClaimsTest(unittest.TestCase):
         self.assertEqual(verdict, "fails: L2 never pauses S1, f0 keeps half its rate")
         self.assertEqual(ours, "1 seed(s); hold: f1 throttled")
         self.assertEqual(pc.claim_facts(readings, "dcon", pc.FIG6_FACTS, "230us")[1], "holds")
+        # a table without placement/start columns has the default configuration only
+        self.assertEqual(pc.claim_facts(readings, "dcon", pc.FIG6_FACTS, "230us", "vias0")[1],
+                         "not run")
+
+    def test_facts_jointly_per_configuration(self):
+        # DCQCN's Fig. 2 facts hold at 15 us (ECMP, fair start) only; DCON's Fig. 6 facts at
+        # 15 us with the burst via S0 and at 230 us by ECMP: no configuration has both, until
+        # DCQCN's hold at 230 us too.
+        def rows(variant, spacing, placement, holds, facts):
+            return [{"variant": variant, "spacing": spacing, "placement": placement,
+                     "start": "fair", "seed": 1, **{c: holds for c, _ in facts}}]
+        readings = pd.DataFrame(
+            rows("dcqcn", "15us", "ecmp", True, pc.FIG2_FACTS)
+            + rows("dcqcn", "230us", "ecmp", False, pc.FIG2_FACTS)
+            + rows("dcon", "15us", "ecmp", False, pc.FIG6_FACTS)
+            + rows("dcon", "15us", "vias0", True, pc.FIG6_FACTS)
+            + rows("dcon", "230us", "ecmp", True, pc.FIG6_FACTS))
+        tb = os.path.join(self.tmp.name, "tb")
+        os.makedirs(tb)
+        readings.to_csv(os.path.join(tb, "readings.csv"), index=False)
+        table = pc.claims(self.large, os.path.join(self.tmp.name, "none"), tb)
+        r = row(table, "fig2+6", "default")
+        self.assertEqual((r.ours, r.verdict), ("in none of 8 configurations", "no"))
+        r = row(table, "fig6", "default", "(15us, burst via S0, fair-share start)")
+        self.assertEqual(r.verdict, "holds")
+        readings.loc[(readings.variant == "dcqcn") & (readings.spacing == "230us"),
+                     [c for c, _ in pc.FIG2_FACTS]] = True
+        readings.to_csv(os.path.join(tb, "readings.csv"), index=False)
+        table = pc.claims(self.large, os.path.join(self.tmp.name, "none"), tb)
+        r = row(table, "fig2+6", "default")
+        self.assertEqual((r.ours, r.verdict), ("230us, burst by ECMP, fair-share start", "holds"))
+
+    def test_stationarity_in_verdicts(self):
+        # seed 2 of DCQCN at 0.8 not stationary: the reduction vs DCQCN and the "lowest" rows
+        # say so, the one vs Swift does not
+        t = pd.read_csv(os.path.join(self.large, "fig9-runs.csv"))
+        t["stationary"] = ~((t.variant == "dcqcn") & (t.seed == 2) & (t.load == 0.8))
+        t.to_csv(os.path.join(self.large, "fig9-runs.csv"), index=False)
+        table = pc.claims(self.large, os.path.join(self.tmp.name, "none"),
+                          os.path.join(self.tmp.name, "none"))
+        self.assertEqual(row(table, "fig9b", "default", "vs DCQCN").verdict,
+                         "same direction; 1 of 6 runs not stationary")
+        self.assertEqual(row(table, "fig9b", "default", "vs Swift").verdict, "same direction")
+        self.assertTrue(row(table, "fig9b", "default", "lowest").verdict.endswith(
+            "; 1 of 16 runs not stationary"))
 
     def test_figure_table(self):
         nan = float("nan")

@@ -159,9 +159,21 @@ class FactsTest(unittest.TestCase):
         self.assertEqual(cmd, ["tb"] + variants.args("dcon-old") + [
             "--burstInterval=230us", "--burstStart=30ms", "--stopTime=60ms",
             "--sampleInterval=20us", "--outdir=out", "--RngRun=2"])
-        self.assertEqual(len(tr.plan(tr.VARIANTS, tr.SPACINGS, [1])), 28)
+        self.assertEqual(len(tr.plan(tr.VARIANTS, tr.SPACINGS, [1])), 2 * len(tr.VARIANTS))
         with self.assertRaises(variants.VariantError):
             tr.plan(["nope"], ["15us"], [1])
+        # the other readings of the scenario: placement and how f0/f1 reach the fair share
+        runs = tr.plan(["dcon"], ["230us"], [3], ["ecmp", "vias0"], ["fair", "run"])
+        self.assertEqual(list(runs), ["dcon-i230us-s3", "dcon-i230us-run-s3",
+                                      "dcon-i230us-vias0-s3", "dcon-i230us-vias0-run-s3"])
+        cmd = tr.command("tb", runs["dcon-i230us-vias0-run-s3"], "out")
+        self.assertEqual(cmd[:4], ["tb", "--cc=dcon", "--burstViaS0=true",
+                                   "--longFlowStartRate=0"])
+        self.assertEqual(tr.run_args(runs["dcon-i230us-s3"]),
+                         ["--cc=dcon", "--burstInterval=230us", "--burstStart=30ms",
+                          "--stopTime=60ms", "--sampleInterval=20us", "--RngRun=3"])
+        with self.assertRaises(tr.sweep_runner.SweepError):
+            tr.plan(["dcon"], ["15us"], [1], ["nowhere"])
 
 
 class SweepTest(unittest.TestCase):
@@ -169,8 +181,9 @@ class SweepTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             sim = write_executable(os.path.join(tmp, "dcon-testbed"), FAKE_TESTBED)
             res = os.path.join(tmp, "r")
+            store = os.path.join(tmp, "store")
             argv = ["--variants", "dcqcn", "dcon", "pcn", "dcon-m1", "-j", "2", "--binary", sim,
-                    "--results", res]
+                    "--results", res, "--store", store]
             env = {"FAKE_TB_FAIL": "pcn", "FAKE_TB_LIE": "dcqcn"}
             os.environ.update(env, FAKE_TB_WRITER=WRITER)
             try:
@@ -199,10 +212,21 @@ class SweepTest(unittest.TestCase):
                 rc, out, _ = quiet(tr.main, argv + ["--seeds", "1"])
             finally:
                 del os.environ["FAKE_TB_WRITER"]
-            self.assertIn("8 runs, 6 already finished, 2 to do", out)
+            self.assertIn("6 of 8 runs have a current record", out)
+            self.assertIn("2 runs, 0 already finished, 2 to do", out)
             self.assertEqual(rc, 0)  # FAKE_TB_FAIL no longer set
             t = pd.read_csv(os.path.join(res, "readings.csv"))
             self.assertEqual(t[t.variant == "pcn"].verdict.tolist(), ["-", "-"])
+            # the records alone give the same table (the raw results deleted)
+            before = t
+            import shutil
+            shutil.rmtree(res)
+            rc, out, _ = quiet(tr.main, argv[:-4] + ["--results", res, "--store", store,
+                                                     "--binary", sim])
+            self.assertEqual(rc, 0)
+            self.assertIn("8 of 8 runs have a current record", out)
+            after = pd.read_csv(os.path.join(res, "readings.csv"))
+            pd.testing.assert_frame_equal(before, after)
 
     def test_bad_input(self):
         with tempfile.TemporaryDirectory() as tmp:
