@@ -17,12 +17,14 @@
 // --scale=small (4 x 4 x 12) and --scale=tiny (2 x 4 x 4) give quick runs.
 //
 // Switches (the paper gives these only for its testbed, reused here): 22 MB shared buffer,
-// static PFC threshold 320 KB per ingress port and priority (resume at 300 KB), ECN at 200 KB;
-// DCON: Q_ECN 200 KB and the dynamic Q_CNM (--qcnmFraction for a fixed one), T = 3 RTT.
+// static PFC threshold 320 KB per ingress port and priority (resume at 300 KB;
+// --pfcThreshold=dynamic for alpha x the free shared buffer), DCQCN's RED 5/200 KB, 1%;
+// DCON: Q_ECN 5 KB and the dynamic Q_CNM of the live fan-out (--qcnmFraction for a fixed one,
+// --qcnmFanOut / --qcnmFanOutMode for M), T = 3 RTT.
 //
 // Output (--outdir, default results/large/<workload>-<cc>-load<load>-s<seed>): flows.csv,
-// pfc.csv, drops.csv, flows.txt (the flows in HPCC format, replayable with --flowFile),
-// run.json, summary.json (written last). scripts/fct_stats.py computes FCT statistics and the
+// pfc.csv, drops.csv, flows.txt (the flows in HPCC format, replayable with --flowFile), with DCON
+// cnm.csv (every CNM and what its sender did), run.json, summary.json (written last). scripts/fct_stats.py computes FCT statistics and the
 // pause rate; scripts/large_sweep.py runs whole figures.
 
 #include "ns3/dcon-large-scale.h"

@@ -11,21 +11,24 @@
 //   H0 H2 .. H14   H1 H3 .. H15    R0  R1
 //
 // f0 = H0 -> R0 and f1 = H1 -> R1 run from t = 0, pinned through S1, so they share L2's
-// ingress from S1 (P1/L2) and converge to their fair share (18.5 Gb/s of goodput each, 20 Gb/s
-// on the wire) before the burst. At --burstStart (30 ms), H2..H15 each send 35 flows of 64 KB to
-// R1, one every 230 us (the paper: "the burst lasts 8 ms"; 35 x 230 us = 8.05 ms), each at line
-// rate, spread over both spines (--burstViaS0 pins it through S0): 31 Gb/s on average on top of
-// f1's 20 Gb/s toward R1's 40 Gb/s link. The
-// placement is our reading of the paper's text (see helper/dcon-testbed.h and doc/dcon.rst).
-// Switches: 22 MB shared buffer, static PFC pause threshold 320 KB per ingress port, ECN at
-// 200 KB.
+// ingress from S1 (P1/L2); they start at their fair share (20 Gb/s on the wire;
+// --longFlowStartRate=0: at line rate, converging by running). At --burstStart (30 ms),
+// H2..H15 each send 35 flows of 64 KB to R1, one every 15 us (--burstInterval; the paper's
+// Fig. 7 default; 230us spreads them over the paper's "8 ms"), each at line rate, spread over
+// both spines by ECMP (--burstViaS0 pins the burst through S0). The placement is our reading of
+// the paper's text (see helper/dcon-testbed.h and doc/dcon.rst). Switches: 22 MB shared buffer,
+// static PFC pause threshold 320 KB per ingress port; DCQCN's RED 5/200 KB, 1%; DCON's Q_ECN
+// 200 KB (the paper's "ECN threshold 200 KB").
 //
 // Expected with --cc=dcqcn (Fig. 2): L2's egress to R1 (P2/L2) fills, L2's ingress from S1
 // (P1/L2) reaches the PFC threshold, L2 pauses S1 and S1 pauses L0 and L1 (congestion
-// spreading); f0 and f1 collapse during the burst and recover after it.
+// spreading); f0 and f1 collapse during the burst and recover after it. With --cc=dcon
+// (Fig. 6): f1 is throttled by CNMs; f0 is far less hurt and recovers; L2 still pauses S1 with
+// the 15 us burst through both spines (doc/dcon.rst, validation).
 //
 // Output (--outdir, default results/testbed-<cc>): flows.csv, pfc.csv, queues.csv,
-// throughput.csv, drops.csv, summary.json. scripts/plot_testbed.py draws the figure.
+// throughput.csv, drops.csv, facts.json (the readings and Fig. 2's and Fig. 6's facts), with
+// DCON cnm.csv, and summary.json (last). scripts/plot_testbed.py draws the figure.
 // --validate checks the expected facts above and exits non-zero if one does not hold.
 
 #include "ns3/dcon-testbed.h"

@@ -201,7 +201,19 @@ TEST(Convergence, DconDcqcnSender)
     EXPECT_EQ(s.pauses, 0u);
 }
 
-// DCON with the paper's Algorithm 1 as written (Sender=Paper, the default) has no increase
+// DCON read with the text (Sender=Paper with the additive increase of its AIMD, the defaults):
+// both flows on their own ingress port, so no CNM; after B's line-rate start both are cut by
+// marked CNPs and climb back by R_AI = 40 Mb/s per unmarked 50 us CNP, and share the link.
+TEST(Convergence, DconTextSenderShares)
+{
+    Shares s = RunTwoFlows("dcon", "ns3::DconQueueDisc", MilliSeconds(50), MilliSeconds(70));
+    EXPECT_GT(s.alone, 0.95 * 2 * kFair);
+    EXPECT_NEAR(s.a, kFair, 0.1 * kFair);
+    EXPECT_NEAR(s.b, kFair, 0.1 * kFair);
+    EXPECT_EQ(s.pauses, 0u);
+}
+
+// DCON with Algorithm 1's listing as written (UnmarkedCnpIncrease = 0) has no increase
 // above the last target rate: a marked CNP sets target = rate and cuts the rate, an unmarked
 // one only moves the rate halfway back to the target. When B starts at line rate next to A,
 // the queue (one ingress port each: no CNM) stays above Q_ECN for several 50 us CNP periods,
@@ -209,8 +221,21 @@ TEST(Convergence, DconDcqcnSender)
 // afterwards neither flow can climb back: the link stays mostly idle for good. This is the
 // literal text's known limitation (doc/dcon.rst, DCON; validation). Measured: A alone
 // 36.97 Gb/s, then 3.08 / 2.31 Gb/s over 50-70 ms, 2,778 CNPs, no PAUSE.
-TEST(Convergence, DconPaperSenderCannotClimbBack)
+TEST(Convergence, DconListingCannotClimbBack)
 {
+    struct ListingGuard
+    {
+        ListingGuard()
+        {
+            Config::SetDefault("ns3::RdmaDcon::UnmarkedCnpIncrease", StringValue("0bps"));
+        }
+
+        ~ListingGuard()
+        {
+            Config::SetDefault("ns3::RdmaDcon::UnmarkedCnpIncrease", StringValue("40Mbps"));
+        }
+    } guard;
+
     Shares s = RunTwoFlows("dcon", "ns3::DconQueueDisc", MilliSeconds(50), MilliSeconds(70));
     EXPECT_GT(s.alone, 0.95 * 2 * kFair); // alone at line rate: no CNP is ever marked
     EXPECT_LT(s.a + s.b, 0.25 * 2 * kFair);
