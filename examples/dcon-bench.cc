@@ -367,6 +367,11 @@ main(int argc, char* argv[])
                  "Print the congestion controls (name, switch queue, summary; one a line) and exit",
                  listCc);
     cmd.AddValue("outdir", "If set, write the monitor's CSV files and summary.json here", outdir);
+    bool spreading = false;
+    cmd.AddValue("spreading",
+                 "Measure congestion spreading (needs --outdir): victims.csv, pause-trees.csv, "
+                 "pause-events.csv and summary.json's spreading (sequential runs)",
+                 spreading);
     cmd.AddValue("buffer", "Switch buffer size (bytes: 32MiB = 33,554,432 B)", buffer);
     cmd.AddValue("alpha", "Dynamic PFC threshold factor", alpha);
     cmd.AddValue("pmax", "ECN marking probability at Kmax", pmax);
@@ -390,6 +395,10 @@ main(int argc, char* argv[])
     try
     {
         DconParallel::Start();
+        if (spreading && outdir.empty())
+        {
+            throw std::invalid_argument("--spreading writes its results as files: give --outdir");
+        }
         if (topoPath.empty() || flowsPath.empty())
         {
             throw std::invalid_argument("--topo and --flows are required (e.g. "
@@ -530,6 +539,10 @@ main(int argc, char* argv[])
         {
             std::filesystem::create_directories(outdir);
             monitor = Create<DconMonitor>(fabric, flows);
+            if (spreading)
+            {
+                monitor->EnableCongestionSpreading();
+            }
             monitor->Start(MicroSeconds(100), lastStart + safety);
             // (no queue or throughput probes are added, so the monitor schedules nothing)
         }

@@ -112,6 +112,10 @@ main(int argc, char* argv[])
     AddUnsignedValue(cmd, "incastSenders", "Senders per incast event", cfg.incastSenders);
     AddUnsignedValue(cmd, "incastBytes", "Bytes per incast sender", cfg.incastBytes);
     cmd.AddValue("outdir", "Output directory", outdir);
+    cmd.AddValue("spreading",
+                 "Measure congestion spreading: victims.csv, pause-trees.csv, pause-events.csv "
+                 "and summary.json's spreading (sequential runs)",
+                 cfg.spreading);
     ParallelOptions par;
     par.AddTo(cmd, "leaf", true);
     cmd.Parse(argc, argv);

@@ -83,6 +83,10 @@ main(int argc, char* argv[])
                  cfg.burstStagger);
     cmd.AddValue("cnmWindowRtts", "DCON window T in base RTTs", cfg.cnmWindowRtts);
     cmd.AddValue("pcap", "Write pcap files of L2's ports", cfg.pcap);
+    cmd.AddValue("spreading",
+                 "Measure congestion spreading: victims.csv, pause-trees.csv, pause-events.csv "
+                 "and summary.json's spreading (sequential runs)",
+                 cfg.spreading);
     cmd.AddValue("validate", "Check the expected result and exit 1 if it does not hold", validate);
     ParallelOptions par;
     par.AddTo(cmd, "leaf", false);

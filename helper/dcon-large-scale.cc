@@ -178,6 +178,10 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
         m_monitor->SetNodeName(m_topo.GetSpine(s), "spine" + std::to_string(s));
     }
     m_monitor->AddBufferSample();
+    if (config.spreading)
+    {
+        m_monitor->EnableCongestionSpreading();
+    }
     // buffer.csv covers the arrival window (its use: is the measured part stationary?)
     m_monitor->Start(config.sampleInterval,
                      std::min(config.maxTime, config.arrivalStart + config.duration));

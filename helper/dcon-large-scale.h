@@ -70,6 +70,7 @@ struct DconLargeScaleConfig
     uint32_t incastSenders{16};      //!< senders per incast event
     uint64_t incastBytes{64000};     //!< bytes per incast sender
     std::string flowFile;            //!< replay this HPCC flow file instead of generating
+    bool spreading{false};           //!< measure congestion spreading (victims.csv, ...)
 
     /**
      * \brief Set the fabric size from a scale name: "full" (8 x 10 x 24, the paper's), "small"

@@ -44,6 +44,21 @@ DconMonitor::GetDconRecorder() const
 }
 
 void
+DconMonitor::EnableCongestionSpreading()
+{
+    if (!m_spreading)
+    {
+        m_spreading = Create<CongestionSpreading>(m_fabric, m_flows);
+    }
+}
+
+Ptr<CongestionSpreading>
+DconMonitor::GetCongestionSpreading() const
+{
+    return m_spreading;
+}
+
+void
 DconMonitor::SetNodeName(uint32_t node, const std::string& name)
 {
     if (name.find(',') != std::string::npos || name.find('"') != std::string::npos)
@@ -115,6 +130,10 @@ DconMonitor::Start(Time interval, Time stop)
     if (m_dcon)
     {
         m_dcon->Start();
+    }
+    if (m_spreading)
+    {
+        m_spreading->Start();
     }
     if (!m_queues.empty() || !m_flowProbes.empty() || m_bufferProbe)
     {
@@ -331,6 +350,11 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
     {
         m_dcon->WriteCnmCsv((d / "cnm.csv").string(), name);
     }
+    if (m_spreading)
+    {
+        m_spreading->Finish();
+        m_spreading->Write(d.string(), name);
+    }
 
     // flows.csv, sorted by flow id so the file does not depend on completion order ties
     std::vector<RdmaFlowRecord> recs = GetRecordsById();
@@ -487,6 +511,10 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
     if (m_dcon)
     {
         m_dcon->WriteSummary(out, name);
+    }
+    if (m_spreading)
+    {
+        m_spreading->WriteSummary(out);
     }
     out << "  \"mmu_at_end\": {\"total_bytes\": " << t.mmuTotal
         << ", \"shared_bytes\": " << t.mmuShared << ", \"headroom_bytes\": " << t.mmuHeadroom

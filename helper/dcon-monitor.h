@@ -7,6 +7,7 @@
 
 #include "ns3/event-id.h"
 #include "ns3/simple-ref-count.h"
+#include "congestion-spreading.h"
 #include "dcon-recorder.h"
 #include "rdma-fabric-helper.h"
 #include "rdma-flow-helper.h"
@@ -34,6 +35,7 @@ namespace ns3
  *   priorities; ingress = bytes held in the switch that arrived on the port, all priorities)
  * - throughput.csv: time_s,flow,gbps (acknowledged bytes per sample interval)
  * - drops.csv: node,reason,packets
+ * - victims.csv, pause-trees.csv, pause-events.csv (with EnableCongestionSpreading)
  * - cnm.csv (fabrics with DCON queues): every CNM sent and what its sender did with it
  *   (DconRecorder)
  * - summary.json: totals (see doc/dcon.rst); with DCON queues also their counters and time
@@ -197,6 +199,19 @@ public:
                                                            bool ingress) const;
 
     /**
+     * \brief Measure congestion spreading too (CongestionSpreading: culprit and victim time per
+     * flow, pause trees); Write then also writes victims.csv, pause-trees.csv, pause-events.csv
+     * and summary.json's "spreading". Call before Start. Sequential runs only.
+     */
+    void EnableCongestionSpreading();
+
+    /**
+     * \brief The congestion-spreading measurement, when enabled.
+     * \return it, or null
+     */
+    Ptr<CongestionSpreading> GetCongestionSpreading() const;
+
+    /**
      * \brief DCON's records (CNMs, queue phases), when the fabric has DCON queues.
      * \return the recorder, or null
      */
@@ -297,6 +312,7 @@ private:
     bool m_collected{false};  //!< Collect ran in a parallel run
     Totals m_totals;          //!< over every rank (valid when m_collected)
     Ptr<DconRecorder> m_dcon; //!< DCON's records (fabrics with DCON queues), or null
+    Ptr<CongestionSpreading> m_spreading; //!< congestion spreading, when enabled
 };
 
 } // namespace ns3

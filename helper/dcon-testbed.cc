@@ -119,6 +119,10 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
     m_monitor->AddQueueSample(L(2), m_fabric->GetPort(L(2), S(0)), true);  // L2 ingress from S0
     m_monitor->AddThroughputFlow(f0);
     m_monitor->AddThroughputFlow(f1);
+    if (config.spreading)
+    {
+        m_monitor->EnableCongestionSpreading();
+    }
     m_monitor->Start(config.sampleInterval, config.stopTime);
 }
 
@@ -234,6 +238,20 @@ DconTestbed::GetFacts() const
     f.f0After = AverageThroughput(0, lastWindow, m_config.stopTime);
     f.f1Before = AverageThroughput(1, before, start);
     f.f1During = AverageThroughput(1, start, end);
+    if (Ptr<CongestionSpreading> cs = m_monitor->GetCongestionSpreading())
+    {
+        cs->Finish();
+        const CongestionSpreading::FlowTimes t0 = cs->GetFlowTimes(0);
+        const CongestionSpreading::FlowTimes t1 = cs->GetFlowTimes(1);
+        f.f0VictimS = t0.victim.GetSeconds();
+        f.f0CulpritS = t0.culprit.GetSeconds();
+        f.f1VictimS = t1.victim.GetSeconds();
+        f.f1CulpritS = t1.culprit.GetSeconds();
+        for (const auto& e : cs->GetEvents())
+        {
+            f.maxDepth = std::max(f.maxDepth, e.maxDepth);
+        }
+    }
     if (Ptr<DconRecorder> rec = m_monitor->GetDconRecorder())
     {
         for (const DconRecorder::Cnm& c : rec->GetCnms())
@@ -268,7 +286,14 @@ DconTestbedFacts::WriteJson(const std::string& path, const std::string& cc) cons
         << ",\n  \"f1_before_gbps\": " << f1Before << ",\n  \"f1_during_gbps\": " << f1During
         << ",\n  \"burst_end_s\": " << burstEnd.GetSeconds() << ",\n  \"cnms_f0\": " << cnmsF0
         << ",\n  \"cnms_f1\": " << cnmsF1 << ",\n  \"cnms_f1_applied\": " << cnmsAppliedF1
-        << ",\n  \"cnms_burst\": " << cnmsBurst << ",\n  \"facts\": [";
+        << ",\n  \"cnms_burst\": " << cnmsBurst;
+    if (f0VictimS >= 0)
+    {
+        out << ",\n  \"f0_victim_s\": " << f0VictimS << ",\n  \"f0_culprit_s\": " << f0CulpritS
+            << ",\n  \"f1_victim_s\": " << f1VictimS << ",\n  \"f1_culprit_s\": " << f1CulpritS
+            << ",\n  \"max_pause_depth\": " << maxDepth;
+    }
+    out << ",\n  \"facts\": [";
     const TypeId tid = RdmaCongestionOps::LookupTypeId(cc);
     bool first = true;
     for (const auto& [figure, facts, expected] :

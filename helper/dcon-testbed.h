@@ -63,6 +63,7 @@ struct DconTestbedConfig
     bool burstViaS0{false};                //!< pin the burst through S0 (default: per-flow ECMP)
     bool burstStagger{false};              //!< offset sender k by k x burstInterval / senders
     bool pcap{false};                      //!< write pcap of L2's ports
+    bool spreading{false};                 //!< measure congestion spreading (victims.csv, ...)
     std::string outdir;                    //!< where pcap files go (if pcap)
 };
 
@@ -95,6 +96,14 @@ struct DconTestbedFacts
     uint64_t cnmsF1{0};     //!< CNMs sent for f1
     uint64_t cnmsBurst{0};  //!< CNMs sent for burst flows
     uint64_t cnmsAppliedF1{0}; //!< of f1's, applied by its sender
+    /// Congestion spreading (DconTestbedConfig::spreading; negative when not measured): the
+    /// time f0 and f1 were held by PFC pauses as victims (congestion they do not feed) and as
+    /// culprits, in seconds
+    double f0VictimS{-1};
+    double f0CulpritS{-1};  //!< see f0VictimS
+    double f1VictimS{-1};   //!< see f0VictimS
+    double f1CulpritS{-1};  //!< see f0VictimS
+    uint32_t maxDepth{0};   //!< deepest PAUSE of any pause tree (spreading only)
 
     /**
      * \brief The paper's Fig. 2 (DCQCN): L2 pauses S1, S1 pauses L0 and L1, f0 and f1 fall

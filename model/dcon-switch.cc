@@ -242,6 +242,19 @@ DconSwitch::GetIngressFanOutAbove(uint32_t inPort,
     return m;
 }
 
+uint64_t
+DconSwitch::GetIngressBytesTo(uint32_t inPort, uint32_t outPort, uint8_t priority) const
+{
+    const std::size_t n = m_ports.size();
+    if (inPort >= n || outPort >= n || priority >= PfcNetDevice::NUM_PRIORITIES)
+    {
+        throw std::out_of_range("DconSwitch::GetIngressBytesTo: no port " + std::to_string(inPort)
+                                + " / " + std::to_string(outPort) + " or priority "
+                                + std::to_string(priority));
+    }
+    return m_fanBytes[(inPort * n + outPort) * PfcNetDevice::NUM_PRIORITIES + priority];
+}
+
 uint32_t
 DconSwitch::GetIngressDesignFanOut(uint32_t inPort) const
 {

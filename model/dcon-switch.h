@@ -240,6 +240,16 @@ public:
                                    const RdmaEgressQueueDisc* self) const override;
 
     /**
+     * \brief Bytes that arrived on an ingress port and wait in an egress port's queue of a
+     * priority now (what a PAUSE of that ingress port is made of, per egress).
+     * \param inPort the ingress port
+     * \param outPort the egress port
+     * \param priority the priority
+     * \return bytes
+     */
+    uint64_t GetIngressBytesTo(uint32_t inPort, uint32_t outPort, uint8_t priority) const;
+
+    /**
      * \brief The configured design fan-out of an ingress port (RdmaIngressInfo).
      * \param inPort the ingress port
      * \return M, 0 if not configured

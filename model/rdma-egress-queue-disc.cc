@@ -61,6 +61,23 @@ RdmaEgressQueueDisc::CheckPfcThreshold(uint64_t /* pfcThreshold */) const
 }
 
 void
+RdmaEgressQueueDisc::ForEachItem(const std::function<void(const RdmaQueueDiscItem&)>& fn) const
+{
+    const RdmaFifoQueue* fifo = dynamic_cast<const RdmaFifoQueue*>(m_fifo);
+    if (!m_fifo)
+    {
+        return; // not initialized: no packet has been queued
+    }
+    if (!fifo)
+    {
+        throw std::logic_error(GetInstanceTypeId().GetName()
+                               + "::ForEachItem: the internal queue is not an RdmaFifoQueue");
+    }
+    fifo->ForEach([&fn](const QueueDiscItem& item)
+                  { fn(static_cast<const RdmaQueueDiscItem&>(item)); });
+}
+
+void
 RdmaEgressQueueDisc::SetLinkRate(DataRate rate)
 {
     m_linkRate = rate;

@@ -9,6 +9,8 @@
 #include "ns3/queue-disc.h"
 #include "rdma-queue-disc-item.h"
 
+#include <functional>
+
 namespace ns3
 {
 
@@ -129,6 +131,13 @@ public:
      * \param pfcThreshold the pause threshold with an empty buffer (0 = PFC off: no check)
      */
     virtual void CheckPfcThreshold(uint64_t pfcThreshold) const;
+
+    /**
+     * \brief Call \p fn for every packet in the queue, head first (a measurement's look at
+     * what waits here, e.g. when the port is paused; O(queue length)).
+     * \param fn the function
+     */
+    void ForEachItem(const std::function<void(const RdmaQueueDiscItem&)>& fn) const;
 
 protected:
     /**

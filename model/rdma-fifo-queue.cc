@@ -121,6 +121,15 @@ RdmaFifoQueue::Remove()
     return item;
 }
 
+void
+RdmaFifoQueue::ForEach(const std::function<void(const QueueDiscItem&)>& fn) const
+{
+    for (const auto& item : m_items)
+    {
+        fn(*item);
+    }
+}
+
 Ptr<const QueueDiscItem>
 RdmaFifoQueue::Peek() const
 {

@@ -10,6 +10,7 @@
 #include "ns3/traced-callback.h"
 
 #include <deque>
+#include <functional>
 
 namespace ns3
 {
@@ -50,6 +51,12 @@ public:
     Ptr<QueueDiscItem> Dequeue() override;
     Ptr<QueueDiscItem> Remove() override;
     Ptr<const QueueDiscItem> Peek() const override;
+
+    /**
+     * \brief Call \p fn for every item, oldest first.
+     * \param fn the function
+     */
+    void ForEach(const std::function<void(const QueueDiscItem&)>& fn) const;
 
 protected:
     void DoDispose() override;

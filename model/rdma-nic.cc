@@ -214,6 +214,45 @@ RdmaNic::GetSenderCongestionOps(uint32_t flowId) const
     return nullptr;
 }
 
+bool
+RdmaNic::GetFlowTuple(uint32_t flowId, RdmaFiveTuple& tuple) const
+{
+    for (const auto& qp : m_active)
+    {
+        if (qp->request.flowId == flowId)
+        {
+            tuple.src = m_address;
+            tuple.dst = qp->request.dst;
+            tuple.sport = qp->sport;
+            tuple.dport = BthHeader::ROCEV2_UDP_PORT;
+            tuple.protocol = 17;
+            return true;
+        }
+    }
+    return false;
+}
+
+void
+RdmaNic::ForEachFlowWithData(uint8_t priority,
+                             const std::function<void(uint32_t, const RdmaFiveTuple&)>& fn) const
+{
+    std::vector<uint32_t> ids;
+    for (const auto& qp : m_active)
+    {
+        if (qp->request.priority == priority && qp->state->m_sndNxt < qp->state->m_size)
+        {
+            ids.push_back(qp->request.flowId);
+        }
+    }
+    std::sort(ids.begin(), ids.end());
+    for (uint32_t id : ids)
+    {
+        RdmaFiveTuple t;
+        GetFlowTuple(id, t);
+        fn(id, t);
+    }
+}
+
 const RdmaNic::Stats&
 RdmaNic::GetStats() const
 {

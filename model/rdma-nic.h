@@ -9,12 +9,14 @@
 #include "ns3/ipv4-address.h"
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
-#include "cnm-header.h"
 #include "ns3/traced-callback.h"
+#include "cnm-header.h"
 #include "pfc-net-device.h"
+#include "rdma-flow-id.h"
 #include "rdma-queue-pair.h"
 
 #include <deque>
+#include <functional>
 #include <unordered_map>
 #include <vector>
 
@@ -168,6 +170,23 @@ public:
      * \return the statistics
      */
     const Stats& GetStats() const;
+
+    /**
+     * \brief The 5-tuple of an open flow of this NIC (its data packets' addresses and ports).
+     * \param flowId the flow
+     * \param tuple filled in
+     * \return false if no open flow of this NIC has that id
+     */
+    bool GetFlowTuple(uint32_t flowId, RdmaFiveTuple& tuple) const;
+
+    /**
+     * \brief Call \p fn for every open flow of a priority with unsent data (what waits at this
+     * NIC when the priority is paused), in flow id order.
+     * \param priority the PFC priority
+     * \param fn called with the flow id and its 5-tuple
+     */
+    void ForEachFlowWithData(uint8_t priority,
+                             const std::function<void(uint32_t, const RdmaFiveTuple&)>& fn) const;
 
     /// Signature of the FlowComplete trace.
     typedef void (*FlowCompleteTracedCallback)(const RdmaFlowRecord& record);

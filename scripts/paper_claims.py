@@ -444,12 +444,65 @@ def figure_tables(large):
     return "\n\n".join(out)
 
 
+CAUSE_VARIANTS = ["dcqcn", "dcon", "dcon-raises", "dcon-listing", "dcon-cnmrateonly",
+                  "dcon-tlastport", "dcon-hyper", "dcon-m1", "dcon-m2", "dcon-mqecn",
+                  "dcon-mdesign", "dcon-dynpfc", "dcon-dynpfc-m2", "dcqcn-dynpfc",
+                  "dcon-dcqcnsender", "dcon-prev"]
+
+
+def causes_table(store, workload="websearch", load=0.8, variants_=CAUSE_VARIANTS):
+    """Where DCON's pauses come from: per variant at one load, the mean over the seeds every
+    listed variant has of: average FCT (ms), PAUSE/s, ECN marks, CNMs sent and the share that
+    raised a rate, and the shares of the queues' congested time spent marking, latched off and
+    in burst (the records of scripts/run_store.py in `store`). Returns (text, seeds used)."""
+    import glob
+    import json
+    recs = {}
+    for path in sorted(glob.glob(os.path.join(store, f"{workload}-*-load{load:g}-s*.json"))):
+        with open(path) as f:
+            rec = json.load(f)
+        name = rec["run"]
+        variant = name[len(workload) + 1:name.index(f"-load{load:g}-s")]
+        seed = int(name.split(f"-load{load:g}-s")[1].split("-")[0])
+        if variant in variants_:
+            recs.setdefault(variant, {})[seed] = rec["data"]
+    present = [v for v in variants_ if v in recs]
+    if not present:
+        return "", []
+    seeds = sorted(set.intersection(*(set(recs[v]) for v in present)))
+    rows = []
+    for v in present:
+        def mean(fn):
+            vals = [fn(recs[v][s]) for s in seeds]
+            vals = [x for x in vals if x is not None]
+            return sum(vals) / len(vals) if vals else math.nan
+        dq = lambda d, k: (d.get("dcon_queues") or {}).get("shares_above_qecn", {}).get(k)
+        cnm = lambda d, k: (d.get("cnms") or {}).get(k)
+        sent = mean(lambda d: cnm(d, "sent"))
+        raised = mean(lambda d: cnm(d, "raised_rate"))
+        rows.append([v, "%.2f" % (mean(lambda d: d["avg_fct_s"]) * 1e3),
+                     "{:,.0f}".format(mean(lambda d: d["pause_rate_per_s"])),
+                     "{:,.0f}".format(mean(lambda d: d["ecn_marks"])),
+                     "-" if math.isnan(sent) else "{:,.0f}".format(sent),
+                     "-" if math.isnan(sent) or sent == 0 else "%.1f%%" % (100 * raised / sent),
+                     "-" if math.isnan(mean(lambda d: dq(d, "marking"))) else " / ".join(
+                         "%.2f" % mean(lambda d: dq(d, k))
+                         for k in ("marking", "latched", "burst"))])
+    header = ["variant", "avg FCT ms", "PAUSE/s", "ECN marks", "CNMs", "raised",
+              "marking / latched / burst"]
+    return simple_table(header, rows), seeds
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--large", default="results/large")
     ap.add_argument("--fig7", default="results/fig7")
     ap.add_argument("--testbed", default="results/testbed-readings")
     ap.add_argument("--out", default="results/claims.csv")
+    ap.add_argument("--causes", metavar="STORE", nargs="?", const=os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "validation",
+        "large"), help="also print where DCON's pauses come from at WebSearch load 0.8 (the "
+        "DCON readings of the sens figure, from the run records in STORE)")
     ap.add_argument("--tables", action="store_true",
                     help="also print each large-scale figure's table (LARGE/<fig>.csv): mean "
                          "+- 95%% CI of the average and p99 FCT and the pause rate per point")
@@ -464,6 +517,13 @@ def main(argv=None):
     if args.tables:
         print()
         print(figure_tables(args.large))
+    if args.causes:
+        text, seeds = causes_table(args.causes)
+        print()
+        print("Where the pauses come from, WebSearch load 0.8, seeds %s" %
+              " ".join(map(str, seeds)))
+        print()
+        print(text)
     return 0
 
 
