@@ -15,6 +15,8 @@ runs, one command per figure, over named scheme variants (scripts/variants.py).
          dcon-ctrlstamp dcon-nqueued dcon-m1 dcon-qecn40 dcon-cnmlowers dcon-markinburst
          dcon-dcqcnsender-m1 dcon-dcqcnsender-markinburst
          dcon-old dcqcn dcqcn-step
+  spread WebSearch, load 0.8 by default: dcon dcqcn swift pcn dcon-raises with --spreading
+         (victim and culprit time, pause trees; run names end in -spread)
   swift  WebSearch:  swift swift-t25 swift-t100 swift-line swift-t25-line swift-t100-line
   --add-variants V..  adds variants to every chosen figure, e.g. another algorithm:
          large_sweep.py fig9 --add-variants dctcp
@@ -81,9 +83,11 @@ SEEDS = [1, 2, 3]
 SCALES = ["full", "small", "tiny"]
 QUICK = {"scale": "small", "duration": "2ms", "warmup": "0.5ms", "cooldown": "0ms", "seeds": [1]}
 
-Figure = collections.namedtuple("Figure", "title workload variants loads kind")
+Figure = collections.namedtuple("Figure", "title workload variants loads kind tag args",
+                                defaults=("", ()))
 # kind "lines": panels against load; "bars": grouped bars at the figure's load(s).
-# loads None = the sweep's loads (--loads, default LOADS).
+# loads None = the sweep's loads (--loads, default LOADS). tag, args: simulator arguments every
+# run of the figure adds (e.g. a measurement), and the suffix they add to the run names.
 FIGURES = collections.OrderedDict([
     ("fig9", Figure("Fig. 9: WebSearch", "websearch",
                     ["dcon", "dcqcn", "swift", "pcn", "dcon-raises"], None, "lines")),
@@ -98,6 +102,9 @@ FIGURES = collections.OrderedDict([
                      "dcon-tlastport", "dcon-hyper", "dcon-m1", "dcon-m2", "dcon-mdesign",
                      "dcon-mqecn", "dcon-dynpfc", "dcon-dynpfc-m2", "dcon-dcqcnsender",
                      "dcon-prev", "dcqcn", "dcqcn-dynpfc"], [0.8], "bars")),
+    ("spread", Figure("Congestion spreading, WebSearch", "websearch",
+                      ["dcon", "dcqcn", "swift", "pcn", "dcon-raises"], [0.8], "bars",
+                      "spread", ("--spreading=true",))),
     ("swift", Figure("Swift settings, WebSearch", "websearch",
                      ["swift", "swift-t25", "swift-t100", "swift-line", "swift-t25-line",
                       "swift-t100-line"], None, "bars")),
@@ -117,8 +124,8 @@ RUN_METRICS = {  # <fig>-runs.csv column -> stats.json field
 CI_METRICS = ["avg_fct_s", "p99_fct_s", "pause_rate_per_s"]
 
 Run = collections.namedtuple(
-    "Run", "workload variant load seed duration warmup scale max_time cooldown",
-    defaults=("0ms",))
+    "Run", "workload variant load seed duration warmup scale max_time cooldown tag args",
+    defaults=("0ms", "", ()))
 
 SweepError = sweep_runner.SweepError
 
@@ -135,7 +142,8 @@ def run_name(run):
     cool-down, when not 0, is appended as -c{cooldown}."""
     return (f"{run.workload}-{run.variant}-load{fmt_num(run.load)}-s{run.seed}"
             f"-d{run.duration}-w{run.warmup}-{run.scale}"
-            + (f"-c{run.cooldown}" if seconds(run.cooldown) > 0 else ""))
+            + (f"-c{run.cooldown}" if seconds(run.cooldown) > 0 else "")
+            + (f"-{run.tag}" if run.tag else ""))
 
 
 def window(workload, duration=None, warmup=None, cooldown=None):
@@ -163,7 +171,7 @@ def fig_runs(fig, seeds=SEEDS, loads=None, scale="full", duration=None, warmup=N
     names = list(f.variants) + [v for v in extra_variants if v not in f.variants]
     if only_variants is not None:
         names = [v for v in names if v in only_variants]
-    return [Run(f.workload, v, float(load), int(seed), d, w, scale, max_time, c)
+    return [Run(f.workload, v, float(load), int(seed), d, w, scale, max_time, c, f.tag, f.args)
             for v in names for load in (loads or f.loads or LOADS) for seed in seeds]
 
 
@@ -189,7 +197,7 @@ def command(binary, run, outdir, ranks=1):
              f"--seed={run.seed}", f"--scale={run.scale}", f"--maxTime={run.max_time}",
              f"--outdir={outdir}"]
             + ([f"--cooldown={run.cooldown}"] if seconds(run.cooldown) > 0 else [])
-            + variants.args(run.variant))
+            + variants.args(run.variant) + list(run.args))
 
 
 def execute(runs, binary, results, jobs, ranks=1, store=None):
@@ -208,7 +216,10 @@ def execute(runs, binary, results, jobs, ranks=1, store=None):
 RECORD_DROP = {"cdf_file", "wall_time_s", "pause_frames_in_window_per_link",
                "pause_rate_per_link", "pause_frames_per_link_total"}
 # summary.json objects kept in the record besides stats.json (DCON's queue and CNM totals).
-RECORD_SUMMARY = ["dcon_queues", "cnms"]
+RECORD_SUMMARY = ["dcon_queues", "cnms", "spreading"]
+# <fig>-runs.csv columns from summary.json's "spreading" (runs with --spreading)
+SPREAD_METRICS = ["victim_s", "culprit_s", "victim_share", "victim_hold_s", "culprit_hold_s",
+                  "max_depth"]
 DEFAULT_STORE = os.path.join(run_store.STORE_ROOT, "large")
 
 
@@ -290,8 +301,11 @@ def runs_table(fig, fig_run_list, stats):
         for col, key in RUN_METRICS.items():
             v = s.get(key)
             row[col] = math.nan if v is None and col != "stationarity_note" else v
+        spread = s.get("spreading") or {}
+        for col in SPREAD_METRICS:
+            row[col] = spread.get(col, math.nan)
         rows.append(row)
-    return pd.DataFrame(rows, columns=RUN_KEYS + list(RUN_METRICS))
+    return pd.DataFrame(rows, columns=RUN_KEYS + list(RUN_METRICS) + SPREAD_METRICS)
 
 
 SUMMARY_KEYS = ["fig", "workload", "variant", "label", "load", "duration", "warmup", "cooldown",

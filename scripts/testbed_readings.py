@@ -11,7 +11,8 @@ three readings of the scenario:
   start      fair (f0 and f1 start at their 20 Gb/s fair share, alpha 1: the default) and run
              (they start at line rate at t = 0 and converge by running before the burst:
              --longFlowStartRate=0);
-and the seeds 1 (--seeds; ns-3's --RngRun). Runs go in parallel and resumably
+and the seeds 1 (--seeds; ns-3's --RngRun). Every run measures congestion spreading
+(--spreading: f0's and f1's victim and culprit time, the deepest pause tree). Runs go in parallel and resumably
 (sweep_runner.py: RESULTS/NAME.tmp renamed to RESULTS/NAME once summary.json is written; finished
 runs are skipped), NAME = <variant>-i<spacing>[-vias0][-run]-s<seed>, e.g. dcon-i15us-s1 (ECMP,
 fair start) or dcon-i230us-vias0-s1.
@@ -103,8 +104,10 @@ FACTS = [
 ]
 READINGS = ["pauses_l2_s1", "pauses_s1_l0", "pauses_s1_l1", "f0_before_gbps",
             "f0_during_gbps", "f0_end_gbps", "f1_before_gbps", "f1_during_gbps", "burst_end_ms"]
-# CNMs per flow, from the run's facts.json (written by dcon-testbed; NaN for an older run)
-CNM_READINGS = ["cnms_f0", "cnms_f1", "cnms_f1_applied", "cnms_burst"]
+# CNMs per flow and the congestion-spreading readings (every run measures it: --spreading), from
+# the run's facts.json (written by dcon-testbed; NaN for an older run)
+CNM_READINGS = ["cnms_f0", "cnms_f1", "cnms_f1_applied", "cnms_burst", "f0_victim_s",
+                "f0_culprit_s", "f1_victim_s", "f1_culprit_s", "max_pause_depth"]
 
 
 class ReadingsError(Exception):
@@ -145,7 +148,8 @@ def command(binary, run, outdir, settings=DEFAULT_SETTINGS):
     return ([binary] + variants.args(run.variant) + PLACEMENTS[run.placement] + STARTS[run.start]
             + [f"--burstInterval={run.spacing}", f"--burstStart={settings.burst_start}",
                f"--stopTime={settings.stop_time}",
-               f"--sampleInterval={settings.sample_interval}", f"--outdir={outdir}",
+               f"--sampleInterval={settings.sample_interval}", "--spreading=true",
+               f"--outdir={outdir}",
                f"--RngRun={run.seed}"])
 
 

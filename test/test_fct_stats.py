@@ -727,9 +727,15 @@ class SweepTest(unittest.TestCase):
         self.assertEqual(len(large_sweep.plan(["fig11", "fig12"], **one)), 15)  # 9 + 6
         # sens shares dcon, dcqcn and dcon-raises at 0.8 with fig9: 15 + 13
         self.assertEqual(len(large_sweep.plan(["fig9", "sens"], **one)), 28)
-        # all: fig9 15 + fig10 15 + fig11 6 + fig12 6 + sens 13 + swift 15 = 70 per seed
-        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES, **one)), 70)
-        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES)), 210)
+        # all: fig9 15 + fig10 15 + fig11 6 + fig12 6 + sens 13 + spread 5 + swift 15 = 75 per
+        # seed (spread's runs measure more, under their own names)
+        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES, **one)), 75)
+        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES)), 225)
+        r = large_sweep.fig_runs("spread", **one)[0]
+        self.assertEqual(large_sweep.run_name(r),
+                         "websearch-dcon-load0.8-s1-d40ms-w10ms-full-c10ms-spread")
+        self.assertEqual(large_sweep.command("sim", r, "o")[-2:],
+                         ["--cc=dcon", "--spreading=true"])
         names9 = {large_sweep.run_name(r) for r in large_sweep.fig_runs("fig9", **one)}
         names12 = {large_sweep.run_name(r) for r in large_sweep.fig_runs("fig12", **one)}
         self.assertEqual(names9 & names12, {f"websearch-dcon-load{x}-s1-d40ms-w10ms-full-c10ms"
@@ -852,7 +858,8 @@ class SweepTest(unittest.TestCase):
             rc, out, _ = quiet(large_sweep.main, argv + ["--store", store, "--no-plot"])
             self.assertEqual(rc, 0)
             self.assertEqual(len(os.listdir(store)), 18)
-            rec = json.load(open(os.path.join(store, os.path.basename(failed) + ".json")))
+            with open(os.path.join(store, os.path.basename(failed) + ".json")) as f:
+                rec = json.load(f)
             self.assertEqual(rec["args"][-2:], ["--cc=dcon", "--cnmWindowRtts=4"])
             self.assertEqual(rec["models"], {"fabric": large_sweep.run_store.MODEL_VERSIONS[
                 "fabric"], "dcon": large_sweep.run_store.MODEL_VERSIONS["dcon"]})
@@ -873,7 +880,8 @@ class SweepTest(unittest.TestCase):
     def test_missing_binary(self):
         with tempfile.TemporaryDirectory() as tmp:
             rc, _, err = quiet(large_sweep.main, ["fig9", "--build", os.path.join(tmp, "nobuild"),
-                                                  "--results", os.path.join(tmp, "r")])
+                                                  "--results", os.path.join(tmp, "r"),
+                                                  "--store", "none"])
             self.assertEqual(rc, 2)
             self.assertIn("nobuild", err)
 
@@ -964,7 +972,8 @@ class BurstSweepTest(unittest.TestCase):
             for argv, what in ((["--binary", os.path.join(tmp, "nosim")], "nosim"),
                                (["--variants", "nope"], "'nope'"),
                                (["--seeds", "0"], "--seeds")):
-                rc, _, err = quiet(burst_sweep.main, argv + ["--outdir", os.path.join(tmp, "r")])
+                rc, _, err = quiet(burst_sweep.main, argv + ["--outdir", os.path.join(tmp, "r"),
+                                                             "--store", "none"])
                 self.assertEqual(rc, 2, argv)
                 self.assertIn(what, err)
 

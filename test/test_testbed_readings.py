@@ -158,7 +158,7 @@ class FactsTest(unittest.TestCase):
         cmd = tr.command("tb", runs["dcon-old-i230us-s2"], "out")
         self.assertEqual(cmd, ["tb"] + variants.args("dcon-old") + [
             "--burstInterval=230us", "--burstStart=30ms", "--stopTime=60ms",
-            "--sampleInterval=20us", "--outdir=out", "--RngRun=2"])
+            "--sampleInterval=20us", "--spreading=true", "--outdir=out", "--RngRun=2"])
         self.assertEqual(len(tr.plan(tr.VARIANTS, tr.SPACINGS, [1])), 2 * len(tr.VARIANTS))
         with self.assertRaises(variants.VariantError):
             tr.plan(["nope"], ["15us"], [1])
@@ -171,7 +171,8 @@ class FactsTest(unittest.TestCase):
                                    "--longFlowStartRate=0"])
         self.assertEqual(tr.run_args(runs["dcon-i230us-s3"]),
                          ["--cc=dcon", "--burstInterval=230us", "--burstStart=30ms",
-                          "--stopTime=60ms", "--sampleInterval=20us", "--RngRun=3"])
+                          "--stopTime=60ms", "--sampleInterval=20us", "--spreading=true",
+                          "--RngRun=3"])
         with self.assertRaises(tr.sweep_runner.SweepError):
             tr.plan(["dcon"], ["15us"], [1], ["nowhere"])
 
@@ -234,7 +235,8 @@ class SweepTest(unittest.TestCase):
                                (["--variants", "nope"], "'nope'"),
                                (["--spacings", "15"], "--spacings"),
                                (["--seeds", "0"], "--seeds")):
-                rc, _, err = quiet(tr.main, argv + ["--results", os.path.join(tmp, "r")])
+                rc, _, err = quiet(tr.main, argv + ["--results", os.path.join(tmp, "r"),
+                                                    "--store", "none"])
                 self.assertEqual(rc, 2, argv)
                 self.assertIn(what, err)
 
