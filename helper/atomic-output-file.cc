@@ -56,17 +56,37 @@ AtomicOutputFile::Commit()
     m_committed = true;
 }
 
+void
+WriteTextFile(const std::filesystem::path& path, const std::string& text)
+{
+    AtomicOutputFile file(path);
+    file.Stream() << text;
+    file.Commit();
+}
+
 std::string
 JsonString(const std::string& s)
 {
+    static const char HEX[] = "0123456789abcdef";
     std::string out = "\"";
     for (char c : s)
     {
+        const auto u = static_cast<unsigned char>(c);
         if (c == '"' || c == '\\')
         {
             out += '\\';
+            out += c;
         }
-        out += c;
+        else if (u < 0x20)
+        {
+            out += "\\u00";
+            out += HEX[u >> 4];
+            out += HEX[u & 0xf];
+        }
+        else
+        {
+            out += c;
+        }
     }
     return out + "\"";
 }

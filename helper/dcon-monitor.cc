@@ -307,6 +307,22 @@ DconMonitor::WriteHpccFct(const std::string& path) const
     file.Commit();
 }
 
+std::vector<std::string>
+DconMonitor::GetOutputKinds()
+{
+    return {"flows.csv",
+            "pfc.csv",
+            "queues.csv",
+            "buffer.csv",
+            "throughput.csv",
+            "drops.csv",
+            "cnm.csv",
+            "summary.json",
+            "fct.txt",
+            "node-work-nodes.csv",
+            "node-work-links.csv"};
+}
+
 void
 DconMonitor::Write(const std::string& dir, double wallSeconds) const
 {

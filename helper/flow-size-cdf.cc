@@ -4,6 +4,8 @@
  */
 #include "flow-size-cdf.h"
 
+#include "ns3/input-file.h"
+
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "text-input.h"
@@ -246,6 +248,10 @@ FlowSizeCdf
 FlowSizeCdf::ReadFile(const std::string& path)
 {
     NS_LOG_FUNCTION(path);
+    if (IsNonRegularPath(path))
+    {
+        Fail(path, 0, "not a CDF file to read: it is " + DescribePath(path), path);
+    }
     std::ifstream in(path);
     if (!in)
     {

@@ -5,6 +5,7 @@
 #include "scenario-attributes.h"
 
 #include "ns3/attribute-text.h"
+#include "ns3/program-frame.h"
 #include "ns3/config.h"
 #include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-congestion-ops.h"
@@ -98,17 +99,21 @@ ApplyCcPreset(const std::string& cc,
     }
 }
 
-void
-RejectScenarioSetAttributes(const std::vector<std::string>& attributeArgs)
+std::vector<std::pair<std::string, std::string>>
+GetScenarioOwnedAttributes()
 {
     // Every attribute the scenarios set on factories or objects (SwitchQueueSettings::Apply,
-    // RdmaFabric::SetCnmWindowInRtts), with the option that sets it.
-    static const std::pair<const char*, const char*> kOwned[] = {
+    // RdmaFabricHelper::SetCongestionControl and Build, RdmaFabric::SetCnmWindowInRtts), with
+    // the option that sets it.
+    return {
         {"ns3::SwitchMmu::BufferSize", "--bufferSize"},
         {"ns3::SwitchMmu::ThresholdMode", "--pfcThreshold"},
         {"ns3::SwitchMmu::Alpha", "--pfcAlpha"},
         {"ns3::SwitchMmu::XOff", "--xoff"},
         {"ns3::SwitchMmu::XOn", "--xon"},
+        {"ns3::SwitchMmu::Headroom",
+         "none: each switch's PFC headroom is sized from the delay and rate of its links"},
+        {"ns3::RdmaNic::CongestionControl", "--cc"},
         {"ns3::RedEcnQueueDisc::Kmin", "--kmin"},
         {"ns3::RedEcnQueueDisc::Kmax", "--kmax"},
         {"ns3::RedEcnQueueDisc::Pmax", "--pmax"},
@@ -122,16 +127,44 @@ RejectScenarioSetAttributes(const std::vector<std::string>& attributeArgs)
         {"ns3::DconQueueDisc::FlowWindow", "--cnmWindowRtts"},
         {"ns3::DconIngressTracker::Window", "--cnmWindowRtts"},
     };
+}
+
+void
+OwnScenarioAttributes(ProgramFrame& frame, const std::string& fallback)
+{
+    for (const auto& [attribute, option] : GetScenarioOwnedAttributes())
+    {
+        if (option.rfind("--", 0) != 0)
+        {
+            frame.SetOwned(attribute, option);
+            continue;
+        }
+        const std::string name = option.substr(2, option.find(' ') - 2);
+        if (frame.HasOption(name))
+        {
+            frame.SetOwned(attribute, "use " + option);
+        }
+        else if (!fallback.empty())
+        {
+            frame.SetOwned(attribute, fallback);
+        }
+    }
+}
+
+void
+RejectScenarioSetAttributes(const std::vector<std::string>& attributeArgs)
+{
     for (const std::string& arg : attributeArgs)
     {
         const std::string path = arg.substr(0, arg.find('='));
-        for (const auto& [attribute, option] : kOwned)
+        for (const auto& [attribute, option] : GetScenarioOwnedAttributes())
         {
             if (path == attribute)
             {
                 throw std::invalid_argument(
                     "--" + arg + ": the scenario sets " + path
-                    + " from its own options and would overwrite this value; use " + option);
+                    + " from its own options and would overwrite this value; "
+                    + (option.rfind("--", 0) == 0 ? "use " : "") + option);
             }
         }
         // The queue attributes an algorithm declares (RdmaCcRegistry) are set per port rate

@@ -8,11 +8,14 @@
 #include "ns3/data-rate.h"
 
 #include <set>
+#include <utility>
 #include <string>
 #include <vector>
 
 namespace ns3
 {
+
+class ProgramFrame;
 
 /**
  * \ingroup dcon
@@ -59,6 +62,26 @@ void ApplyCcPreset(const std::string& cc,
                    const std::string& preset,
                    DataRate lineRate,
                    const std::vector<std::string>& attributeArgs);
+
+/**
+ * \ingroup dcon
+ * \brief The attributes the testbed and large-scale scenarios set themselves, each with the
+ * option that sets it ("--xoff" for ns3::SwitchMmu::XOff, "--cc" for
+ * ns3::RdmaNic::CongestionControl, ...) or, for those no option sets, why ("none: ...").
+ * \return (attribute, option) pairs
+ */
+std::vector<std::pair<std::string, std::string>> GetScenarioOwnedAttributes();
+
+/**
+ * \ingroup dcon
+ * \brief Declare the attributes of GetScenarioOwnedAttributes as set by the program
+ * (ProgramFrame::SetOwned): "use --option" when the program has that option; with no option,
+ * the reason; an attribute whose option the program lacks is declared with \p fallback, or
+ * not at all if \p fallback is empty (the program does not set it).
+ * \param frame the program's command line (its options added)
+ * \param fallback why the program sets the attributes it has no option for ("" if it does not)
+ */
+void OwnScenarioAttributes(ProgramFrame& frame, const std::string& fallback = "");
 
 /**
  * \ingroup dcon
