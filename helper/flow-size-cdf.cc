@@ -5,6 +5,7 @@
 #include "flow-size-cdf.h"
 
 #include "ns3/input-file.h"
+#include "ns3/value-text.h"
 
 #include "ns3/boolean.h"
 #include "ns3/log.h"
@@ -296,8 +297,15 @@ FlowSizeCdf::FindBuiltin(const std::string& nameOrPath, const std::string& dataD
                                         + "' does not exist (wrong data directory '" + dataDir
                                         + "'?); built-in CDFs: " + names);
         }
-        throw std::invalid_argument("flow-size CDF '" + nameOrPath + "' is neither a built-in CDF ("
-                                    + names + ") nor an existing file");
+        if (IsNonRegularPath(path))
+        {
+            throw std::invalid_argument("flow-size CDF " + QuoteText(nameOrPath) + " is "
+                                        + DescribePath(path) + ", not a CDF file (built-in CDFs: "
+                                        + names + ")");
+        }
+        throw std::invalid_argument("flow-size CDF " + QuoteText(nameOrPath)
+                                    + " is neither a built-in CDF (" + names
+                                    + ") nor an existing file");
     }
     return path;
 }

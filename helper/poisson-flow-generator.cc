@@ -214,6 +214,7 @@ PoissonFlowGenerator::Generate()
     RewindStreams();
 
     const Time end = m_start + m_duration;
+    const double window = m_duration.GetSeconds();
     const uint32_t n = m_hosts.size();
     std::vector<FlowSpec> flows;
 
@@ -226,6 +227,10 @@ PoissonFlowGenerator::Generate()
         while (true)
         {
             t += m_interArrival->GetValue(meanGap, 0);
+            if (!(t <= 2 * window))
+            {
+                break; // past the window (and before Seconds(t) could leave ns-3's time range)
+            }
             const Time start = m_start + Seconds(t);
             if (start >= end)
             {
@@ -251,6 +256,10 @@ PoissonFlowGenerator::Generate()
         while (true)
         {
             t += m_incastInterArrival->GetValue(meanGapEvent, 0);
+            if (!(t <= 2 * window))
+            {
+                break; // past the window (and before Seconds(t) could leave ns-3's time range)
+            }
             const Time start = m_start + Seconds(t);
             if (start >= end)
             {
