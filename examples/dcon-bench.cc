@@ -333,7 +333,8 @@ WriteRunFiles(const std::string& dir,
     out.unsetf(std::ios::floatfield);
     out << std::setprecision(12);
     // [first, last + 1 ns): the last flow's start is inside the half-open window.
-    out << "{\n" << frame.GetRunJsonMembers() << ",\n  \"cc\": " << JsonString(cc)
+    out << "{\n"
+        << frame.GetRunJsonMembers() << ",\n  \"cc\": " << JsonString(cc)
         << ",\n  \"topology\": " << JsonString(topoPath)
         << ",\n  \"workload\": " << JsonString(flowsPath)
         << ",\n  \"arrival_start_s\": " << first.GetSeconds()
@@ -374,11 +375,10 @@ main(int argc, char* argv[])
         frame.AddString("outdir",
                         "If set, write the monitor's CSV files, run.json and summary.json here",
                         outdir);
-        frame.AddQueueSize("buffer",
-                           "Switch buffer size (bytes: 32MiB = 33,554,432 B)",
-                           bufferSize,
-                           1);
-        frame.AddDouble("alpha", "Dynamic PFC threshold factor, in (0, 1000]", alpha, 0, 1000, true);
+        frame.AddQueueSize(
+            "buffer", "Switch buffer size (bytes: 32MiB = 33,554,432 B)", bufferSize, 1);
+        frame.AddDouble(
+            "alpha", "Dynamic PFC threshold factor, in (0, 1000]", alpha, 0, 1000, true);
         frame.AddDouble("pmax", "ECN marking probability at Kmax, in [0, 1]", pmax, 0, 1);
         frame.SetOptionTypes("pmax", {"ns3::RedEcnQueueDisc"});
         frame.AddDataRate("minRate", "DCQCN and HPCC minimum rate (> 0)", minRate, DataRate(1));
@@ -391,9 +391,8 @@ main(int argc, char* argv[])
                       "If non-zero, stop at this simulation time even if flows remain (profiling)",
                       stopAt,
                       Time(0));
-        frame.AddFlag("validate",
-                      "Exit 1 unless every flow completed without PFC pause or drop",
-                      validate);
+        frame.AddFlag(
+            "validate", "Exit 1 unless every flow completed without PFC pause or drop", validate);
         par.AddTo(frame, "ToR", true);
         frame.SetParallel(true);
         // What the program sets on its factories: from an option, or the reference's settings.
@@ -431,7 +430,8 @@ main(int argc, char* argv[])
         // The queue discipline the algorithm declares (RdmaCcRegistry), as in the scenarios.
         const RdmaCcEntry ccEntry = RdmaCcRegistry::Lookup(cc);
         const std::string& queue = ccEntry.queueDisc;
-        frame.CheckUse(RdmaFabricHelper::GetCreatedTypes(cc, queue), "--cc=" + cc + " with " + queue);
+        frame.CheckUse(RdmaFabricHelper::GetCreatedTypes(cc, queue),
+                       "--cc=" + cc + " with " + queue);
         if (!outdir.empty() && DconParallel::IsRoot())
         {
             std::vector<std::string> kinds = DconMonitor::GetOutputKinds();
@@ -473,7 +473,11 @@ main(int argc, char* argv[])
                                         + ", half of ns-3's time range");
         }
         DataRate lineRate = HostLineRate(topo);
-        frame.ApplyPreset([&lineRate]() { RdmaDcqcn::SetPreset("cx4", lineRate); });
+        frame.ApplyPreset(
+            [&lineRate]()
+            {
+                RdmaDcqcn::SetPreset("cx4", lineRate);
+            });
         // The reference runs use a 1 Gb/s floor (the preset has 100 Mb/s).
         frame.SetDefault("ns3::RdmaDcqcn::MinRate", DataRateValue(minRate), "minRate");
         // HPCC as the HPCC simulator's run.py runs it at 100 Gb/s (T is set below, from the

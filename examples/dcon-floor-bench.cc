@@ -182,7 +182,8 @@ main(int argc, char* argv[])
                           uint64_t(1),
                           uint64_t(1000000000000));
         frame.AddUnsigned("inFlight", "Frames in flight at once, 1..10^6", inFlight, 1u, 1000000u);
-        frame.AddUnsigned("nodes", "Hops (nodes) the frames travel among, 1..10^6", nodes, 1u, 1000000u);
+        frame.AddUnsigned(
+            "nodes", "Hops (nodes) the frames travel among, 1..10^6", nodes, 1u, 1000000u);
         frame.AddString("outdir", "If set, write run.json and summary.json here", outdir);
         frame.Parse(argc, argv);
         frame.CheckUse({TypeId::LookupByName("ns3::FifoQueueDisc"),

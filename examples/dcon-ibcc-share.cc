@@ -19,8 +19,8 @@
 // and run.json (the command line, the ns-3 version and the seeds) to --outdir, after removing
 // those of an earlier run; scripts/plot_ibcc.py draws them. Every option is read whole and
 // checked (doc/dcon.rst, "Command-line checks").
-#include "ns3/boolean.h"
 #include "ns3/atomic-output-file.h"
+#include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/dcon-monitor.h"
 #include "ns3/leaf-spine-helper.h"
@@ -38,15 +38,15 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-#include <memory>
-#include <optional>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <map>
+#include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -176,7 +176,10 @@ RunTenants(const Setup& s,
     const uint32_t dst = net.hosts.back();
     const uint64_t size = 1000000000000ULL;
     const double wmax = std::max(weight1, weight2);
-    auto increase = [wmax](uint32_t flows, double weight) { return Increase(flows, wmax, weight); };
+    auto increase = [wmax](uint32_t flows, double weight)
+    {
+        return Increase(flows, wmax, weight);
+    };
     std::vector<uint32_t> ids;
     std::vector<uint32_t> srcs;
     ids.push_back(net.flows->AddFlow(net.hosts[0], dst, size, Time(0)));
@@ -286,15 +289,15 @@ ParseNs(const std::string& text)
         std::optional<uint64_t> v = ReadDecimalUnsigned(tok, 1000);
         if (!v || *v < 1)
         {
-            throw std::invalid_argument("--ns: N must be an integer in 1..1000, got " + QuoteText(tok)
-                                        + " in " + QuoteText(text));
+            throw std::invalid_argument("--ns: N must be an integer in 1..1000, got "
+                                        + QuoteText(tok) + " in " + QuoteText(text));
         }
         ns.push_back(static_cast<uint32_t>(*v));
     }
     if (ns.empty() || text.back() == ',')
     {
-        throw std::invalid_argument("--ns: expected N values separated by commas (e.g. 1,2,3,4), got "
-                                    + QuoteText(text));
+        throw std::invalid_argument(
+            "--ns: expected N values separated by commas (e.g. 1,2,3,4), got " + QuoteText(text));
     }
     return ns;
 }
@@ -337,7 +340,10 @@ main(int argc, char* argv[])
         frame.AddOption(
             "ns",
             "CCTI_Increase of flow B in the ratio runs (flow A: 1), e.g. 1,2,3,4",
-            [&nList](const std::string& text) { nList = ParseNs(text); },
+            [&nList](const std::string& text)
+            {
+                nList = ParseNs(text);
+            },
             "1,2,3,4");
         frame.AddUnsigned("duration",
                           "Length of each ratio run in ms (rates over its 2nd half), 2..3600000",
@@ -350,17 +356,20 @@ main(int argc, char* argv[])
                           phaseMs,
                           2u,
                           3600000u);
-        frame.AddUnsigned("tenantFlows", "Tenant 2's largest flow count, 1..1000", tenantFlows, 1u, 1000u);
+        frame.AddUnsigned(
+            "tenantFlows", "Tenant 2's largest flow count, 1..1000", tenantFlows, 1u, 1000u);
         frame.AddDouble("weight1", "Tenant 1's weight (> 0)", weight1, 0, 1e300, true);
         frame.AddDouble("weight2", "Tenant 2's weight (> 0)", weight2, 0, 1e300, true);
         frame.AddOption(
             "rate",
             "Rate of every link",
-            [&rate, &s](const std::string& text) {
+            [&rate, &s](const std::string& text)
+            {
                 s.rate = ReadDataRateText(text, "--rate");
                 if (s.rate.GetBitRate() == 0)
                 {
-                    throw std::invalid_argument("--rate: got " + QuoteText(text) + ", expected a rate > 0");
+                    throw std::invalid_argument("--rate: got " + QuoteText(text)
+                                                + ", expected a rate > 0");
                 }
                 rate = text;
             },
@@ -373,7 +382,8 @@ main(int argc, char* argv[])
             "cct",
             "CC table: IRDs in us, ascending, separated by commas or spaces (empty: the seed's 14 "
             "i^2/1062 us)",
-            [&cct](const std::string& text) {
+            [&cct](const std::string& text)
+            {
                 if (!text.empty())
                 {
                     RdmaIbcc::ParseCct(text); // throws naming the bad entry
@@ -381,10 +391,10 @@ main(int argc, char* argv[])
                 cct = text;
             },
             "");
-        frame.AddFlag(
-            "timerReset",
-            "A BECN restarts the CCTI timer (the seed's Algorithm 1; default: IBA's periodic timer)",
-            timerReset);
+        frame.AddFlag("timerReset",
+                      "A BECN restarts the CCTI timer (the seed's Algorithm 1; default: IBA's "
+                      "periodic timer)",
+                      timerReset);
         frame.AddChoice("mode", "all, ratio or tenant", mode, {"all", "ratio", "tenant"});
         frame.AddString("outdir", "Directory for the CSV files and run.json", outdir);
         // What the program sets itself: the switch settings of the scenarios, the queue's
@@ -395,8 +405,9 @@ main(int argc, char* argv[])
         frame.SetOwned("ns3::IbFecnQueueDisc::MarkingRate", "use --markingRate");
         frame.SetOwned("ns3::IbFecnQueueDisc::ThresholdStep",
                        "--cc=ibcc sets it per port rate (its registration)");
-        frame.SetOwned("ns3::RdmaIbcc::CctiIncrease",
-                       "each flow's is set from --ns and the tenant weights (--weight1, --weight2)");
+        frame.SetOwned(
+            "ns3::RdmaIbcc::CctiIncrease",
+            "each flow's is set from --ns and the tenant weights (--weight1, --weight2)");
         frame.Parse(argc, argv);
         frame.CheckUse(RdmaFabricHelper::GetCreatedTypes("ibcc", "ns3::IbFecnQueueDisc"),
                        "--cc=ibcc with ns3::IbFecnQueueDisc");
@@ -420,9 +431,8 @@ main(int argc, char* argv[])
             frame.SetDefault("ns3::RdmaIbcc::Cct", StringValue(cct), "cct");
         }
         frame.SetDefault("ns3::RdmaIbcc::TimerResetOnBecn", BooleanValue(timerReset), "timerReset");
-        frame.PrepareOutputFolder(outdir,
-                                  {"ibcc-ratio.csv", "ibcc-tenant.csv", "ibcc-tenant-series.csv",
-                                   "run.json"});
+        frame.PrepareOutputFolder(
+            outdir, {"ibcc-ratio.csv", "ibcc-tenant.csv", "ibcc-tenant-series.csv", "run.json"});
         std::cout << std::fixed << std::setprecision(2);
         std::vector<std::unique_ptr<AtomicOutputFile>> files;
         if (mode != "tenant")

@@ -81,14 +81,13 @@ main(int argc, char* argv[])
         uint32_t hostsPerLeaf = 0;
         const double inf = std::numeric_limits<double>::infinity();
         frame.AddCcOptions(cfg.cc);
-        frame.AddChoice("dcqcnPreset",
-                        "DCQCN parameter set: paper or cx4",
-                        cfg.dcqcnPreset,
-                        {"paper", "cx4"});
+        frame.AddChoice(
+            "dcqcnPreset", "DCQCN parameter set: paper or cx4", cfg.dcqcnPreset, {"paper", "cx4"});
         frame.SetOptionTypes("dcqcnPreset", {"ns3::RdmaDcqcn"});
-        frame.AddString("workload",
-                        "Flow sizes: websearch, datamining, datamining-fine, fbhadoop or a CDF file",
-                        cfg.workload);
+        frame.AddString(
+            "workload",
+            "Flow sizes: websearch, datamining, datamining-fine, fbhadoop or a CDF file",
+            cfg.workload);
         frame.AddString("flowFile",
                         "Replay an HPCC-format flow file instead of generating (the generator's "
                         "options then do not apply)",
@@ -136,14 +135,11 @@ main(int argc, char* argv[])
                         {"full", "small", "tiny"});
         frame.AddUnsigned("spines", "Spines (non-zero overrides --scale)", spines);
         frame.AddUnsigned("leaves", "Leaves (non-zero overrides --scale)", leaves);
-        frame.AddUnsigned("hostsPerLeaf", "Hosts per leaf (non-zero overrides --scale)", hostsPerLeaf);
+        frame.AddUnsigned(
+            "hostsPerLeaf", "Hosts per leaf (non-zero overrides --scale)", hostsPerLeaf);
         cfg.sw.AddCommandLineOptions(frame);
-        frame.AddDouble("cnmWindowRtts",
-                        "DCON T in RTTs, in (0, 1000000]",
-                        cfg.cnmWindowRtts,
-                        0,
-                        1e6,
-                        true);
+        frame.AddDouble(
+            "cnmWindowRtts", "DCON T in RTTs, in (0, 1000000]", cfg.cnmWindowRtts, 0, 1e6, true);
         frame.SetOptionTypes("cnmWindowRtts", {"ns3::DconQueueDisc"});
         frame.AddDouble("incastShare",
                         "Share of the load sent as Poisson incast events, in [0, 1)",
@@ -152,9 +148,10 @@ main(int argc, char* argv[])
                         1);
         frame.AddUnsigned("incastSenders", "Senders per incast event", cfg.incastSenders, 1u);
         frame.AddUnsigned("incastBytes", "Bytes per incast sender", cfg.incastBytes, uint64_t(1));
-        frame.AddString("outdir",
-                        "Output directory (default results/large/<workload>-<cc>-load<load>-s<seed>)",
-                        outdir);
+        frame.AddString(
+            "outdir",
+            "Output directory (default results/large/<workload>-<cc>-load<load>-s<seed>)",
+            outdir);
         ParallelOptions par;
         par.AddTo(frame, "leaf", true);
         frame.SetParallel(true);

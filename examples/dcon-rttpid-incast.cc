@@ -14,8 +14,8 @@
 //   build/examples/dcon-rttpid-incast --predictor=none      # PID on the measured RTT
 //   build/examples/dcon-rttpid-incast --scale=0.05          # sizes x 0.05 (quick)
 //   build/examples/dcon-rttpid-incast --cc=timely --rttTrace=timely.csv
-#include "ns3/boolean.h"
 #include "ns3/atomic-output-file.h"
+#include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/input-file.h"
@@ -105,7 +105,8 @@ main(int argc, char* argv[])
         frame.AddOption(
             "predictor",
             "rttpid: LSTM weight file, or 'none' for the PID on the measured RTT",
-            [&predictor](const std::string& text) {
+            [&predictor](const std::string& text)
+            {
                 if (text != "none")
                 {
                     CheckInputFile(text, "--predictor");
@@ -118,7 +119,12 @@ main(int argc, char* argv[])
                         "(its incast runs); 'initial' = the attribute defaults with online tuning",
                         gains,
                         {"tuned", "initial"});
-        frame.AddTime("target", "rttpid: RTT target (> 0)", target, Time(0), ProgramFrame::GetMaxRunTime(), true);
+        frame.AddTime("target",
+                      "rttpid: RTT target (> 0)",
+                      target,
+                      Time(0),
+                      ProgramFrame::GetMaxRunTime(),
+                      true);
         for (const char* o : {"predictor", "gains", "target"})
         {
             frame.SetOptionTypes(o, {"ns3::RdmaRttPid"});
@@ -129,25 +135,27 @@ main(int argc, char* argv[])
                         0,
                         1000,
                         true);
-        frame.AddTime("linkDelay", "One-way delay of each link (>= 0)", linkDelay, Time(0), Seconds(1));
+        frame.AddTime(
+            "linkDelay", "One-way delay of each link (>= 0)", linkDelay, Time(0), Seconds(1));
         frame.AddDataRate("rate", "Link rate (> 0)", rate, DataRate(1));
         frame.AddOption(
             "rttTrace",
             "Write the per-RTT samples as CSV flow,time_ns,rtt_ns",
-            [&rttTrace](const std::string& text) {
+            [&rttTrace](const std::string& text)
+            {
                 CheckOutputFile(text, "--rttTrace");
                 rttTrace = text;
             },
             "");
-        frame.AddString("outdir",
-                        "If set, write run.json and summary.json (the table below) here",
-                        outdir);
+        frame.AddString(
+            "outdir", "If set, write run.json and summary.json (the table below) here", outdir);
         sw.AddCommandLineOptions(frame);
         OwnScenarioAttributes(frame);
         frame.Parse(argc, argv);
         sw.explicitOptions = frame.GetGivenOptions();
         const std::string queue = sw.GetQueueDisc(cc);
-        frame.CheckUse(RdmaFabricHelper::GetCreatedTypes(cc, queue), "--cc=" + cc + " with " + queue);
+        frame.CheckUse(RdmaFabricHelper::GetCreatedTypes(cc, queue),
+                       "--cc=" + cc + " with " + queue);
         const TypeId tid = RdmaCongestionOps::LookupTypeId(cc);
         const bool pid = tid == RdmaRttPid::GetTypeId();
         if (pid)
@@ -167,7 +175,11 @@ main(int argc, char* argv[])
         if (tid == RdmaDcqcn::GetTypeId() || tid.IsChildOf(RdmaDcqcn::GetTypeId()))
         {
             // DCQCN's paper parameters at this line rate; a --ns3::RdmaDcqcn::... argument wins.
-            frame.ApplyPreset([&rate]() { RdmaDcqcn::SetPreset("paper", rate); });
+            frame.ApplyPreset(
+                [&rate]()
+                {
+                    RdmaDcqcn::SetPreset("paper", rate);
+                });
         }
         if (!outdir.empty())
         {
@@ -373,7 +385,8 @@ main(int argc, char* argv[])
             json.precision(12);
             json << "{\n  \"cc\": " << JsonString(cc) << ",\n  \"scale\": " << scale
                  << ",\n  \"samples\": " << rtts.size() << ",\n  \"pause_frames\": " << pauses
-                 << ",\n  \"mean_rtt_us\": " << (rtts.empty() ? 0.0 : mean / static_cast<double>(rtts.size()))
+                 << ",\n  \"mean_rtt_us\": "
+                 << (rtts.empty() ? 0.0 : mean / static_cast<double>(rtts.size()))
                  << ",\n  \"p99_rtt_us\": " << pct(0.99)
                  << ",\n  \"max_rtt_us\": " << (rtts.empty() ? 0.0 : rtts.back())
                  << ",\n  \"mean_rate_gbps\": " << sumSize * 8 / sumFct / 1e9

@@ -61,10 +61,8 @@ main(int argc, char* argv[])
         DconTestbedConfig cfg;
         bool validate = false;
         frame.AddCcOptions(cfg.cc);
-        frame.AddChoice("dcqcnPreset",
-                        "DCQCN parameter set: paper or cx4",
-                        cfg.dcqcnPreset,
-                        {"paper", "cx4"});
+        frame.AddChoice(
+            "dcqcnPreset", "DCQCN parameter set: paper or cx4", cfg.dcqcnPreset, {"paper", "cx4"});
         frame.SetOptionTypes("dcqcnPreset", {"ns3::RdmaDcqcn"});
         frame.AddString("outdir", "Output directory (default results/testbed-<cc>)", cfg.outdir);
         frame.AddTime("burstStart", "Start of the burst", cfg.burstStart, Time(0));
@@ -74,7 +72,8 @@ main(int argc, char* argv[])
                           0u,
                           1000000u);
         frame.AddUnsigned("burstFlowSize", "Bytes per burst flow", cfg.burstFlowSize, uint64_t(1));
-        frame.AddTime("burstInterval", "Spacing of one sender's burst flows", cfg.burstInterval, Time(0));
+        frame.AddTime(
+            "burstInterval", "Spacing of one sender's burst flows", cfg.burstInterval, Time(0));
         frame.AddTime("stopTime",
                       "End of the run (a limit with --runToCompletion)",
                       cfg.stopTime,
@@ -93,9 +92,8 @@ main(int argc, char* argv[])
                       ProgramFrame::GetMaxRunTime(),
                       true);
         cfg.sw.AddCommandLineOptions(frame);
-        frame.AddFlag("burstViaS0",
-                      "Pin the burst through S0 (false: per-flow ECMP)",
-                      cfg.burstViaS0);
+        frame.AddFlag(
+            "burstViaS0", "Pin the burst through S0 (false: per-flow ECMP)", cfg.burstViaS0);
         frame.AddFlag("burstStagger",
                       "Offset the senders' flows evenly within one burst interval",
                       cfg.burstStagger);
@@ -107,7 +105,8 @@ main(int argc, char* argv[])
                         true);
         frame.SetOptionTypes("cnmWindowRtts", {"ns3::DconQueueDisc"});
         frame.AddFlag("pcap", "Write pcap files of L2's ports", cfg.pcap);
-        frame.AddFlag("validate", "Check the expected result and exit 1 if it does not hold", validate);
+        frame.AddFlag(
+            "validate", "Check the expected result and exit 1 if it does not hold", validate);
         ParallelOptions par;
         par.AddTo(frame, "leaf", false);
         frame.SetParallel(true);
@@ -128,7 +127,8 @@ main(int argc, char* argv[])
         if (DconParallel::IsRoot())
         {
             std::vector<std::string> kinds = DconMonitor::GetOutputKinds();
-            kinds.insert(kinds.end(), {"facts.json", "run.json", "parallel.json", "testbed-*.pcap"});
+            kinds.insert(kinds.end(),
+                         {"facts.json", "run.json", "parallel.json", "testbed-*.pcap"});
             frame.PrepareOutputFolder(cfg.outdir, kinds);
         }
         DconTestbed tb(cfg);
@@ -163,9 +163,9 @@ main(int argc, char* argv[])
         DconTestbedFacts f = tb.GetFacts();
         f.WriteJson(cfg.outdir + "/facts.json", cfg.cc);
         frame.WriteRunJson(cfg.outdir,
-                           "  \"cc\": " + JsonString(cfg.cc) + ",\n  \"queue_disc\": "
-                               + JsonString(queue) + ",\n  \"flows\": "
-                               + std::to_string(tb.GetFlowCount()));
+                           "  \"cc\": " + JsonString(cfg.cc)
+                               + ",\n  \"queue_disc\": " + JsonString(queue)
+                               + ",\n  \"flows\": " + std::to_string(tb.GetFlowCount()));
         m->Write(cfg.outdir, wall); // summary.json last: the run is complete
         std::cout << "cc=" << cfg.cc << " wall=" << wall << "s"
                   << "\n  PAUSE frames L2->S1 " << f.pausesL2S1 << ", S1->L0 " << f.pausesS1L0

@@ -71,11 +71,10 @@ MakeTopology(const DconLargeScaleConfig& c)
     }
     if (hosts > MAX_HOSTS)
     {
-        throw std::invalid_argument(std::to_string(c.leaves) + " leaves x "
-                                    + std::to_string(c.hostsPerLeaf) + " hosts per leaf = "
-                                    + std::to_string(hosts) + " hosts, more than the "
-                                    + std::to_string(MAX_HOSTS)
-                                    + " addresses of 10.0.0.0/8 that hosts get");
+        throw std::invalid_argument(
+            std::to_string(c.leaves) + " leaves x " + std::to_string(c.hostsPerLeaf)
+            + " hosts per leaf = " + std::to_string(hosts) + " hosts, more than the "
+            + std::to_string(MAX_HOSTS) + " addresses of 10.0.0.0/8 that hosts get");
     }
     return LeafSpineHelper(c.spines, c.leaves, c.hostsPerLeaf);
 }
@@ -110,8 +109,8 @@ DconLargeScaleConfig::SetScale(const std::string& scale)
 }
 
 DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
-    : m_config(config),
-      m_topo(MakeTopology(config))
+    : m_config(config)
+    , m_topo(MakeTopology(config))
 {
     const bool replay = !config.flowFile.empty();
     if (!replay && !(config.load > 0 && std::isfinite(config.load)))
@@ -128,8 +127,8 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
     {
         throw std::invalid_argument(
             "warm-up and cool-down must be >= 0 and leave part of the arrival window ("
-            + FormatTime(config.duration) + ") to measure, got warm-up "
-            + FormatTime(config.warmup) + " and cool-down " + FormatTime(config.cooldown));
+            + FormatTime(config.duration) + ") to measure, got warm-up " + FormatTime(config.warmup)
+            + " and cool-down " + FormatTime(config.cooldown));
     }
     if (config.drain.IsStrictlyNegative())
     {
@@ -209,10 +208,10 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
         m_arrivalDuration = last - first + NanoSeconds(1);
         if (config.warmup + config.cooldown >= m_arrivalDuration)
         {
-            throw std::invalid_argument(
-                "warm-up " + FormatTime(config.warmup) + " and cool-down "
-                + FormatTime(config.cooldown) + " leave nothing of the flow file's arrival window ("
-                + FormatTime(m_arrivalDuration) + ") to measure");
+            throw std::invalid_argument("warm-up " + FormatTime(config.warmup) + " and cool-down "
+                                        + FormatTime(config.cooldown)
+                                        + " leave nothing of the flow file's arrival window ("
+                                        + FormatTime(m_arrivalDuration) + ") to measure");
         }
     }
     else
@@ -233,20 +232,19 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
         m_specs = gen.Generate();
         if (m_specs.empty())
         {
-            throw std::invalid_argument("the workload has no flow: load " + Number(config.load)
-                                        + " (" + config.loadType + ", host-link load "
-                                        + Number(m_hostLoad) + ") gives none in the arrival "
-                                        + "window of " + FormatTime(config.duration)
-                                        + ": raise the load or the duration");
+            throw std::invalid_argument(
+                "the workload has no flow: load " + Number(config.load) + " (" + config.loadType
+                + ", host-link load " + Number(m_hostLoad) + ") gives none in the arrival "
+                + "window of " + FormatTime(config.duration) + ": raise the load or the duration");
         }
     }
     const Time sampleEnd = std::min(config.maxTime, m_arrivalStart + m_arrivalDuration);
     if (sampleEnd.GetSeconds() / config.sampleInterval.GetSeconds() > MAX_SAMPLES)
     {
-        throw std::invalid_argument(
-            "sample interval " + FormatTime(config.sampleInterval) + " gives more than "
-            + std::to_string(static_cast<uint64_t>(MAX_SAMPLES)) + " samples of buffer.csv until "
-            + FormatTime(sampleEnd));
+        throw std::invalid_argument("sample interval " + FormatTime(config.sampleInterval)
+                                    + " gives more than "
+                                    + std::to_string(static_cast<uint64_t>(MAX_SAMPLES))
+                                    + " samples of buffer.csv until " + FormatTime(sampleEnd));
     }
 
     m_flows = Create<RdmaFlowHelper>(m_fabric);
@@ -279,7 +277,9 @@ DconLargeScale::Run()
 }
 
 void
-DconLargeScale::Write(const std::string& dir, double wallSeconds, const std::string& runRecord) const
+DconLargeScale::Write(const std::string& dir,
+                      double wallSeconds,
+                      const std::string& runRecord) const
 {
     if (!DconParallel::IsRoot())
     {
@@ -300,8 +300,12 @@ DconLargeScale::Write(const std::string& dir, double wallSeconds, const std::str
         out << std::setprecision(12);
         // (with a flow file the generator's settings are not applied: null)
         const bool replay = !c.flowFile.empty();
-        auto generated = [replay](const std::string& json) { return replay ? "null" : json; };
-        out << "{\n" << (runRecord.empty() ? "" : runRecord + ",\n") << "  \"cc\": " << JsonString(c.cc)
+        auto generated = [replay](const std::string& json)
+        {
+            return replay ? "null" : json;
+        };
+        out << "{\n"
+            << (runRecord.empty() ? "" : runRecord + ",\n") << "  \"cc\": " << JsonString(c.cc)
             << ",\n  \"workload\": " << JsonString(replay ? c.flowFile : c.workload)
             << ",\n  \"cdf_file\": " << JsonString(m_cdfPath)
             << ",\n  \"load\": " << generated(Number(c.load))

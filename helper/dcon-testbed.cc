@@ -4,6 +4,7 @@
  */
 #include "dcon-testbed.h"
 
+#include "atomic-output-file.h"
 #include "ns3/boolean.h"
 #include "ns3/bth-header.h"
 #include "ns3/dcon-parallel.h"
@@ -14,15 +15,14 @@
 #include "ns3/rdma-dcqcn.h"
 #include "ns3/simulator.h"
 #include "ns3/value-text.h"
-#include "atomic-output-file.h"
 #include "scenario-attributes.h"
 
 #include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iomanip>
-#include <tuple>
 #include <stdexcept>
+#include <tuple>
 
 namespace ns3
 {
@@ -68,14 +68,13 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
         throw std::invalid_argument(
             "testbed: sampleInterval " + FormatTime(config.sampleInterval) + " gives more than "
             + std::to_string(static_cast<uint64_t>(MAX_SAMPLES))
-            + " samples of each queue and flow until the stop time "
-            + FormatTime(config.stopTime));
+            + " samples of each queue and flow until the stop time " + FormatTime(config.stopTime));
     }
     // The last burst flow's start, computed where it cannot wrap.
-    const long double lastBurst =
-        static_cast<long double>(config.burstStart.GetSeconds())
-        + static_cast<long double>(config.burstInterval.GetSeconds())
-              * (config.burstFlowsPerHost > 0 ? config.burstFlowsPerHost : 1);
+    const long double lastBurst
+        = static_cast<long double>(config.burstStart.GetSeconds())
+          + static_cast<long double>(config.burstInterval.GetSeconds())
+                * (config.burstFlowsPerHost > 0 ? config.burstFlowsPerHost : 1);
     if (lastBurst > static_cast<long double>((Time::Max() / 2).GetSeconds()))
     {
         throw std::invalid_argument("testbed: the last burst flow would start at "

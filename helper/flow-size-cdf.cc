@@ -4,11 +4,10 @@
  */
 #include "flow-size-cdf.h"
 
-#include "ns3/input-file.h"
-#include "ns3/value-text.h"
-
 #include "ns3/boolean.h"
+#include "ns3/input-file.h"
 #include "ns3/log.h"
+#include "ns3/value-text.h"
 #include "text-input.h"
 
 #include <algorithm>
@@ -300,8 +299,8 @@ FlowSizeCdf::FindBuiltin(const std::string& nameOrPath, const std::string& dataD
         if (IsNonRegularPath(path))
         {
             throw std::invalid_argument("flow-size CDF " + QuoteText(nameOrPath) + " is "
-                                        + DescribePath(path) + ", not a CDF file (built-in CDFs: "
-                                        + names + ")");
+                                        + DescribePath(path)
+                                        + ", not a CDF file (built-in CDFs: " + names + ")");
         }
         throw std::invalid_argument("flow-size CDF " + QuoteText(nameOrPath)
                                     + " is neither a built-in CDF (" + names

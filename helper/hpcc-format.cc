@@ -5,12 +5,10 @@
 #include "hpcc-format.h"
 
 #include "ns3/input-file.h"
-
 #include "ns3/log.h"
 #include "text-input.h"
 
 #include <algorithm>
-#include <set>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -18,6 +16,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>

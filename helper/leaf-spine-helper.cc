@@ -22,8 +22,8 @@ UniformHostsPerLeaf(uint32_t spines, uint32_t leaves, uint32_t hostsPerLeaf)
     {
         throw std::invalid_argument("leaf-spine: " + std::to_string(spines) + " spines + "
                                     + std::to_string(leaves) + " leaves x (1 + "
-                                    + std::to_string(hostsPerLeaf) + " hosts) = "
-                                    + std::to_string(nodes) + " nodes, more than "
+                                    + std::to_string(hostsPerLeaf)
+                                    + " hosts) = " + std::to_string(nodes) + " nodes, more than "
                                     + std::to_string(UINT32_MAX) + " (node ids are 32-bit)");
     }
     return std::vector<uint32_t>(leaves, hostsPerLeaf);

@@ -120,9 +120,12 @@ PrepareOutputFolderFor(const std::string& dir, const std::vector<std::string>& k
         {
             base = base.substr(0, base.size() - 5);
         }
-        const bool own = std::any_of(kinds.begin(), kinds.end(), [&base](const std::string& k) {
-            return MatchesKind(base, k);
-        });
+        const bool own = std::any_of(kinds.begin(),
+                                     kinds.end(),
+                                     [&base](const std::string& k)
+                                     {
+                                         return MatchesKind(base, k);
+                                     });
         if (own && !fs::is_directory(p, ec))
         {
             if (!fs::remove(p, ec) || ec)

@@ -5,8 +5,6 @@
 #include "program-frame.h"
 
 #include "atomic-output-file.h"
-#include "output-files.h"
-
 #include "ns3/attribute-text.h"
 #include "ns3/config.h"
 #include "ns3/dcon-parallel.h"
@@ -15,6 +13,7 @@
 #include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/rng-seed-manager.h"
+#include "output-files.h"
 
 #if __has_include("ns3/version-defines.h")
 #include "ns3/version-defines.h"
@@ -23,8 +22,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <new>
 #include <iostream>
+#include <new>
 #include <sstream>
 #include <stdexcept>
 
@@ -48,8 +47,8 @@ const char* const PRINT_OPTIONS[] = {"help",
                                      "PrintAttributes"};
 
 /// The simulator engines of DconParallel (MPI builds only).
-const char* const PARALLEL_ENGINES[] = {"ns3::DistributedSimulatorImpl",
-                                        "ns3::NullMessageSimulatorImpl"};
+const char* const PARALLEL_ENGINES[]
+    = {"ns3::DistributedSimulatorImpl", "ns3::NullMessageSimulatorImpl"};
 
 /// A number for a message: %g-like, without trailing zeros.
 std::string
@@ -109,8 +108,8 @@ JoinNames(const std::vector<std::string>& names)
 } // namespace
 
 ProgramFrame::ProgramFrame(const std::string& program, const std::string& file)
-    : m_program(program),
-      m_cmd(file)
+    : m_program(program)
+    , m_cmd(file)
 {
 }
 
@@ -129,7 +128,8 @@ ProgramFrame::Add(const std::string& name,
     m_cmd.AddValue(
         name,
         help,
-        [read](const std::string& text) {
+        [read](const std::string& text)
+        {
             try
             {
                 read(text);
@@ -149,7 +149,10 @@ ProgramFrame::AddFlag(const std::string& name, const std::string& help, bool& va
     Add(
         name,
         help,
-        [&value, name](const std::string& text) { value = ReadBoolText(text, "--" + name); },
+        [&value, name](const std::string& text)
+        {
+            value = ReadBoolText(text, "--" + name);
+        },
         value ? "true" : "false");
 }
 
@@ -162,7 +165,8 @@ ProgramFrame::AddString(const std::string& name,
     Add(
         name,
         help,
-        [&value, name, allowEmpty](const std::string& text) {
+        [&value, name, allowEmpty](const std::string& text)
+        {
             if (text.empty() && !allowEmpty)
             {
                 throw std::invalid_argument("--" + name + ": got an empty value");
@@ -181,11 +185,12 @@ ProgramFrame::AddChoice(const std::string& name,
     Add(
         name,
         help,
-        [&value, name, choices](const std::string& text) {
+        [&value, name, choices](const std::string& text)
+        {
             if (std::find(choices.begin(), choices.end(), text) == choices.end())
             {
-                throw std::invalid_argument("--" + name + ": got " + QuoteText(text)
-                                            + ", expected " + JoinNames(choices));
+                throw std::invalid_argument("--" + name + ": got " + QuoteText(text) + ", expected "
+                                            + JoinNames(choices));
             }
             value = text;
         },
@@ -203,7 +208,8 @@ ProgramFrame::AddDouble(const std::string& name,
     Add(
         name,
         help,
-        [&value, name, minValue, maxValue, minOpen](const std::string& text) {
+        [&value, name, minValue, maxValue, minOpen](const std::string& text)
+        {
             std::optional<double> v = ReadDecimalNumber(text);
             const std::string range = (minOpen ? "(" : "[") + Number(minValue) + ", "
                                       + (std::isinf(maxValue) ? "inf)" : Number(maxValue) + "]");
@@ -235,14 +241,15 @@ ProgramFrame::AddTime(const std::string& name,
     Add(
         name,
         help,
-        [&value, name, minValue, maxValue, minOpen](const std::string& text) {
+        [&value, name, minValue, maxValue, minOpen](const std::string& text)
+        {
             Time t = ReadTimeText(text, "--" + name);
             if (t < minValue || (minOpen && t == minValue) || t > maxValue)
             {
                 std::ostringstream oss;
                 oss << "--" << name << ": got " << QuoteText(text) << ", expected a time in "
-                    << (minOpen ? "(" : "[") << FormatTime(minValue) << ", "
-                    << FormatTime(maxValue) << "]";
+                    << (minOpen ? "(" : "[") << FormatTime(minValue) << ", " << FormatTime(maxValue)
+                    << "]";
                 if (t > maxValue && maxValue == GetMaxRunTime())
                 {
                     oss << " (half of ns-3's time range at its resolution, so that the run's "
@@ -264,7 +271,8 @@ ProgramFrame::AddDataRate(const std::string& name,
     Add(
         name,
         help,
-        [&value, name, minValue](const std::string& text) {
+        [&value, name, minValue](const std::string& text)
+        {
             DataRate r = ReadDataRateText(text, "--" + name);
             if (r < minValue)
             {
@@ -288,7 +296,8 @@ ProgramFrame::AddQueueSize(const std::string& name,
     Add(
         name,
         help,
-        [&value, name, minBytes](const std::string& text) {
+        [&value, name, minBytes](const std::string& text)
+        {
             QueueSize q = ReadQueueSizeText(text, "--" + name);
             if (q.GetUnit() != QueueSizeUnit::BYTES)
             {
@@ -322,7 +331,8 @@ ProgramFrame::AddCcOptions(std::string& cc, const std::string& moreHelp)
     Add(
         "cc",
         RdmaCcRegistry::GetCommandLineHelp() + moreHelp,
-        [&cc](const std::string& text) {
+        [&cc](const std::string& text)
+        {
             try
             {
                 RdmaCongestionOps::LookupTypeId(text);
@@ -339,7 +349,8 @@ ProgramFrame::AddCcOptions(std::string& cc, const std::string& moreHelp)
     Add(
         "list-cc",
         "Print the congestion controls (name, switch queue, summary; one a line) and exit",
-        [](const std::string& text) {
+        [](const std::string& text)
+        {
             if (ReadBoolText(text, "--list-cc"))
             {
                 std::cout << RdmaCcRegistry::GetListing() << std::flush;
@@ -411,8 +422,7 @@ ProgramFrame::Parse(int argc, char* argv[])
         {
             if (eq == std::string::npos)
             {
-                throw std::invalid_argument("--" + name + " needs a value (--" + name
-                                            + "=value)");
+                throw std::invalid_argument("--" + name + " needs a value (--" + name + "=value)");
             }
             for (const std::string& earlier : m_attributeArgs)
             {
@@ -429,9 +439,12 @@ ProgramFrame::Parse(int argc, char* argv[])
             }
             continue;
         }
-        auto given = std::find_if(m_given.begin(), m_given.end(), [&name](const auto& g) {
-            return g.first == name;
-        });
+        auto given = std::find_if(m_given.begin(),
+                                  m_given.end(),
+                                  [&name](const auto& g)
+                                  {
+                                      return g.first == name;
+                                  });
         auto option = m_options.find(name);
         if (option != m_options.end())
         {
@@ -439,8 +452,9 @@ ProgramFrame::Parse(int argc, char* argv[])
             {
                 if (given->second != value)
                 {
-                    throw std::invalid_argument("--" + name + " given twice (" + QuoteText(given->second)
-                                                + " and " + QuoteText(value) + ")");
+                    throw std::invalid_argument("--" + name + " given twice ("
+                                                + QuoteText(given->second) + " and "
+                                                + QuoteText(value) + ")");
                 }
                 continue;
             }
@@ -474,15 +488,18 @@ ProgramFrame::CheckGlobal(const std::string& name, const std::string& value) con
     auto owned = m_ownedGlobals.find(name);
     if (owned != m_ownedGlobals.end())
     {
-        throw std::invalid_argument("--" + name + "=" + value + ": " + m_program + " sets "
-                                    + name + " itself; " + owned->second);
+        throw std::invalid_argument("--" + name + "=" + value + ": " + m_program + " sets " + name
+                                    + " itself; " + owned->second);
     }
     const std::string what = "--" + name;
     if (name == "SimulatorImplementationType")
     {
         const bool parallelEngine = std::find_if(std::begin(PARALLEL_ENGINES),
                                                  std::end(PARALLEL_ENGINES),
-                                                 [&value](const char* e) { return value == e; })
+                                                 [&value](const char* e)
+                                                 {
+                                                     return value == e;
+                                                 })
                                     != std::end(PARALLEL_ENGINES);
         if (parallelEngine && !m_parallel)
         {
@@ -554,10 +571,9 @@ ProgramFrame::SetAttributeArgument(const std::string& arg, bool check) const
         }
         if (owner != tid)
         {
-            throw std::invalid_argument(what + ": " + name + " is an attribute of "
-                                        + owner.GetName() + " (which " + typeName
-                                        + " inherits): give --" + owner.GetName() + "::" + name
-                                        + "=" + value);
+            throw std::invalid_argument(
+                what + ": " + name + " is an attribute of " + owner.GetName() + " (which "
+                + typeName + " inherits): give --" + owner.GetName() + "::" + name + "=" + value);
         }
     }
     TypeId::AttributeInformation info;
@@ -578,9 +594,12 @@ ProgramFrame::HasOption(const std::string& option) const
 bool
 ProgramFrame::IsGiven(const std::string& option) const
 {
-    return std::any_of(m_given.begin(), m_given.end(), [&option](const auto& g) {
-        return g.first == option;
-    });
+    return std::any_of(m_given.begin(),
+                       m_given.end(),
+                       [&option](const auto& g)
+                       {
+                           return g.first == option;
+                       });
 }
 
 std::set<std::string>
@@ -603,9 +622,12 @@ ProgramFrame::GetAttributeArguments() const
 bool
 ProgramFrame::IsAttributeGiven(const std::string& path) const
 {
-    return std::any_of(m_attributeArgs.begin(), m_attributeArgs.end(), [&path](const auto& a) {
-        return a.substr(0, a.find('=')) == path;
-    });
+    return std::any_of(m_attributeArgs.begin(),
+                       m_attributeArgs.end(),
+                       [&path](const auto& a)
+                       {
+                           return a.substr(0, a.find('=')) == path;
+                       });
 }
 
 void
@@ -654,15 +676,19 @@ ProgramFrame::RefuseGiven(const std::vector<std::string>& options, const std::st
 bool
 ProgramFrame::IsUsed(TypeId type, const std::vector<TypeId>& created)
 {
-    return std::any_of(created.begin(), created.end(), [&type](TypeId c) {
-        return c == type || c.IsChildOf(type);
-    });
+    return std::any_of(created.begin(),
+                       created.end(),
+                       [&type](TypeId c)
+                       {
+                           return c == type || c.IsChildOf(type);
+                       });
 }
 
 void
 ProgramFrame::CheckUse(const std::vector<TypeId>& created, const std::string& run) const
 {
-    auto unused = [&run](const std::string& what, const std::vector<TypeId>& types) {
+    auto unused = [&run](const std::string& what, const std::vector<TypeId>& types)
+    {
         std::string msg = what + " is not used by this run (" + run + "): it sets ";
         std::vector<std::string> names;
         std::vector<std::string> users;
@@ -717,7 +743,8 @@ ProgramFrame::PrepareOutputFolder(const std::string& dir,
                                   const std::vector<std::string>& kinds) const
 {
     OutputFolderReport r = PrepareOutputFolderFor(dir, kinds);
-    auto list = [](const std::vector<std::string>& names) {
+    auto list = [](const std::vector<std::string>& names)
+    {
         std::string out;
         for (std::size_t i = 0; i < names.size() && i < 12; ++i)
         {
@@ -733,8 +760,8 @@ ProgramFrame::PrepareOutputFolder(const std::string& dir,
     }
     if (!r.foreign.empty())
     {
-        std::cout << m_program << ": " << dir << " also holds " << r.foreign.size()
-                  << " entr" << (r.foreign.size() == 1 ? "y" : "ies")
+        std::cout << m_program << ": " << dir << " also holds " << r.foreign.size() << " entr"
+                  << (r.foreign.size() == 1 ? "y" : "ies")
                   << " this program does not write (left as they are): " << list(r.foreign)
                   << std::endl;
     }

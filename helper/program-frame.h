@@ -377,9 +377,9 @@ private:
     /// One option.
     struct Option
     {
-        std::string help;                              //!< help text
+        std::string help;                             //!< help text
         std::function<void(const std::string&)> read; //!< reader (throws)
-        std::vector<std::string> types;                //!< types it sets (SetOptionTypes)
+        std::vector<std::string> types;               //!< types it sets (SetOptionTypes)
     };
 
     /// Add an option to the frame and to ns-3's command line (for --help).
@@ -397,15 +397,15 @@ private:
     /// Whether \p type is an ancestor of (or one of) \p created.
     static bool IsUsed(TypeId type, const std::vector<TypeId>& created);
 
-    std::string m_program;                              //!< program name
-    CommandLine m_cmd;                                  //!< ns-3's command line (help, globals)
-    std::map<std::string, Option> m_options;            //!< options by name
-    std::map<std::string, std::string> m_owned;         //!< owned attributes -> how
-    std::map<std::string, std::string> m_ownedGlobals;  //!< owned global values -> how
-    bool m_parallel{false};                             //!< SetParallel
-    std::vector<std::string> m_arguments;               //!< the whole command line
-    std::vector<std::pair<std::string, std::string>> m_given; //!< options given (name, value)
-    std::vector<std::string> m_attributeArgs;           //!< attribute arguments
+    std::string m_program;                             //!< program name
+    CommandLine m_cmd;                                 //!< ns-3's command line (help, globals)
+    std::map<std::string, Option> m_options;           //!< options by name
+    std::map<std::string, std::string> m_owned;        //!< owned attributes -> how
+    std::map<std::string, std::string> m_ownedGlobals; //!< owned global values -> how
+    bool m_parallel{false};                            //!< SetParallel
+    std::vector<std::string> m_arguments;              //!< the whole command line
+    std::vector<std::pair<std::string, std::string>> m_given;   //!< options given (name, value)
+    std::vector<std::string> m_attributeArgs;                   //!< attribute arguments
     std::vector<std::pair<std::string, std::string>> m_globals; //!< global values given
 };
 
@@ -418,7 +418,8 @@ ProgramFrame::AddUnsigned(
     Add(
         name,
         help,
-        [&value, name, minValue, maxValue](const std::string& text) {
+        [&value, name, minValue, maxValue](const std::string& text)
+        {
             std::optional<uint64_t> v = ReadDecimalUnsigned(text, maxValue);
             if (!v || *v < minValue)
             {

@@ -5,7 +5,6 @@
 #include "rank-partition.h"
 
 #include "ns3/input-file.h"
-
 #include "text-input.h"
 
 #include <algorithm>

@@ -297,9 +297,8 @@ RdmaFabric::SetCnmWindowInRtts(double rtts)
     RefuseOverwritingUserAttribute(TypeId::LookupByName("ns3::DconIngressTracker"),
                                    "Window",
                                    "the program (the CNM window T in base RTTs)");
-    RefuseOverwritingUserAttribute(DconQueueDisc::GetTypeId(),
-                                   "FlowWindow",
-                                   "the program (the CNM window T in base RTTs)");
+    RefuseOverwritingUserAttribute(
+        DconQueueDisc::GetTypeId(), "FlowWindow", "the program (the CNM window T in base RTTs)");
     Time w = rtt * rtts;
     for (uint32_t s : m_switchIds)
     {
@@ -418,30 +417,32 @@ RdmaFabricHelper::RdmaFabricHelper()
 void
 RdmaFabricHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
 {
-    RefuseOverwritingUserAttribute(m_switchFactory.GetTypeId(), name, "the program (on every switch)");
+    RefuseOverwritingUserAttribute(
+        m_switchFactory.GetTypeId(), name, "the program (on every switch)");
     m_switchFactory.Set(name, value);
 }
 
 void
 RdmaFabricHelper::SetCnmGeneratorAttribute(const std::string& name, const AttributeValue& value)
 {
-    RefuseOverwritingUserAttribute(m_cnmFactory.GetTypeId(),
-                                   name,
-                                   "the program (on every CNM generator)");
+    RefuseOverwritingUserAttribute(
+        m_cnmFactory.GetTypeId(), name, "the program (on every CNM generator)");
     m_cnmFactory.Set(name, value);
 }
 
 void
 RdmaFabricHelper::SetMmuAttribute(const std::string& name, const AttributeValue& value)
 {
-    RefuseOverwritingUserAttribute(m_mmuFactory.GetTypeId(), name, "the program (on every switch MMU)");
+    RefuseOverwritingUserAttribute(
+        m_mmuFactory.GetTypeId(), name, "the program (on every switch MMU)");
     m_mmuFactory.Set(name, value);
 }
 
 void
 RdmaFabricHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
 {
-    RefuseOverwritingUserAttribute(m_deviceFactory.GetTypeId(), name, "the program (on every device)");
+    RefuseOverwritingUserAttribute(
+        m_deviceFactory.GetTypeId(), name, "the program (on every device)");
     m_deviceFactory.Set(name, value);
 }
 
@@ -512,9 +513,8 @@ RdmaFabricHelper::QueueDiscFactory(const std::string& type)
 void
 RdmaFabricHelper::SetQueueDiscAttribute(const std::string& name, const AttributeValue& value)
 {
-    RefuseOverwritingUserAttribute(m_queueFactory.GetTypeId(),
-                                   name,
-                                   "the program (on every switch queue)");
+    RefuseOverwritingUserAttribute(
+        m_queueFactory.GetTypeId(), name, "the program (on every switch queue)");
     m_queueFactory.Set(name, value);
 }
 
@@ -530,18 +530,16 @@ RdmaFabricHelper::SetQueueDiscAttributeForRate(DataRate rate,
                                     + std::to_string(rate.GetBitRate())
                                     + " bit/s (call SetQueueDiscForRate first)");
     }
-    RefuseOverwritingUserAttribute(it->second.GetTypeId(),
-                                   name,
-                                   "the program (on the switch queues of one port rate)");
+    RefuseOverwritingUserAttribute(
+        it->second.GetTypeId(), name, "the program (on the switch queues of one port rate)");
     it->second.Set(name, value);
 }
 
 void
 RdmaFabricHelper::SetCongestionControl(const std::string& name)
 {
-    RefuseOverwritingUserAttribute(m_nicFactory.GetTypeId(),
-                                   "CongestionControl",
-                                   "the program (from --cc, on every NIC)");
+    RefuseOverwritingUserAttribute(
+        m_nicFactory.GetTypeId(), "CongestionControl", "the program (from --cc, on every NIC)");
     m_nicFactory.Set("CongestionControl", TypeIdValue(RdmaCongestionOps::LookupTypeId(name)));
 }
 
@@ -582,11 +580,10 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
     }
     if (n / 2 > topo.links.size())
     {
-        throw std::invalid_argument("topology: " + std::to_string(n) + " nodes but only "
-                                    + std::to_string(topo.links.size())
-                                    + " links, which connect at most "
-                                    + std::to_string(2 * topo.links.size())
-                                    + " nodes (every node needs a link)");
+        throw std::invalid_argument(
+            "topology: " + std::to_string(n) + " nodes but only "
+            + std::to_string(topo.links.size()) + " links, which connect at most "
+            + std::to_string(2 * topo.links.size()) + " nodes (every node needs a link)");
     }
     const uint64_t nHosts = std::count(topo.isSwitch.begin(), topo.isSwitch.end(), false);
     if (nHosts == 0)
@@ -595,18 +592,18 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
     }
     if (nHosts > MAX_HOSTS)
     {
-        throw std::invalid_argument("topology: " + std::to_string(nHosts)
-                                    + " hosts, more than the " + std::to_string(MAX_HOSTS)
+        throw std::invalid_argument("topology: " + std::to_string(nHosts) + " hosts, more than the "
+                                    + std::to_string(MAX_HOSTS)
                                     + " addresses of 10.0.0.0/8 that hosts get");
     }
     {
         // The routing table (a distance per host and node) is the largest allocation: refuse a
         // fabric whose table would not fit in half of this machine's memory, rather than be
         // killed for the lack of it.
-        const long double tableBytes =
-            static_cast<long double>(nHosts) * n * sizeof(uint16_t) + n * 4096.0L;
-        const long double memory =
-            static_cast<long double>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+        const long double tableBytes
+            = static_cast<long double>(nHosts) * n * sizeof(uint16_t) + n * 4096.0L;
+        const long double memory
+            = static_cast<long double>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
         if (memory > 0 && tableBytes > memory / 2)
         {
             std::ostringstream oss;
@@ -641,9 +638,8 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
     }
     // Attributes this function sets itself on every object (the user's defaults for them would
     // be overwritten).
-    RefuseOverwritingUserAttribute(DconSwitch::GetTypeId(),
-                                   "EcmpSeed",
-                                   "RdmaFabricHelper (a fixed function of the node id)");
+    RefuseOverwritingUserAttribute(
+        DconSwitch::GetTypeId(), "EcmpSeed", "RdmaFabricHelper (a fixed function of the node id)");
     RefuseOverwritingUserAttribute(DconSwitch::GetTypeId(),
                                    "ControlPriority",
                                    "RdmaFabricHelper (the NICs' ns3::RdmaNic::ControlPriority)");
@@ -875,9 +871,8 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
                 {
                     std::ostringstream oss;
                     oss << "switch " << s << ": the PFC headroom of its port " << p << " (2 x "
-                        << ch->GetDelay().As(Time::AUTO) << " x "
-                        << dev->GetDataRate().GetBitRate() << " bit/s + 3 frames = "
-                        << static_cast<uint64_t>(inFlight) + 3 * frame
+                        << ch->GetDelay().As(Time::AUTO) << " x " << dev->GetDataRate().GetBitRate()
+                        << " bit/s + 3 frames = " << static_cast<uint64_t>(inFlight) + 3 * frame
                         << " B) is above 4294967295 B, the largest size ns-3.37's QueueSize holds";
                     throw std::invalid_argument(oss.str());
                 }

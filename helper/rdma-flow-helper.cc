@@ -72,14 +72,14 @@ RdmaFlowHelper::AddFlow(
     {
         std::ostringstream oss;
         oss.precision(15);
-        oss << what << "start time " << start.GetSeconds() << " s is beyond "
-            << limit.GetSeconds() << " s, half of ns-3's time range (the run's timers must stay "
-                                     "in it)";
+        oss << what << "start time " << start.GetSeconds() << " s is beyond " << limit.GetSeconds()
+            << " s, half of ns-3's time range (the run's timers must stay "
+               "in it)";
         throw std::invalid_argument(oss.str());
     }
     const DataRate line = m_fabric->GetNic(src)->GetDevice()->GetDataRate();
-    const long double seconds =
-        static_cast<long double>(size) * 8 / static_cast<long double>(line.GetBitRate());
+    const long double seconds
+        = static_cast<long double>(size) * 8 / static_cast<long double>(line.GetBitRate());
     if (size > MAX_FLOW_BYTES || seconds > static_cast<long double>(limit.GetSeconds()))
     {
         std::ostringstream oss;

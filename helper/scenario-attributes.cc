@@ -5,8 +5,8 @@
 #include "scenario-attributes.h"
 
 #include "ns3/attribute-text.h"
-#include "ns3/program-frame.h"
 #include "ns3/config.h"
+#include "ns3/program-frame.h"
 #include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/rdma-dcqcn.h"

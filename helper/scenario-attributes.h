@@ -8,8 +8,8 @@
 #include "ns3/data-rate.h"
 
 #include <set>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3

@@ -121,9 +121,8 @@ SwitchQueueSettings::AddCommandLineOptions(ProgramFrame& frame)
     frame.AddQueueSize("xoff", "PFC pause threshold (per ingress port and priority)", xoff);
     frame.AddQueueSize("xon", "PFC resume threshold", xon);
     frame.AddQueueSize("kmin", "RED ECN Kmin (DCQCN, Swift, TIMELY; DCQCN paper: 5KB)", kmin);
-    frame.AddQueueSize("kmax",
-                       "RED ECN Kmax (DCQCN paper: 200KB; kmin = kmax: step marking)",
-                       kmax);
+    frame.AddQueueSize(
+        "kmax", "RED ECN Kmax (DCQCN paper: 200KB; kmin = kmax: step marking)", kmax);
     frame.AddDouble("pmax", "RED ECN Pmax (DCQCN paper: 0.01)", pmax, 0, 1);
     frame.AddQueueSize("qecn", "DCON Q_ECN (default 5KB; the testbed: 200KB)", qecn, 1);
     frame.AddChoice("queue",

@@ -4,8 +4,6 @@
  */
 #include "attribute-text.h"
 
-#include "value-text.h"
-
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/log.h"
@@ -13,6 +11,7 @@
 #include "ns3/queue-size.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
+#include "value-text.h"
 
 #include <cstdint>
 #include <limits>
@@ -91,9 +90,10 @@ Ptr<AttributeValue>
 ReadValueText(Ptr<const AttributeChecker> checker, const std::string& text, const std::string& what)
 {
     const std::string type = ValueType(checker);
-    const std::string info =
-        checker->HasUnderlyingTypeInformation() ? checker->GetUnderlyingTypeInformation() : type;
-    auto refuse = [&what, &text](const std::string& expected) {
+    const std::string info
+        = checker->HasUnderlyingTypeInformation() ? checker->GetUnderlyingTypeInformation() : type;
+    auto refuse = [&what, &text](const std::string& expected)
+    {
         throw std::invalid_argument(what + ": got " + QuoteText(text) + ", " + expected);
     };
     Ptr<AttributeValue> value;

@@ -26,22 +26,22 @@ DescribePath(const std::string& path)
     const fs::file_status st = fs::status(path, ec);
     switch (st.type())
     {
-    case fs::file_type::regular:
-        return "a regular file";
-    case fs::file_type::directory:
-        return "a folder";
-    case fs::file_type::fifo:
-        return "a FIFO (named pipe)";
-    case fs::file_type::character:
-        return "a character device";
-    case fs::file_type::block:
-        return "a block device";
-    case fs::file_type::socket:
-        return "a socket";
-    case fs::file_type::not_found:
-        return "nothing (no such file)";
-    default:
-        return ec ? "not accessible (" + ec.message() + ")" : "not a regular file";
+        case fs::file_type::regular:
+            return "a regular file";
+        case fs::file_type::directory:
+            return "a folder";
+        case fs::file_type::fifo:
+            return "a FIFO (named pipe)";
+        case fs::file_type::character:
+            return "a character device";
+        case fs::file_type::block:
+            return "a block device";
+        case fs::file_type::socket:
+            return "a socket";
+        case fs::file_type::not_found:
+            return "nothing (no such file)";
+        default:
+            return ec ? "not accessible (" + ec.message() + ")" : "not a regular file";
     }
 }
 

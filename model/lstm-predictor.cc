@@ -5,7 +5,6 @@
 #include "lstm-predictor.h"
 
 #include "input-file.h"
-
 #include "ns3/ptr.h"
 
 #include <cerrno>
@@ -214,8 +213,8 @@ LstmPredictor::Parse(const std::string& text, const std::string& name)
     {
         std::ostringstream oss;
         oss << name << ": the predictor's output can reach " << bound
-            << " (|b_lin| + sum |W_lin|), beyond +-" << MAX_OUTPUT
-            << " (a predicted RTT " << MAX_OUTPUT + 1 << " times the smoothed one)";
+            << " (|b_lin| + sum |W_lin|), beyond +-" << MAX_OUTPUT << " (a predicted RTT "
+            << MAX_OUTPUT + 1 << " times the smoothed one)";
         throw std::invalid_argument(oss.str());
     }
     return p;

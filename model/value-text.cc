@@ -30,22 +30,48 @@ struct UnitFactor
 
 /// ns-3.37's DataRate units (DataRate::DoParse), with their bit/s.
 const UnitFactor RATE_UNITS[] = {
-    {"bps", 1, false},           {"b/s", 1, false},           {"Bps", 8, false},
-    {"B/s", 8, false},           {"kbps", 1e3L, false},       {"kb/s", 1e3L, false},
-    {"Kbps", 1e3L, false},       {"Kb/s", 1e3L, false},       {"kBps", 8e3L, false},
-    {"kB/s", 8e3L, false},       {"KBps", 8e3L, false},       {"KB/s", 8e3L, false},
-    {"Kib/s", 1024, false},      {"KiB/s", 8192, false},      {"Mbps", 1e6L, false},
-    {"Mb/s", 1e6L, false},       {"MBps", 8e6L, false},       {"MB/s", 8e6L, false},
-    {"Mib/s", 1048576, false},   {"MiB/s", 8388608, false},   {"Gbps", 1e9L, false},
-    {"Gb/s", 1e9L, false},       {"GBps", 8e9L, false},       {"GB/s", 8e9L, false},
-    {"Gib/s", 1073741824, false}, {"GiB/s", 8589934592.0L, false},
+    {"bps", 1, false},
+    {"b/s", 1, false},
+    {"Bps", 8, false},
+    {"B/s", 8, false},
+    {"kbps", 1e3L, false},
+    {"kb/s", 1e3L, false},
+    {"Kbps", 1e3L, false},
+    {"Kb/s", 1e3L, false},
+    {"kBps", 8e3L, false},
+    {"kB/s", 8e3L, false},
+    {"KBps", 8e3L, false},
+    {"KB/s", 8e3L, false},
+    {"Kib/s", 1024, false},
+    {"KiB/s", 8192, false},
+    {"Mbps", 1e6L, false},
+    {"Mb/s", 1e6L, false},
+    {"MBps", 8e6L, false},
+    {"MB/s", 8e6L, false},
+    {"Mib/s", 1048576, false},
+    {"MiB/s", 8388608, false},
+    {"Gbps", 1e9L, false},
+    {"Gb/s", 1e9L, false},
+    {"GBps", 8e9L, false},
+    {"GB/s", 8e9L, false},
+    {"Gib/s", 1073741824, false},
+    {"GiB/s", 8589934592.0L, false},
 };
 
 /// ns-3.37's QueueSize units (QueueSize::DoParse).
 const UnitFactor SIZE_UNITS[] = {
-    {"B", 1, false},   {"kB", 1e3L, false},  {"KB", 1e3L, false},  {"KiB", 1024, false},
-    {"MB", 1e6L, false}, {"MiB", 1048576, false}, {"p", 1, true},  {"kp", 1e3L, true},
-    {"Kp", 1e3L, true}, {"Kip", 1024, true},  {"Mp", 1e6L, true},  {"Mip", 1048576, true},
+    {"B", 1, false},
+    {"kB", 1e3L, false},
+    {"KB", 1e3L, false},
+    {"KiB", 1024, false},
+    {"MB", 1e6L, false},
+    {"MiB", 1048576, false},
+    {"p", 1, true},
+    {"kp", 1e3L, true},
+    {"Kp", 1e3L, true},
+    {"Kip", 1024, true},
+    {"Mp", 1e6L, true},
+    {"Mip", 1048576, true},
 };
 
 /// ns-3's Time units (Time::Time(std::string)).
@@ -114,12 +140,12 @@ IsWhole(long double v)
 bool
 IsInvisible(uint32_t cp)
 {
-    return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0xa0) || cp == 0xad || cp == 0x34f ||
-           cp == 0x61c || cp == 0x115f || cp == 0x1160 || cp == 0x1680 || cp == 0x180e ||
-           (cp >= 0x2000 && cp <= 0x200f) || (cp >= 0x2028 && cp <= 0x202f) ||
-           (cp >= 0x205f && cp <= 0x206f) || cp == 0x3000 || cp == 0x3164 ||
-           (cp >= 0xfe00 && cp <= 0xfe0f) || cp == 0xfeff || cp == 0xffa0 ||
-           (cp >= 0xfff9 && cp <= 0xfffb) || (cp >= 0xe0000 && cp <= 0xe007f);
+    return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0xa0) || cp == 0xad || cp == 0x34f
+           || cp == 0x61c || cp == 0x115f || cp == 0x1160 || cp == 0x1680 || cp == 0x180e
+           || (cp >= 0x2000 && cp <= 0x200f) || (cp >= 0x2028 && cp <= 0x202f)
+           || (cp >= 0x205f && cp <= 0x206f) || cp == 0x3000 || cp == 0x3164
+           || (cp >= 0xfe00 && cp <= 0xfe0f) || cp == 0xfeff || cp == 0xffa0
+           || (cp >= 0xfff9 && cp <= 0xfffb) || (cp >= 0xe0000 && cp <= 0xe007f);
 }
 
 } // namespace
@@ -157,7 +183,10 @@ QuoteText(std::string_view text)
             continue;
         }
         // A UTF-8 sequence: its length from the lead byte, then continuation bytes.
-        std::size_t len = (b & 0xe0) == 0xc0 ? 2 : (b & 0xf0) == 0xe0 ? 3 : (b & 0xf8) == 0xf0 ? 4 : 0;
+        std::size_t len = (b & 0xe0) == 0xc0   ? 2
+                          : (b & 0xf0) == 0xe0 ? 3
+                          : (b & 0xf8) == 0xf0 ? 4
+                                               : 0;
         uint32_t cp = len == 2 ? (b & 0x1f) : len == 3 ? (b & 0x0f) : (b & 0x07);
         bool valid = len > 0 && i + len <= text.size();
         for (std::size_t k = 1; valid && k < len; ++k)
@@ -167,8 +196,8 @@ QuoteText(std::string_view text)
             cp = (cp << 6) | (c & 0x3f);
         }
         // Overlong forms, surrogates and code points above U+10FFFF are not UTF-8.
-        valid = valid && !(len == 2 && cp < 0x80) && !(len == 3 && cp < 0x800) &&
-                !(len == 4 && cp < 0x10000) && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff);
+        valid = valid && !(len == 2 && cp < 0x80) && !(len == 3 && cp < 0x800)
+                && !(len == 4 && cp < 0x10000) && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff);
         if (!valid)
         {
             byte(b);
@@ -309,28 +338,28 @@ SecondsPerTimeUnit(Time::Unit unit)
 {
     switch (unit)
     {
-    case Time::Y:
-        return 365.0L * 24 * 3600;
-    case Time::D:
-        return 24.0L * 3600;
-    case Time::H:
-        return 3600.0L;
-    case Time::MIN:
-        return 60.0L;
-    case Time::S:
-        return 1.0L;
-    case Time::MS:
-        return 1e-3L;
-    case Time::US:
-        return 1e-6L;
-    case Time::NS:
-        return 1e-9L;
-    case Time::PS:
-        return 1e-12L;
-    case Time::FS:
-        return 1e-15L;
-    default:
-        return 1.0L;
+        case Time::Y:
+            return 365.0L * 24 * 3600;
+        case Time::D:
+            return 24.0L * 3600;
+        case Time::H:
+            return 3600.0L;
+        case Time::MIN:
+            return 60.0L;
+        case Time::S:
+            return 1.0L;
+        case Time::MS:
+            return 1e-3L;
+        case Time::US:
+            return 1e-6L;
+        case Time::NS:
+            return 1e-9L;
+        case Time::PS:
+            return 1e-12L;
+        case Time::FS:
+            return 1e-15L;
+        default:
+            return 1.0L;
     }
 }
 
@@ -349,8 +378,9 @@ ReadTimeText(const std::string& text, const std::string& what)
     const std::string::size_type n = text.find_first_not_of("+-0123456789.eE");
     const std::string number = text.substr(0, n);
     const std::string unitText = n == std::string::npos ? "" : text.substr(n);
-    const char* expected = "expected a decimal number and a unit (s, ms, us, ns, ps, fs, min, h, d, "
-                           "y), e.g. 2ms";
+    const char* expected
+        = "expected a decimal number and a unit (s, ms, us, ns, ps, fs, min, h, d, "
+          "y), e.g. 2ms";
     Time::Unit unit = Time::S;
     bool known = unitText.empty();
     for (const auto& [name, u] : TIME_UNITS)
@@ -368,12 +398,13 @@ ReadTimeText(const std::string& text, const std::string& what)
         Refuse(what, text, expected);
     }
     const Time::Unit res = Time::GetResolution();
-    const long double units =
-        static_cast<long double>(r) * SecondsPerTimeUnit(unit) / SecondsPerTimeUnit(res);
+    const long double units
+        = static_cast<long double>(r) * SecondsPerTimeUnit(unit) / SecondsPerTimeUnit(res);
     if (read == DecimalRead::TOO_LARGE || std::fabs(units) > TIME_LIMIT)
     {
         std::ostringstream oss;
-        oss << "beyond ns-3's time range (+-" << Time::Max().GetSeconds() << " s at its resolution)";
+        oss << "beyond ns-3's time range (+-" << Time::Max().GetSeconds()
+            << " s at its resolution)";
         Refuse(what, text, oss.str());
     }
     if (r != 0 && std::fabs(units) < 0.5L)
@@ -468,7 +499,9 @@ ReadQueueSizeText(const std::string& text, const std::string& what)
     }
     if (!IsWhole(value))
     {
-        Refuse(what, text, unit->packets ? "not a whole number of packets" : "not a whole number of bytes");
+        Refuse(what,
+               text,
+               unit->packets ? "not a whole number of packets" : "not a whole number of bytes");
     }
     return QueueSize(text);
 }
