@@ -17,48 +17,6 @@
 namespace ns3
 {
 
-std::vector<std::string>
-GetAttributeArguments(int argc, char* argv[])
-{
-    std::vector<std::string> out;
-    for (int i = 1; i < argc; ++i)
-    {
-        std::string a = argv[i];
-        if (a.rfind("--", 0) != 0)
-        {
-            continue;
-        }
-        a = a.substr(2);
-        std::string::size_type eq = a.find('=');
-        if (a.substr(0, eq).find("::") != std::string::npos)
-        {
-            out.push_back(a);
-        }
-    }
-    return out;
-}
-
-std::set<std::string>
-GetGivenOptions(int argc, char* argv[])
-{
-    std::set<std::string> out;
-    for (int i = 1; i < argc; ++i)
-    {
-        std::string a = argv[i];
-        if (a.rfind("--", 0) != 0)
-        {
-            continue;
-        }
-        std::string name
-            = a.substr(2, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 2);
-        if (name.find("::") == std::string::npos)
-        {
-            out.insert(name);
-        }
-    }
-    return out;
-}
-
 void
 ApplyCcPreset(const std::string& cc,
               const std::string& preset,
@@ -83,15 +41,21 @@ ApplyCcPreset(const std::string& cc,
         }
         std::string name = a.substr(0, eq);
         std::string value = a.substr(eq + 1);
-        // ns-3 aborts on a number it cannot read, and reads "-1" into an unsigned attribute as
-        // its largest value: check the text first.
+        // ns-3 aborts on a value it cannot read, and reads "-1" into an unsigned attribute as
+        // its largest value: the text is read strictly first (ReadValueText).
         std::string::size_type sep = name.rfind("::");
         TypeId tid;
-        if (sep != std::string::npos && TypeId::LookupByNameFailSafe(name.substr(0, sep), &tid))
+        TypeId::AttributeInformation info;
+        if (sep != std::string::npos && TypeId::LookupByNameFailSafe(name.substr(0, sep), &tid)
+            && tid.LookupAttributeByName(name.substr(sep + 2), &info))
         {
-            CheckAttributeNumberText(tid, name.substr(sep + 2), value, "--" + name);
+            if (!Config::SetDefaultFailSafe(name, *ReadValueText(info.checker, value, "--" + name)))
+            {
+                throw std::invalid_argument("cannot set attribute " + name + " to '" + value
+                                            + "' (an attribute of a parent type?)");
+            }
         }
-        if (!Config::SetDefaultFailSafe(name, StringValue(value)))
+        else if (!Config::SetDefaultFailSafe(name, StringValue(value)))
         {
             throw std::invalid_argument("cannot set attribute " + name + " to '" + value
                                         + "' (unknown attribute or invalid value)");
