@@ -398,6 +398,16 @@ ProgramFrame::Parse(int argc, char* argv[])
         {
             if (name == p)
             {
+                const std::string value
+                    = a.find('=') == std::string::npos ? "" : a.substr(a.find('=') + 1);
+                TypeId tid;
+                if (name == "PrintAttributes" && !TypeId::LookupByNameFailSafe(value, &tid))
+                {
+                    // (ns-3 aborts on an unknown type)
+                    throw std::invalid_argument("--PrintAttributes: got " + QuoteText(value)
+                                                + ", expected a type name (--PrintTypeIds lists "
+                                                  "them)");
+                }
                 std::vector<std::string> args{m_arguments[0], argv[i]};
                 m_cmd.Parse(args); // exits
             }

@@ -211,6 +211,19 @@ SwitchQueueSettings::Check() const
                                         + std::to_string(q.GetValue()) + " packets");
         }
     }
+    if (pfcThreshold == "dynamic")
+    {
+        for (const char* opt : {"xoff", "xon", "qcnmFraction"})
+        {
+            if (explicitOptions.count(opt))
+            {
+                throw std::invalid_argument(std::string("--") + opt
+                                            + " applies to --pfcThreshold=static only (the "
+                                              "dynamic threshold is --pfcAlpha x the free "
+                                              "shared buffer)");
+            }
+        }
+    }
     if (xon.GetValue() > xoff.GetValue())
     {
         throw std::invalid_argument("PFC xon " + bytes(xon) + " is above xoff " + bytes(xoff));
@@ -234,19 +247,6 @@ SwitchQueueSettings::Check() const
     {
         throw std::invalid_argument("pfcAlpha must be in (0, 1000], got "
                                     + std::to_string(pfcAlpha));
-    }
-    if (pfcThreshold == "dynamic")
-    {
-        for (const char* opt : {"xoff", "xon", "qcnmFraction"})
-        {
-            if (explicitOptions.count(opt))
-            {
-                throw std::invalid_argument(std::string("--") + opt
-                                            + " applies to --pfcThreshold=static only (the "
-                                              "dynamic threshold is --pfcAlpha x the free "
-                                              "shared buffer)");
-            }
-        }
     }
     if (!(qcnmFraction >= 0 && qcnmFraction <= 1))
     {

@@ -172,6 +172,8 @@ CASES = [
     Case("dcon-testbed", 2, ["--SimulatorImplementationType=ns3::Bogus"],
          error=r"got 'ns3::Bogus'"),
     Case("dcon-testbed", 2, ["--ns3::RdmaDcqcn::G=nan"], error=r"got 'nan'"),
+    Case("dcon-testbed", 2, ["--PrintAttributes=ns3::Bogus"],
+         error=r"--PrintAttributes: got 'ns3::Bogus'"),
     Case("dcon-large-scale", 2, ["--cnmWindowRtts=1e300"], error=r"got '1e300'"),
     Case("dcon-large-scale", 2, ["--SchedulerType=ns3::Bogus"], error=r"got 'ns3::Bogus'"),
     Case("dcon-large-scale", 2, ["--ns3::RdmaDcqcn::G=0.5x"], error=r"got '0.5x'"),
@@ -285,6 +287,8 @@ CASES = [
     Case("dcon-rttpid-incast", 6, ["--predictor={tmp}"], error=r"--predictor: .* is a folder"),
     Case("dcon-rttpid-incast", 6, ["--rttTrace={tmp}"], error=r"--rttTrace: .* is a folder"),
     Case("dcon-floor-bench", 6, ["--nodes=\u00a05"], error=r"got '\\u00a05'"),
+    Case("dcon-floor-bench", 6, ["--outdir=/dev/null"],
+         error=r"'/dev/null' is a character device, not a folder"),
     # ---------------------------------------------------------------- 7: documented limits
     Case("dcon-testbed", 7, ["--sampleInterval=-1us"], error=r"--sampleInterval: got '-1us'"),
     Case("dcon-testbed", 7, ["--cc=swift", "--ns3::RdmaSwift::BaseTarget=0us", "--outdir={out}"],
