@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cmath>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -18,6 +19,12 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("PoissonFlowGenerator");
+
+namespace
+{
+/// The most flows a generated workload may have (about a GB of flow state).
+constexpr double MAX_FLOWS = 1e7;
+} // namespace
 
 namespace
 {
@@ -215,6 +222,18 @@ PoissonFlowGenerator::Generate()
 
     const Time end = m_start + m_duration;
     const double window = m_duration.GetSeconds();
+    // Refuse a workload far beyond what one run can hold (e.g. --duration=40s for 40ms) before
+    // drawing it: its flows alone would exhaust the memory.
+    const double expected = (GetFlowArrivalRate() * m_hosts.size()
+                             + GetIncastEventRate() * m_incastSenders)
+                            * window;
+    if (!(expected <= MAX_FLOWS))
+    {
+        std::ostringstream oss;
+        oss << "about " << expected << " flows in the arrival window of " << window
+            << " s, more than the " << MAX_FLOWS << " a run can hold (a shorter window?)";
+        Fail(oss.str(), FormatDouble(window) + "s");
+    }
     const uint32_t n = m_hosts.size();
     std::vector<FlowSpec> flows;
 
