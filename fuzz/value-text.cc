@@ -5,12 +5,12 @@
 // libFuzzer target: the strict readers of value texts (model/value-text.h): a text is either
 // refused with std::invalid_argument or gives a value within what the simulator holds, and
 // what they accept ns-3's own (non-aborting) stream parsers read to the same value.
-#include "fuzz-common.h"
+#include "ns3/value-text.h"
 
+#include "fuzz-common.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/queue-size.h"
-#include "ns3/value-text.h"
 
 #include <cmath>
 #include <sstream>
@@ -22,7 +22,7 @@ extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     static const bool resolution = (Time::SetResolution(Time::PS), true);
-    (void)resolution;
+    (void) resolution;
     const std::string text = dconfuzz::AsText(data, size);
     const std::string quoted = QuoteText(text);
     FUZZ_CHECK(quoted.size() >= 2 && quoted.front() == '\'' && quoted.back() == '\'');

@@ -345,8 +345,8 @@ DconLargeScale::Write(const std::string& dir,
     const std::size_t done = m_monitor->GetRecords().size();
     if (done < m_specs.size())
     {
-        m_monitor->SetIncomplete("safety stop at " + std::to_string(Simulator::Now().GetSeconds())
-                                 + " s (maxTime) with " + std::to_string(m_specs.size() - done)
+        m_monitor->SetIncomplete("safety stop at " + FormatTime(Simulator::Now())
+                                 + " (maxTime) with " + std::to_string(m_specs.size() - done)
                                  + " of " + std::to_string(m_specs.size()) + " flows unfinished");
     }
     // Last: the monitor's files, summary.json being the very last one written.

@@ -224,9 +224,8 @@ PoissonFlowGenerator::Generate()
     const double window = m_duration.GetSeconds();
     // Refuse a workload far beyond what one run can hold (e.g. --duration=40s for 40ms) before
     // drawing it: its flows alone would exhaust the memory.
-    const double expected = (GetFlowArrivalRate() * m_hosts.size()
-                             + GetIncastEventRate() * m_incastSenders)
-                            * window;
+    const double expected
+        = (GetFlowArrivalRate() * m_hosts.size() + GetIncastEventRate() * m_incastSenders) * window;
     if (!(expected <= MAX_FLOWS))
     {
         std::ostringstream oss;

@@ -132,7 +132,7 @@ ReadValueText(Ptr<const AttributeChecker> checker, const std::string& text, cons
         }
         value = checker->CreateValidValue(BooleanValue(ReadBoolText(text, what)));
     }
-    else if (type == "EnumValue")
+    else if (type.rfind("EnumValue", 0) == 0) // ("EnumValue<T>" since ns-3.41)
     {
         bool known = false;
         std::istringstream names(info);
