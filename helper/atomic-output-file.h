@@ -68,7 +68,7 @@ void WriteTextFile(const std::filesystem::path& path, const std::string& text);
 /**
  * \ingroup dcon
  * \brief Quote a string for a JSON file (run.json, summary.json): '"' and '\\' escaped,
- * control characters written as \\u00XX.
+ * control characters and bytes that are not UTF-8 written as \\u00XX.
  * \param s the string
  * \return the quoted, escaped string
  */

@@ -4,6 +4,7 @@
  */
 #include "input-file.h"
 
+#include "ns3/log.h"
 #include "value-text.h"
 
 #include <unistd.h>
@@ -16,6 +17,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("DconInputFile");
 
 namespace fs = std::filesystem;
 

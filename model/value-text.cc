@@ -150,57 +150,60 @@ IsInvisible(uint32_t cp)
 
 } // namespace
 
+std::size_t
+Utf8SequenceAt(std::string_view text, std::size_t i, uint32_t& codePoint)
+{
+    const auto b = static_cast<unsigned char>(text[i]);
+    if (b < 0x80)
+    {
+        codePoint = b;
+        return 1;
+    }
+    const std::size_t len = (b & 0xe0) == 0xc0   ? 2
+                            : (b & 0xf0) == 0xe0 ? 3
+                            : (b & 0xf8) == 0xf0 ? 4
+                                                 : 0;
+    if (len == 0 || i + len > text.size())
+    {
+        return 0;
+    }
+    uint32_t cp = len == 2 ? (b & 0x1f) : len == 3 ? (b & 0x0f) : (b & 0x07);
+    for (std::size_t k = 1; k < len; ++k)
+    {
+        const auto c = static_cast<unsigned char>(text[i + k]);
+        if ((c & 0xc0) != 0x80)
+        {
+            return 0;
+        }
+        cp = (cp << 6) | (c & 0x3f);
+    }
+    // Overlong forms, surrogates and code points above U+10FFFF are not UTF-8.
+    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000)
+        || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+    {
+        return 0;
+    }
+    codePoint = cp;
+    return len;
+}
+
 std::string
 QuoteText(std::string_view text)
 {
     static const char HEX[] = "0123456789abcdef";
     std::string out = "'";
-    auto byte = [&out](unsigned char b)
-    {
-        out += "\\x";
-        out += HEX[b >> 4];
-        out += HEX[b & 0xf];
-    };
     std::size_t i = 0;
     while (i < text.size())
     {
-        const auto b = static_cast<unsigned char>(text[i]);
-        if (b < 0x80)
+        uint32_t cp = 0;
+        const std::size_t len = Utf8SequenceAt(text, i, cp);
+        if (len == 0 || cp < 0x20 || cp == 0x7f)
         {
-            if (b < 0x20 || b == 0x7f)
-            {
-                byte(b);
-            }
-            else
-            {
-                if (b == '\'' || b == '\\')
-                {
-                    out += '\\';
-                }
-                out += static_cast<char>(b);
-            }
-            ++i;
-            continue;
-        }
-        // A UTF-8 sequence: its length from the lead byte, then continuation bytes.
-        std::size_t len = (b & 0xe0) == 0xc0   ? 2
-                          : (b & 0xf0) == 0xe0 ? 3
-                          : (b & 0xf8) == 0xf0 ? 4
-                                               : 0;
-        uint32_t cp = len == 2 ? (b & 0x1f) : len == 3 ? (b & 0x0f) : (b & 0x07);
-        bool valid = len > 0 && i + len <= text.size();
-        for (std::size_t k = 1; valid && k < len; ++k)
-        {
-            const auto c = static_cast<unsigned char>(text[i + k]);
-            valid = (c & 0xc0) == 0x80;
-            cp = (cp << 6) | (c & 0x3f);
-        }
-        // Overlong forms, surrogates and code points above U+10FFFF are not UTF-8.
-        valid = valid && !(len == 2 && cp < 0x80) && !(len == 3 && cp < 0x800)
-                && !(len == 4 && cp < 0x10000) && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff);
-        if (!valid)
-        {
-            byte(b);
+            // a control character, or a byte that is not UTF-8
+            const auto b = static_cast<unsigned char>(text[i]);
+            out += "\\x";
+            out += HEX[b >> 4];
+            out += HEX[b & 0xf];
             ++i;
             continue;
         }
@@ -215,6 +218,10 @@ QuoteText(std::string_view text)
         }
         else
         {
+            if (cp == '\'' || cp == '\\')
+            {
+                out += '\\';
+            }
             out.append(text.substr(i, len));
         }
         i += len;

@@ -45,6 +45,18 @@ std::string QuoteText(std::string_view text);
 
 /**
  * \ingroup dcon
+ * \brief The length of the UTF-8 sequence that starts at \p i of \p text (1 for ASCII), or 0 if
+ * the bytes there are not UTF-8 (a stray continuation byte, a truncated or overlong sequence, a
+ * surrogate, a code point above U+10FFFF).
+ * \param text the text
+ * \param i the position (< text.size())
+ * \param[out] codePoint the code point (when the result is not 0)
+ * \return the sequence's length in bytes, or 0
+ */
+std::size_t Utf8SequenceAt(std::string_view text, std::size_t i, uint32_t& codePoint);
+
+/**
+ * \ingroup dcon
  * \brief Read a non-negative decimal integer: digits only (no sign, no space), at most \p max.
  * \param text the text
  * \param max the largest value accepted

@@ -7,6 +7,7 @@
 // what ns-3's own parsers abort on, read a prefix of, or wrap is refused with a message that
 // names the text; what they read correctly gives the value ns-3 gives.
 
+#include "ns3/atomic-output-file.h"
 #include "ns3/attribute-text.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
@@ -64,6 +65,27 @@ TEST(ValueText, QuoteShowsInvisibleCharacters)
     EXPECT_EQ(QuoteText("\xc3\xa9t\xc3\xa9"), "'\xc3\xa9t\xc3\xa9'"); // visible UTF-8 stays
     EXPECT_EQ(QuoteText("it's"), "'it\\'s'");
     EXPECT_EQ(QuoteText(""), "''");
+}
+
+// run.json records the command line: it must stay valid JSON whatever the arguments hold.
+TEST(ValueText, JsonStringOfAnyArgument)
+{
+    EXPECT_EQ(JsonString("--outdir=sp dir"), "\"--outdir=sp dir\"");
+    EXPECT_EQ(JsonString("a\"b\\c"), "\"a\\\"b\\\\c\"");
+    EXPECT_EQ(JsonString("a\nb\x01"), "\"a\\u000ab\\u0001\"");
+    EXPECT_EQ(JsonString("a\xff"
+                         "b"),
+              "\"a\\u00ffb\""); // not UTF-8
+    EXPECT_EQ(JsonString("\xef\xbb\xbf"
+                         "3"),
+              "\"\xef\xbb\xbf"
+              "3\""); // UTF-8 stays
+    uint32_t cp = 0;
+    EXPECT_EQ(Utf8SequenceAt("\xc2\xa0", 0, cp), 2u);
+    EXPECT_EQ(cp, 0xa0u);
+    EXPECT_EQ(Utf8SequenceAt("\xc0\x80", 0, cp), 0u);     // overlong
+    EXPECT_EQ(Utf8SequenceAt("\xed\xa0\x80", 0, cp), 0u); // surrogate
+    EXPECT_EQ(Utf8SequenceAt("\xe2\x80", 0, cp), 0u);     // truncated
 }
 
 TEST(ValueText, DecimalUnsigned)
