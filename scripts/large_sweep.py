@@ -203,10 +203,12 @@ def execute(runs, binary, results, jobs, ranks=1, store=None):
                                 binary, results, jobs, fct_stats.RUN_FILES, "large-scale runs")
 
 
-# stats.json fields left out of a run's record in the store: machine paths, wall time and the
-# per-link detail (the tables use none of them).
-RECORD_DROP = {"cdf_file", "wall_time_s", "pause_frames_in_window_per_link",
-               "pause_rate_per_link", "pause_frames_per_link_total"}
+# stats.json fields left out of a run's record in the store: machine paths (the CDF file, and
+# run.json's record of the command line, which names the binary and the output folder), wall
+# time and the per-link detail (the tables use none of them).
+RECORD_DROP = {"cdf_file", "command_line", "options_given", "wall_time_s",
+               "pause_frames_in_window_per_link", "pause_rate_per_link",
+               "pause_frames_per_link_total"}
 # summary.json objects kept in the record besides stats.json (DCON's queue and CNM totals).
 RECORD_SUMMARY = ["dcon_queues", "cnms"]
 DEFAULT_STORE = os.path.join(run_store.STORE_ROOT, "large")
