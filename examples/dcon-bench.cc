@@ -432,12 +432,6 @@ main(int argc, char* argv[])
         const std::string& queue = ccEntry.queueDisc;
         frame.CheckUse(RdmaFabricHelper::GetCreatedTypes(cc, queue),
                        "--cc=" + cc + " with " + queue);
-        if (!outdir.empty() && DconParallel::IsRoot())
-        {
-            std::vector<std::string> kinds = DconMonitor::GetOutputKinds();
-            kinds.insert(kinds.end(), {"flows.txt", "run.json", "parallel.json"});
-            frame.PrepareOutputFolder(outdir, kinds);
-        }
         if (par.nodeWork && (outdir.empty() || DconParallel::IsEnabled()))
         {
             throw std::invalid_argument("--nodeWork: needs --outdir and a sequential run");
@@ -570,6 +564,14 @@ main(int argc, char* argv[])
             monitor = Create<DconMonitor>(fabric, flows);
             monitor->Start(MicroSeconds(100), lastStart + safety);
             // (no queue or throughput probes are added, so the monitor schedules nothing)
+        }
+        // The output folder, ready and writable before the run (and not made for a run refused
+        // while it was set up).
+        if (!outdir.empty() && DconParallel::IsRoot())
+        {
+            std::vector<std::string> kinds = DconMonitor::GetOutputKinds();
+            kinds.insert(kinds.end(), {"flows.txt", "run.json", "parallel.json"});
+            frame.PrepareOutputFolder(outdir, kinds);
         }
         Time stop = lastStart + safety;
         if (stopAt.IsStrictlyPositive())

@@ -209,13 +209,13 @@ main(int argc, char* argv[])
             throw std::invalid_argument("--nodeWork: the node and link counts are written by "
                                         "sequential runs only");
         }
+        DconLargeScale run(cfg);
         if (DconParallel::IsRoot())
         {
             std::vector<std::string> kinds = DconMonitor::GetOutputKinds();
             kinds.insert(kinds.end(), {"flows.txt", "run.json", "parallel.json"});
             frame.PrepareOutputFolder(outdir, kinds);
         }
-        DconLargeScale run(cfg);
         std::ostream& log = DconParallel::IsRoot() ? std::cout : Nowhere();
         const auto [arrivalStart, arrivalDuration] = run.GetArrivalWindow();
         log << DconParallel::Who() << "fabric " << cfg.spines << " spines x " << cfg.leaves

@@ -124,6 +124,7 @@ main(int argc, char* argv[])
                        "--cc=" + cfg.cc + " with " + queue);
 
         DconParallel::Start();
+        DconTestbed tb(cfg);
         if (DconParallel::IsRoot())
         {
             std::vector<std::string> kinds = DconMonitor::GetOutputKinds();
@@ -131,7 +132,6 @@ main(int argc, char* argv[])
                          {"facts.json", "run.json", "parallel.json", "testbed-*.pcap"});
             frame.PrepareOutputFolder(cfg.outdir, kinds);
         }
-        DconTestbed tb(cfg);
         if (cfg.pcap)
         {
             PfcHelper pcap;

@@ -347,11 +347,12 @@ def expand(args, fx, tmp, out):
     return [a.format(tmp=tmp, out=out, **fx) for a in args]
 
 
-def run(binary, args, timeout=TIMEOUT):
-    """(returncode or a problem, stdout, stderr)."""
+def run(binary, args, cwd, timeout=TIMEOUT):
+    """(returncode or a problem, stdout, stderr); run in `cwd` (a default output folder of the
+    program goes there)."""
     try:
         p = subprocess.run([binary] + args, capture_output=True, text=True, timeout=timeout,
-                           errors="replace")
+                           errors="replace", cwd=cwd)
     except subprocess.TimeoutExpired:
         return f"no answer within {timeout} s (a hang)", "", ""
     if p.returncode < 0:
@@ -372,7 +373,7 @@ def short_prefix(case, args=None):
 
 def run_case(case, bindir, fx, work, index):
     """None if the case behaved, else what went wrong."""
-    binary = os.path.join(bindir, case.program)
+    binary = os.path.abspath(os.path.join(bindir, case.program))
     tmp = os.path.join(work, f"case{index}")
     os.makedirs(tmp)
     out = os.path.join(tmp, "out")
@@ -384,7 +385,7 @@ def run_case(case, bindir, fx, work, index):
         for name in plant:
             with open(os.path.join(out, name), "w") as f:
                 f.write("an earlier run\n")
-    rc, stdout, stderr = run(binary, args)
+    rc, stdout, stderr = run(binary, args, tmp)
     if isinstance(rc, str):
         return rc + (f"; stderr: {stderr.strip()[-300:]}" if stderr else "")
     if case.error:
@@ -402,7 +403,7 @@ def run_case(case, bindir, fx, work, index):
     if case.differs:
         base_out = os.path.join(tmp, "base")
         base_args = expand(short_prefix(case, case.base) + case.base, fx, tmp, base_out)
-        brc, _, berr = run(binary, base_args)
+        brc, _, berr = run(binary, base_args, tmp)
         if brc != 0:
             return f"the base run {' '.join(base_args)} failed: {brc} {berr.strip()[-300:]}"
         with open(os.path.join(out, case.differs), "rb") as a, \
