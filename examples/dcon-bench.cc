@@ -52,8 +52,6 @@
 
 #include "ns3/atomic-output-file.h"
 #include "ns3/boolean.h"
-#include "ns3/checked-options.h"
-#include "ns3/command-line.h"
 #include "ns3/config.h"
 #include "ns3/dcon-monitor.h"
 #include "ns3/dcon-parallel.h"
@@ -62,16 +60,17 @@
 #include "ns3/hpcc-format.h"
 #include "ns3/log.h"
 #include "ns3/parallel-options.h"
+#include "ns3/program-frame.h"
 #include "ns3/queue-size.h"
 #include "ns3/rank-partition.h"
 #include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-dcqcn.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/rdma-flow-helper.h"
-#include "ns3/scenario-attributes.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
+#include "ns3/value-text.h"
 
 #include <sys/resource.h>
 
@@ -251,10 +250,17 @@ Print(const BenchResult& r)
     };
     std::cout << std::fixed;
     std::cout << "flows completed        " << r.flowsCompleted << " / " << r.flowsTotal << "\n";
-    std::cout << "last completion        " << std::setprecision(6)
-              << (r.lastCompletion - r.firstStart).GetSeconds() * 1e3 << " ms after "
-              << r.firstStart.GetSeconds() << " s (t = " << std::setprecision(9)
-              << r.lastCompletion.GetSeconds() << " s)\n";
+    if (r.flowsCompleted == 0)
+    {
+        std::cout << "last completion        none (no flow completed)\n";
+    }
+    else
+    {
+        std::cout << "last completion        " << std::setprecision(6)
+                  << (r.lastCompletion - r.firstStart).GetSeconds() * 1e3 << " ms after "
+                  << r.firstStart.GetSeconds() << " s (t = " << std::setprecision(9)
+                  << r.lastCompletion.GetSeconds() << " s)\n";
+    }
     std::cout << std::setprecision(3);
     std::cout << "setup wall time        " << r.setupSeconds << " s\n";
     std::cout << "run wall time          " << r.runSeconds << " s (CPU " << r.runCpuSeconds
@@ -296,6 +302,7 @@ Print(const BenchResult& r)
  * covers every flow of the file (from the first start to just after the last), without warm-up
  * or cool-down.
  * \param dir the output folder
+ * \param frame the program's command line (its record comes first: ProgramFrame)
  * \param cc the --cc name
  * \param topoPath the topology file
  * \param flowsPath the flow file
@@ -303,6 +310,7 @@ Print(const BenchResult& r)
  */
 void
 WriteRunFiles(const std::string& dir,
+              const ProgramFrame& frame,
               const std::string& cc,
               const std::string& topoPath,
               const std::string& flowsPath,
@@ -325,7 +333,8 @@ WriteRunFiles(const std::string& dir,
     out.unsetf(std::ios::floatfield);
     out << std::setprecision(12);
     // [first, last + 1 ns): the last flow's start is inside the half-open window.
-    out << "{\n  \"cc\": " << JsonString(cc) << ",\n  \"program\": \"dcon-bench\""
+    out << "{\n"
+        << frame.GetRunJsonMembers() << ",\n  \"cc\": " << JsonString(cc)
         << ",\n  \"topology\": " << JsonString(topoPath)
         << ",\n  \"workload\": " << JsonString(flowsPath)
         << ",\n  \"arrival_start_s\": " << first.GetSeconds()
@@ -341,59 +350,82 @@ main(int argc, char* argv[])
 {
     DconParallel::Init(&argc, &argv); // MPI builds: mpirun -np N runs one simulation on N ranks
     Time::SetResolution(Time::PS);
-    std::string topoPath;
-    ParallelOptions par;
-    std::string flowsPath;
-    std::string outdir;
-    std::string cc = "dcqcn";
-    std::string buffer = "32MiB";
-    double alpha = 0.125;
-    double pmax = 0.2;
-    DataRate minRate("1Gb/s");
-    Time safety = Seconds(1);
-    Time stopAt;
-    bool validate = false;
     RdmaFabricHelper::UseFastScheduler(); // before Parse: --SchedulerType overrides
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("topo", "HPCC-format topology file (required)", topoPath);
-    cmd.AddValue("flows", "HPCC-format flow file (required)", flowsPath);
-    bool listCc = false;
-    cmd.AddValue("cc",
-                 RdmaCcRegistry::GetCommandLineHelp()
-                     + " (RED-ECN: Kmin/Kmax of the reference; DCON's queue: Q_ECN = Kmin, "
-                       "Q_CNM = Kmax; then the algorithm's own queue attributes)",
-                 cc);
-    cmd.AddValue("list-cc",
-                 "Print the congestion controls (name, switch queue, summary; one a line) and exit",
-                 listCc);
-    cmd.AddValue("outdir", "If set, write the monitor's CSV files and summary.json here", outdir);
-    bool spreading = false;
-    cmd.AddValue("spreading",
-                 "Measure congestion spreading (needs --outdir): victims.csv, pause-trees.csv, "
-                 "pause-events.csv and summary.json's spreading (sequential runs)",
-                 spreading);
-    cmd.AddValue("buffer", "Switch buffer size (bytes: 32MiB = 33,554,432 B)", buffer);
-    cmd.AddValue("alpha", "Dynamic PFC threshold factor", alpha);
-    cmd.AddValue("pmax", "ECN marking probability at Kmax", pmax);
-    cmd.AddValue("minRate", "DCQCN and HPCC minimum rate", minRate);
-    cmd.AddValue("safetyStop", "Stop this long after the last flow start at the latest", safety);
-    cmd.AddValue("stopAt",
-                 "If non-zero, stop at this simulation time even if flows remain (profiling)",
-                 stopAt);
-    cmd.AddValue(
-        "validate", "Exit 1 unless every flow completed without PFC pause or drop", validate);
-    par.AddTo(cmd, "ToR", true);
-    cmd.Parse(argc, argv);
-    if (listCc)
-    {
-        std::cout << RdmaCcRegistry::GetListing();
-        return 0;
-    }
-    const bool pmaxGiven = GetGivenOptions(argc, argv).count("pmax") > 0;
-
+    ProgramFrame frame("dcon-bench", __FILE__);
     BenchResult r;
+    bool validate = false;
+    bool spreading = false;
     try
     {
+        std::string topoPath;
+        ParallelOptions par;
+        std::string flowsPath;
+        std::string outdir;
+        std::string cc = "dcqcn";
+        QueueSize bufferSize("32MiB");
+        double alpha = 0.125;
+        double pmax = 0.2;
+        DataRate minRate("1Gb/s");
+        Time safety = Seconds(1);
+        Time stopAt;
+        frame.AddString("topo", "HPCC-format topology file (required)", topoPath);
+        frame.AddString("flows", "HPCC-format flow file (required)", flowsPath);
+        frame.AddCcOptions(cc,
+                           " (RED-ECN: Kmin/Kmax of the reference; DCON's queue: Q_ECN = Kmin, "
+                           "Q_CNM = Kmax; then the algorithm's own queue attributes)");
+        frame.AddString("outdir",
+                        "If set, write the monitor's CSV files, run.json and summary.json here",
+                        outdir);
+        frame.AddFlag("spreading",
+                      "Measure congestion spreading (needs --outdir): victims.csv, "
+                      "pause-trees.csv, pause-events.csv and summary.json's spreading "
+                      "(sequential runs)",
+                      spreading);
+        frame.AddQueueSize(
+            "buffer", "Switch buffer size (bytes: 32MiB = 33,554,432 B)", bufferSize, 1);
+        frame.AddDouble(
+            "alpha", "Dynamic PFC threshold factor, in (0, 1000]", alpha, 0, 1000, true);
+        frame.AddDouble("pmax", "ECN marking probability at Kmax, in [0, 1]", pmax, 0, 1);
+        frame.SetOptionTypes("pmax", {"ns3::RedEcnQueueDisc"});
+        frame.AddDataRate("minRate", "DCQCN and HPCC minimum rate (> 0)", minRate, DataRate(1));
+        frame.SetOptionTypes("minRate", {"ns3::RdmaDcqcn", "ns3::RdmaHpcc"});
+        frame.AddTime("safetyStop",
+                      "Stop this long after the last flow start at the latest (>= 0)",
+                      safety,
+                      Time(0));
+        frame.AddTime("stopAt",
+                      "If non-zero, stop at this simulation time even if flows remain (profiling)",
+                      stopAt,
+                      Time(0));
+        frame.AddFlag(
+            "validate", "Exit 1 unless every flow completed without PFC pause or drop", validate);
+        par.AddTo(frame, "ToR", true);
+        frame.SetParallel(true);
+        // What the program sets on its factories: from an option, or the reference's settings.
+        for (const RdmaCcEntry& e : RdmaCcRegistry::GetAll())
+        {
+            for (const auto& [name, value] : e.GetQueueAttributes(DataRate("100Gbps")))
+            {
+                frame.SetOwned(e.queueDisc + "::" + name,
+                               "--cc=" + e.name + " sets it per port rate (its registration)");
+            }
+        }
+        const std::string perRate = "the reference's settings, per port rate (4 and 16 KB per "
+                                    "Gb/s of the port)";
+        frame.SetOwned("ns3::RdmaNic::CongestionControl", "use --cc");
+        frame.SetOwned("ns3::SwitchMmu::BufferSize", "use --buffer");
+        frame.SetOwned("ns3::SwitchMmu::Alpha", "use --alpha");
+        frame.SetOwned("ns3::SwitchMmu::Headroom",
+                       "each switch's PFC headroom is sized from the delay and rate of its links");
+        frame.SetOwned("ns3::RedEcnQueueDisc::Kmin", perRate);
+        frame.SetOwned("ns3::RedEcnQueueDisc::Kmax", perRate);
+        frame.SetOwned("ns3::RedEcnQueueDisc::Pmax", "use --pmax");
+        frame.SetOwned("ns3::RedEcnQueueDisc::MarkOnDequeue",
+                       "the reference marks at dequeue, per port rate");
+        frame.SetOwned("ns3::DconQueueDisc::QEcn", "Q_ECN is Kmin: " + perRate);
+        frame.SetOwned("ns3::DconQueueDisc::QCnm", "Q_CNM is Kmax: " + perRate);
+        frame.Parse(argc, argv);
+
         DconParallel::Start();
         if (spreading && outdir.empty())
         {
@@ -405,27 +437,14 @@ main(int argc, char* argv[])
                                         "--topo=data/bench/fat-tree-320.topo "
                                         "--flows=data/bench/websearch-30pct-2ms.flows)");
         }
-        QueueSize bufferSize;
+        // The queue discipline the algorithm declares (RdmaCcRegistry), as in the scenarios.
+        const RdmaCcEntry ccEntry = RdmaCcRegistry::Lookup(cc);
+        const std::string& queue = ccEntry.queueDisc;
+        frame.CheckUse(RdmaFabricHelper::GetCreatedTypes(cc, queue),
+                       "--cc=" + cc + " with " + queue);
+        if (par.nodeWork && (outdir.empty() || DconParallel::IsEnabled()))
         {
-            // QueueSize's string parser aborts on bad input: check the form first.
-            std::size_t digits = buffer.find_first_not_of("0123456789");
-            static const std::set<std::string> units{
-                "B", "kB", "KB", "KiB", "MB", "MiB", "GB", "GiB"};
-            if (digits == 0 || digits == std::string::npos || !units.count(buffer.substr(digits)))
-            {
-                throw std::invalid_argument("--buffer: expected a whole number of bytes with a "
-                                            "unit (B, KB, KiB, MB, MiB, GB, GiB), got '"
-                                            + buffer + "'");
-            }
-            bufferSize = QueueSize(buffer);
-        }
-        if (!(alpha > 0))
-        {
-            throw std::invalid_argument("--alpha must be > 0, got " + std::to_string(alpha));
-        }
-        if (!(pmax >= 0 && pmax <= 1))
-        {
-            throw std::invalid_argument("--pmax must be in [0, 1], got " + std::to_string(pmax));
+            throw std::invalid_argument("--nodeWork: needs --outdir and a sequential run");
         }
 
         auto t0 = std::chrono::steady_clock::now();
@@ -441,22 +460,43 @@ main(int argc, char* argv[])
             RankPartition::Write(std::cout, RankPartition::Balanced(topo, par.writePartition));
             return 0;
         }
+        Time lastStart;
+        r.firstStart = Time::Max();
+        for (const auto& f : specs)
+        {
+            r.firstStart = std::min(r.firstStart, f.start);
+            lastStart = std::max(lastStart, f.start);
+        }
+        // The stop must stay within the times the run can represent (the reader keeps starts
+        // below half of ns-3's range, --safetyStop too, so the sum cannot wrap).
+        if (lastStart + safety > ProgramFrame::GetMaxRunTime())
+        {
+            throw std::invalid_argument("--safetyStop: the last flow start " + FormatTime(lastStart)
+                                        + " + " + FormatTime(safety) + " is beyond "
+                                        + FormatTime(ProgramFrame::GetMaxRunTime())
+                                        + ", half of ns-3's time range");
+        }
         DataRate lineRate = HostLineRate(topo);
-        RdmaDcqcn::SetPreset("cx4", lineRate);
+        frame.ApplyPreset(
+            [&lineRate]()
+            {
+                RdmaDcqcn::SetPreset("cx4", lineRate);
+            });
         // The reference runs use a 1 Gb/s floor (the preset has 100 Mb/s).
-        Config::SetDefault("ns3::RdmaDcqcn::MinRate", DataRateValue(minRate));
+        frame.SetDefault("ns3::RdmaDcqcn::MinRate", DataRateValue(minRate), "minRate");
         // HPCC as the HPCC simulator's run.py runs it at 100 Gb/s (T is set below, from the
         // fabric): mi = 0, the rest are RdmaHpcc's defaults (eta 0.95, RateAi = line / 2500).
-        Config::SetDefault("ns3::RdmaHpcc::MaxStage", UintegerValue(0));
-        Config::SetDefault("ns3::RdmaHpcc::MinRate", DataRateValue(minRate));
+        frame.SetDefault("ns3::RdmaHpcc::MaxStage", UintegerValue(0));
+        frame.SetDefault("ns3::RdmaHpcc::MinRate", DataRateValue(minRate), "minRate");
+        // The reference's NIC and switch settings, as defaults: an attribute the user gives wins.
+        frame.SetDefault("ns3::RdmaNic::Mtu", UintegerValue(PAYLOAD));
+        frame.SetDefault("ns3::RdmaNic::AckInterval", UintegerValue(1));
+        frame.SetDefault("ns3::SwitchMmu::PfcEnabled", BooleanValue(true));
+        frame.SetDefault("ns3::SwitchMmu::ThresholdMode", EnumValue(SwitchMmu::DYNAMIC));
 
         RdmaFabricHelper fh;
         fh.SetCongestionControl(cc);
-        fh.SetNicAttribute("Mtu", UintegerValue(PAYLOAD));
-        fh.SetNicAttribute("AckInterval", UintegerValue(1));
         fh.SetMmuAttribute("BufferSize", QueueSizeValue(bufferSize));
-        fh.SetMmuAttribute("PfcEnabled", BooleanValue(true));
-        fh.SetMmuAttribute("ThresholdMode", EnumValue(SwitchMmu::DYNAMIC));
         fh.SetMmuAttribute("Alpha", DoubleValue(alpha));
         // ECN thresholds scale with the port speed: 4 KB / 16 KB per Gb/s, i.e. 400/1600 KB at
         // 100 Gb/s and 1600/6400 KB at 400 Gb/s.
@@ -465,9 +505,6 @@ main(int argc, char* argv[])
         {
             portRates.insert(l.rate.GetBitRate());
         }
-        // The queue discipline the algorithm declares (RdmaCcRegistry), as in the scenarios.
-        const RdmaCcEntry ccEntry = RdmaCcRegistry::Lookup(cc);
-        const std::string& queue = ccEntry.queueDisc;
         // Every link rate of the topology gets its own setting (so no default is needed).
         for (uint64_t bps : portRates)
         {
@@ -499,7 +536,7 @@ main(int argc, char* argv[])
             // per Gb/s as in the HPCC simulator's run.py); an explicit --pmax wins.
             for (const auto& [name, value] : ccEntry.GetQueueAttributes(rate))
             {
-                if (!(name == "Pmax" && pmaxGiven))
+                if (!(name == "Pmax" && frame.IsGiven("pmax")))
                 {
                     fh.SetQueueDiscAttributeForRate(rate, name, StringValue(value));
                 }
@@ -510,10 +547,15 @@ main(int argc, char* argv[])
         if (ccEntry.name == "hpcc")
         {
             // One T for every flow, the largest base RTT (run.py's GLOBAL_T 1).
-            Config::SetDefault("ns3::RdmaHpcc::BaseRtt", TimeValue(fabric->GetMaxBaseRtt()));
+            frame.SetDefault("ns3::RdmaHpcc::BaseRtt", TimeValue(fabric->GetMaxBaseRtt()));
         }
-        const uint8_t controlPriority
-            = fabric->GetNic(fabric->GetHosts().front())->GetControlPriority();
+        const Ptr<RdmaNic> firstNic = fabric->GetNic(fabric->GetHosts().front());
+        const uint8_t controlPriority = firstNic->GetControlPriority();
+        const uint64_t payload = firstNic->GetMtu();
+        for (const auto& f : specs)
+        {
+            r.dataPacketsNeeded += f.sizeBytes / payload + (f.sizeBytes % payload != 0);
+        }
 
         Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(fabric);
         flows->SetStopWhenDone(true);
@@ -525,19 +567,10 @@ main(int argc, char* argv[])
             fabric->GetNic(h)->TraceConnectWithoutContext(
                 "FlowComplete", MakeCallback(&CompletionCounter::Completed, &done));
         }
-        Time lastStart;
-        r.firstStart = Time::Max();
-        for (const auto& f : specs)
-        {
-            r.firstStart = std::min(r.firstStart, f.start);
-            lastStart = std::max(lastStart, f.start);
-            r.dataPacketsNeeded += (f.sizeBytes + PAYLOAD - 1) / PAYLOAD;
-        }
 
         Ptr<DconMonitor> monitor;
         if (!outdir.empty())
         {
-            std::filesystem::create_directories(outdir);
             monitor = Create<DconMonitor>(fabric, flows);
             if (spreading)
             {
@@ -545,6 +578,14 @@ main(int argc, char* argv[])
             }
             monitor->Start(MicroSeconds(100), lastStart + safety);
             // (no queue or throughput probes are added, so the monitor schedules nothing)
+        }
+        // The output folder, ready and writable before the run (and not made for a run refused
+        // while it was set up).
+        if (!outdir.empty() && DconParallel::IsRoot())
+        {
+            std::vector<std::string> kinds = DconMonitor::GetOutputKinds();
+            kinds.insert(kinds.end(), {"flows.txt", "run.json", "parallel.json"});
+            frame.PrepareOutputFolder(outdir, kinds);
         }
         Time stop = lastStart + safety;
         if (stopAt.IsStrictlyPositive())
@@ -615,6 +656,7 @@ main(int argc, char* argv[])
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
         r.maxRssKb = ru.ru_maxrss;
+        std::string report;
         if (DconParallel::IsEnabled())
         {
             // Totals over the ranks (each counted only what its own nodes did); the times and
@@ -623,7 +665,7 @@ main(int argc, char* argv[])
             {
                 monitor->Collect();
             }
-            std::string report = DconParallel::RankReport(r.runSeconds);
+            report = DconParallel::RankReport(r.runSeconds);
             for (uint64_t* x : {&r.events,
                                 &r.linkFrames,
                                 &r.pauseFrames,
@@ -672,10 +714,6 @@ main(int argc, char* argv[])
             std::cout << "ranks                  " << DconParallel::GetSize() << " (per rank: "
                       << (outdir.empty() ? std::string("--outdir") : outdir + "/parallel.json")
                       << ")\n";
-            if (!outdir.empty())
-            {
-                std::ofstream(outdir + "/parallel.json") << report;
-            }
         }
 
         std::cout << "topology               " << topoPath << " (" << topo.nNodes << " nodes, "
@@ -685,21 +723,32 @@ main(int argc, char* argv[])
         Print(r);
         if (monitor)
         {
+            if (r.flowsCompleted < r.flowsTotal)
+            {
+                std::ostringstream why;
+                why << (stop == stopAt ? "stopped at --stopAt " : "safety stop at ")
+                    << FormatTime(stop) << " with " << r.flowsTotal - r.flowsCompleted << " of "
+                    << r.flowsTotal << " flows unfinished";
+                monitor->SetIncomplete(why.str());
+            }
+            if (!report.empty())
+            {
+                WriteTextFile(outdir + "/parallel.json", report);
+            }
             monitor->WriteHpccFct(outdir + "/fct.txt");
-            monitor->Write(outdir, r.runSeconds);
-            WriteRunFiles(outdir, cc, topoPath, flowsPath, specs);
-            if (par.nodeWork
-                && !DconParallel::IsEnabled()) // a sequential run's counts (the model's input)
+            WriteRunFiles(outdir, frame, cc, topoPath, flowsPath, specs);
+            if (par.nodeWork) // a sequential run's counts (the model's input)
             {
                 monitor->WriteNodeWork(outdir + "/node-work");
             }
+            monitor->Write(outdir, r.runSeconds); // summary.json last: the run is complete
             std::cout << "results in             " << outdir << "\n";
         }
     }
     catch (const std::exception& e)
     {
         Simulator::Destroy();
-        return DconParallel::Fail(e.what());
+        return ProgramFrame::Fail(e);
     }
     Simulator::Destroy();
     DconParallel::Finish();

@@ -23,13 +23,14 @@
 // ~0.5 M/s on the 10 ms WebSearch benchmark (README, Speed).
 //
 // Usage: build/examples/dcon-floor-bench [--frameHops=5000000] [--inFlight=20000] [--nodes=1000]
-// (scripts/bench.sh --floor builds and runs it).
+// [--outdir=DIR: run.json and summary.json] (scripts/bench.sh --floor builds and runs it). The run
+// stops at exactly --frameHops frame-hops (frames still in flight then are dropped).
 
-#include "ns3/checked-options.h"
-#include "ns3/command-line.h"
+#include "ns3/atomic-output-file.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/packet.h"
+#include "ns3/program-frame.h"
 #include "ns3/queue-disc.h"
 #include "ns3/queue-item.h"
 #include "ns3/rdma-fabric-helper.h"
@@ -39,6 +40,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -104,10 +106,15 @@ public:
     void
     Receive(Ptr<Packet> p, bool isData)
     {
+        if (s_run.frameHops >= s_run.limit)
+        {
+            return; // (not reached: the run stops at the limit)
+        }
         uint8_t b[24];
         p->CopyData(b, sizeof(b));
-        if (++s_run.frameHops >= s_run.limit)
+        if (++s_run.frameHops == s_run.limit)
         {
+            Simulator::Stop(); // exactly the frame-hops asked for; frames in flight are dropped
             return;
         }
         if (++m_received % 5 == 0)
@@ -162,21 +169,29 @@ int
 main(int argc, char* argv[])
 {
     RdmaFabricHelper::UseFastScheduler();
-    uint64_t frameHops = 5000000;
-    uint32_t inFlight = 20000;
-    uint32_t nodes = 1000;
-    CommandLine cmd(__FILE__);
-    AddUnsignedValue(cmd, "frameHops", "Frame-hops to simulate", frameHops);
-    AddUnsignedValue(cmd, "inFlight", "Frames in flight at once", inFlight);
-    AddUnsignedValue(cmd, "nodes", "Hops (nodes) the frames travel among", nodes);
-    cmd.Parse(argc, argv);
+    ProgramFrame frame("dcon-floor-bench", __FILE__);
     try
     {
-        if (frameHops == 0 || inFlight == 0 || nodes == 0)
+        uint64_t frameHops = 5000000;
+        uint32_t inFlight = 20000;
+        uint32_t nodes = 1000;
+        std::string outdir;
+        frame.AddUnsigned("frameHops",
+                          "Frame-hops to simulate, 1..10^12",
+                          frameHops,
+                          uint64_t(1),
+                          uint64_t(1000000000000));
+        frame.AddUnsigned("inFlight", "Frames in flight at once, 1..10^6", inFlight, 1u, 1000000u);
+        frame.AddUnsigned(
+            "nodes", "Hops (nodes) the frames travel among, 1..10^6", nodes, 1u, 1000000u);
+        frame.AddString("outdir", "If set, write run.json and summary.json here", outdir);
+        frame.Parse(argc, argv);
+        frame.CheckUse({TypeId::LookupByName("ns3::FifoQueueDisc"),
+                        TypeId::LookupByName("ns3::RdmaFifoQueue")},
+                       "ns3::FifoQueueDisc over ns3::RdmaFifoQueue, no fabric");
+        if (!outdir.empty())
         {
-            throw std::invalid_argument("frameHops (" + std::to_string(frameHops) + "), inFlight ("
-                                        + std::to_string(inFlight) + ") and nodes ("
-                                        + std::to_string(nodes) + ") must be positive");
+            frame.PrepareOutputFolder(outdir, {"run.json", "summary.json"});
         }
         Hop::s_run.limit = frameHops;
         ObjectFactory qdFactory("ns3::FifoQueueDisc");
@@ -205,13 +220,23 @@ main(int argc, char* argv[])
         std::printf("frame-hops: %lu\nwall time: %.2f s\nframe-hops per wall-second: %.3f M\n",
                     static_cast<unsigned long>(done),
                     wall,
-                    done / wall / 1e6);
+                    wall > 0 ? done / wall / 1e6 : 0.0);
         Simulator::Destroy();
+        if (!outdir.empty())
+        {
+            std::ostringstream json;
+            json << "{\n  \"frame_hops\": " << done << ",\n  \"in_flight\": " << inFlight
+                 << ",\n  \"nodes\": " << nodes << ",\n  \"wall_time_s\": " << wall
+                 << ",\n  \"frame_hops_per_wall_second\": " << (wall > 0 ? done / wall : 0.0)
+                 << "\n}\n";
+            frame.WriteRunJson(outdir, "");
+            WriteTextFile(outdir + "/summary.json", json.str());
+            std::printf("results in %s\n", outdir.c_str());
+        }
     }
     catch (const std::exception& e)
     {
-        std::fprintf(stderr, "Error: %s\n", e.what());
-        return 2;
+        return ProgramFrame::Fail(e);
     }
     return 0;
 }

@@ -16,30 +16,37 @@
 //     BECN 790 / 480 / 320 with 1 / 2 / 3 tenant-2 flows).
 //
 // Writes ibcc-ratio.csv, ibcc-tenant.csv and ibcc-tenant-series.csv (1 ms throughput samples)
-// to --outdir; scripts/plot_ibcc.py draws them.
+// and run.json (the command line, the ns-3 version and the seeds) to --outdir, after removing
+// those of an earlier run; scripts/plot_ibcc.py draws them. Every option is read whole and
+// checked (doc/dcon.rst, "Command-line checks").
+#include "ns3/atomic-output-file.h"
 #include "ns3/boolean.h"
-#include "ns3/checked-options.h"
-#include "ns3/command-line.h"
 #include "ns3/config.h"
 #include "ns3/dcon-monitor.h"
 #include "ns3/leaf-spine-helper.h"
+#include "ns3/program-frame.h"
 #include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/rdma-flow-helper.h"
 #include "ns3/rdma-ibcc.h"
 #include "ns3/rdma-nic.h"
+#include "ns3/scenario-attributes.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/switch-queue-settings.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <map>
+#include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -49,6 +56,8 @@ using namespace ns3;
 
 namespace
 {
+uint32_t Increase(uint32_t flows, double wmax, double weight);
+
 /// What the runs share.
 struct Setup
 {
@@ -169,7 +178,7 @@ RunTenants(const Setup& s,
     const double wmax = std::max(weight1, weight2);
     auto increase = [wmax](uint32_t flows, double weight)
     {
-        return std::max<uint32_t>(1, static_cast<uint32_t>(std::lround(flows * wmax / weight)));
+        return Increase(flows, wmax, weight);
     };
     std::vector<uint32_t> ids;
     std::vector<uint32_t> srcs;
@@ -268,7 +277,7 @@ RunTenants(const Setup& s,
     return rows;
 }
 
-/// Parse "1,2,3,4" (each >= 1).
+/// Parse "1,2,3,4" (each in 1..1000), the whole text: any other character is refused.
 std::vector<uint32_t>
 ParseNs(const std::string& text)
 {
@@ -277,92 +286,160 @@ ParseNs(const std::string& text)
     std::string tok;
     while (std::getline(ss, tok, ','))
     {
-        char* end = nullptr;
-        long v = std::strtol(tok.c_str(), &end, 10);
-        if (tok.empty() || *end != '\0' || v < 1 || v > 1000)
+        std::optional<uint64_t> v = ReadDecimalUnsigned(tok, 1000);
+        if (!v || *v < 1)
         {
-            throw std::invalid_argument("--ns: N must be an integer in 1..1000, got '" + tok
-                                        + "' in '" + text + "'");
+            throw std::invalid_argument("--ns: N must be an integer in 1..1000, got "
+                                        + QuoteText(tok) + " in " + QuoteText(text));
         }
-        ns.push_back(static_cast<uint32_t>(v));
+        ns.push_back(static_cast<uint32_t>(*v));
     }
-    if (ns.empty())
+    if (ns.empty() || text.back() == ',')
     {
-        throw std::invalid_argument("--ns: no N given");
+        throw std::invalid_argument(
+            "--ns: expected N values separated by commas (e.g. 1,2,3,4), got " + QuoteText(text));
     }
     return ns;
+}
+
+/// CCTI_Increase = flows x (largest weight / weight), refused above the attribute's range.
+uint32_t
+Increase(uint32_t flows, double wmax, double weight)
+{
+    const double v = std::round(flows * wmax / weight);
+    if (!(v <= std::numeric_limits<uint32_t>::max()))
+    {
+        std::ostringstream oss;
+        oss << "the tenant weights give " << flows << " flow(s) of weight " << weight
+            << " a CCTI_Increase of " << flows << " x " << wmax << " / " << weight << " = " << v
+            << ", above 4294967295 (ns3::RdmaIbcc::CctiIncrease is 32-bit): use closer weights";
+        throw std::invalid_argument(oss.str());
+    }
+    return std::max<uint32_t>(1, static_cast<uint32_t>(v));
 }
 } // namespace
 
 int
 main(int argc, char* argv[])
 {
-    std::string ns = "1,2,3,4";
-    uint32_t durationMs = 100;
-    uint32_t phaseMs = 60;
-    uint32_t tenantFlows = 3;
-    double weight1 = 1;
-    double weight2 = 1;
-    std::string cct;
-    bool timerReset = false;
-    std::string mode = "all";
-    std::string outdir = "ibcc-share";
-    std::string rate = "10Gbps";
-    Setup s;
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("ns", "CCTI_Increase of flow B in the ratio runs (flow A: 1), e.g. 1,2,3,4", ns);
-    AddUnsignedValue(cmd,
-                     "duration",
-                     "Length of each ratio run in ms (rates over its 2nd half)",
-                     durationMs,
-                     2u);
-    AddUnsignedValue(
-        cmd, "phase", "Length of each tenant phase in ms (shares over its 2nd half)", phaseMs, 2u);
-    AddUnsignedValue(cmd, "tenantFlows", "Tenant 2's largest flow count", tenantFlows, 1u);
-    cmd.AddValue("weight1", "Tenant 1's weight (> 0)", weight1);
-    cmd.AddValue("weight2", "Tenant 2's weight (> 0)", weight2);
-    cmd.AddValue("rate", "Rate of every link", rate);
-    AddUnsignedValue(cmd, "threshold", "Switch FECN threshold, 0..15", s.threshold);
-    AddUnsignedValue(
-        cmd, "markingRate", "Switch marking rate (packets between marks)", s.markingRate);
-    cmd.AddValue("cct", "CC table: IRDs in us, ascending (empty: the seed's 14 i^2/1062 us)", cct);
-    cmd.AddValue(
-        "timerReset",
-        "A BECN restarts the CCTI timer (the seed's Algorithm 1; default: IBA's periodic timer)",
-        timerReset);
-    cmd.AddValue("mode", "all, ratio or tenant", mode);
-    cmd.AddValue("outdir", "Directory for the CSV files", outdir);
-    cmd.Parse(argc, argv);
+    ProgramFrame frame("dcon-ibcc-share", __FILE__);
     try
     {
-        std::vector<uint32_t> nList = ParseNs(ns);
-        if (s.threshold > 15)
+        std::vector<uint32_t> nList{1, 2, 3, 4};
+        uint32_t durationMs = 100;
+        uint32_t phaseMs = 60;
+        uint32_t tenantFlows = 3;
+        double weight1 = 1;
+        double weight2 = 1;
+        std::string cct;
+        bool timerReset = false;
+        std::string mode = "all";
+        std::string outdir = "ibcc-share";
+        std::string rate = "10Gbps";
+        Setup s;
+        frame.AddOption(
+            "ns",
+            "CCTI_Increase of flow B in the ratio runs (flow A: 1), e.g. 1,2,3,4",
+            [&nList](const std::string& text)
+            {
+                nList = ParseNs(text);
+            },
+            "1,2,3,4");
+        frame.AddUnsigned("duration",
+                          "Length of each ratio run in ms (rates over its 2nd half), 2..3600000",
+                          durationMs,
+                          2u,
+                          3600000u);
+        frame.AddUnsigned("phase",
+                          "Length of each tenant phase in ms (shares over its 2nd half), "
+                          "2..3600000",
+                          phaseMs,
+                          2u,
+                          3600000u);
+        frame.AddUnsigned(
+            "tenantFlows", "Tenant 2's largest flow count, 1..1000", tenantFlows, 1u, 1000u);
+        frame.AddDouble("weight1", "Tenant 1's weight (> 0)", weight1, 0, 1e300, true);
+        frame.AddDouble("weight2", "Tenant 2's weight (> 0)", weight2, 0, 1e300, true);
+        frame.AddOption(
+            "rate",
+            "Rate of every link",
+            [&rate, &s](const std::string& text)
+            {
+                s.rate = ReadDataRateText(text, "--rate");
+                if (s.rate.GetBitRate() == 0)
+                {
+                    throw std::invalid_argument("--rate: got " + QuoteText(text)
+                                                + ", expected a rate > 0");
+                }
+                rate = text;
+            },
+            rate);
+        frame.AddUnsigned("threshold", "Switch FECN threshold, 0..15", s.threshold, 0u, 15u);
+        frame.AddUnsigned("markingRate",
+                          "Switch marking rate (packets let through between marks)",
+                          s.markingRate);
+        frame.AddOption(
+            "cct",
+            "CC table: IRDs in us, ascending, separated by commas or spaces (empty: the seed's 14 "
+            "i^2/1062 us)",
+            [&cct](const std::string& text)
+            {
+                if (!text.empty())
+                {
+                    RdmaIbcc::ParseCct(text); // throws naming the bad entry
+                }
+                cct = text;
+            },
+            "");
+        frame.AddFlag("timerReset",
+                      "A BECN restarts the CCTI timer (the seed's Algorithm 1; default: IBA's "
+                      "periodic timer)",
+                      timerReset);
+        frame.AddChoice("mode", "all, ratio or tenant", mode, {"all", "ratio", "tenant"});
+        frame.AddString("outdir", "Directory for the CSV files and run.json", outdir);
+        // What the program sets itself: the switch settings of the scenarios, the queue's
+        // threshold and marking rate, the per-flow CCTI_Increase.
+        OwnScenarioAttributes(frame, "dcon-ibcc-share's switches use the scenarios' settings");
+        frame.SetOwned("ns3::RdmaNic::CongestionControl", "dcon-ibcc-share runs --cc=ibcc");
+        frame.SetOwned("ns3::IbFecnQueueDisc::Threshold", "use --threshold");
+        frame.SetOwned("ns3::IbFecnQueueDisc::MarkingRate", "use --markingRate");
+        frame.SetOwned("ns3::IbFecnQueueDisc::ThresholdStep",
+                       "--cc=ibcc sets it per port rate (its registration)");
+        frame.SetOwned(
+            "ns3::RdmaIbcc::CctiIncrease",
+            "each flow's is set from --ns and the tenant weights (--weight1, --weight2)");
+        frame.Parse(argc, argv);
+        frame.CheckUse(RdmaFabricHelper::GetCreatedTypes("ibcc", "ns3::IbFecnQueueDisc"),
+                       "--cc=ibcc with ns3::IbFecnQueueDisc");
+        if (mode == "tenant")
         {
-            throw std::invalid_argument("--threshold must be in 0..15, got "
-                                        + std::to_string(s.threshold));
+            frame.RefuseGiven({"ns", "duration"}, "--mode=tenant runs no ratio run");
         }
-        if (!(weight1 > 0) || !(weight2 > 0))
+        if (mode == "ratio")
         {
-            throw std::invalid_argument("--weight1 (" + std::to_string(weight1)
-                                        + ") and --weight2 (" + std::to_string(weight2)
-                                        + ") must be > 0");
+            frame.RefuseGiven({"phase", "tenantFlows", "weight1", "weight2"},
+                              "--mode=ratio runs no tenant run");
         }
-        if (mode != "all" && mode != "ratio" && mode != "tenant")
+        const double wmax = std::max(weight1, weight2);
+        Increase(1, wmax, weight1);
+        for (uint32_t k = 1; k <= tenantFlows; ++k)
         {
-            throw std::invalid_argument("--mode must be all, ratio or tenant, got '" + mode + "'");
+            Increase(k, wmax, weight2);
         }
         if (!cct.empty())
         {
-            RdmaIbcc::ParseCct(cct); // throws naming the bad entry
-            Config::SetDefault("ns3::RdmaIbcc::Cct", StringValue(cct));
+            frame.SetDefault("ns3::RdmaIbcc::Cct", StringValue(cct), "cct");
         }
-        s.rate = DataRate(rate);
-        Config::SetDefault("ns3::RdmaIbcc::TimerResetOnBecn", BooleanValue(timerReset));
-        std::filesystem::create_directories(outdir);
+        frame.SetDefault("ns3::RdmaIbcc::TimerResetOnBecn", BooleanValue(timerReset), "timerReset");
+        frame.PrepareOutputFolder(
+            outdir, {"ibcc-ratio.csv", "ibcc-tenant.csv", "ibcc-tenant-series.csv", "run.json"});
         std::cout << std::fixed << std::setprecision(2);
+        std::vector<std::unique_ptr<AtomicOutputFile>> files;
         if (mode != "tenant")
         {
-            std::ofstream csv(outdir + "/ibcc-ratio.csv");
+            files.push_back(std::make_unique<AtomicOutputFile>(outdir + "/ibcc-ratio.csv"));
+            std::ofstream& csv = files.back()->Stream();
+            csv.unsetf(std::ios::floatfield);
             csv << "n,inc_a,inc_b,gbps_a,gbps_b,ratio_a_over_b,becn_a,becn_b\n";
             std::cout << "Two flows, CCTI_Increase 1 : N, " << rate << " bottleneck, rates over ["
                       << durationMs / 2.0 << ", " << durationMs << ") ms\n";
@@ -383,7 +460,9 @@ main(int argc, char* argv[])
             std::vector<std::vector<double>> series;
             std::vector<TenantRow> rows
                 = RunTenants(s, tenantFlows, weight1, weight2, MilliSeconds(phaseMs), series);
-            std::ofstream csv(outdir + "/ibcc-tenant.csv");
+            files.push_back(std::make_unique<AtomicOutputFile>(outdir + "/ibcc-tenant.csv"));
+            std::ofstream& csv = files.back()->Stream();
+            csv.unsetf(std::ios::floatfield);
             csv << "tenant2_flows,tenant2_inc,tenant1_gbps,tenant2_gbps,tenant1_share,"
                    "becn_first_tenant2_flow_per_100ms,seed_becn_per_100ms\n";
             const double seedBecn[] = {790, 480, 320};
@@ -404,7 +483,9 @@ main(int argc, char* argv[])
                     << share << "," << r.becnPer100ms << "," << (r.flows2 <= 3 ? seed : "") << "\n";
             }
             std::cout << "seed (10 Gb/s hardware): tenant 1 about 3.4 Gb/s throughout\n";
-            std::ofstream ts(outdir + "/ibcc-tenant-series.csv");
+            files.push_back(std::make_unique<AtomicOutputFile>(outdir + "/ibcc-tenant-series.csv"));
+            std::ofstream& ts = files.back()->Stream();
+            ts.unsetf(std::ios::floatfield);
             ts << "time_ms,tenant1";
             for (uint32_t k = 0; k < tenantFlows; ++k)
             {
@@ -420,12 +501,16 @@ main(int argc, char* argv[])
                 ts << "\n";
             }
         }
+        frame.WriteRunJson(outdir, "  \"cc\": \"ibcc\",\n  \"mode\": " + JsonString(mode));
+        for (auto& f : files)
+        {
+            f->Commit(); // throws naming the file if it could not be written
+        }
         std::cout << "CSV files in " << outdir << "\n";
     }
     catch (const std::exception& e)
     {
-        std::cerr << "Error: " << e.what() << "\n";
-        return 2;
+        return ProgramFrame::Fail(e);
     }
     return 0;
 }

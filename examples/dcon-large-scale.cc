@@ -24,17 +24,20 @@
 //
 // Output (--outdir, default results/large/<workload>-<cc>-load<load>-s<seed>): flows.csv,
 // pfc.csv, drops.csv, flows.txt (the flows in HPCC format, replayable with --flowFile), with DCON
-// cnm.csv (every CNM and what its sender did), run.json, summary.json (written last). scripts/fct_stats.py computes FCT statistics and the
-// pause rate; scripts/large_sweep.py runs whole figures.
+// cnm.csv (every CNM and what its sender did), run.json (the settings, the command line, the
+// ns-3 version and the seeds applied), summary.json (written last); the files of an earlier run
+// in the folder are removed first. scripts/fct_stats.py computes FCT statistics and the pause
+// rate; scripts/large_sweep.py runs whole figures. Every option is read whole and checked
+// (doc/dcon.rst, "Command-line checks").
 
 #include "ns3/dcon-large-scale.h"
 
-#include "ns3/checked-options.h"
-#include "ns3/command-line.h"
+#include "ns3/atomic-output-file.h"
 #include "ns3/core-module.h"
 #include "ns3/dcon-parallel.h"
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/parallel-options.h"
+#include "ns3/program-frame.h"
 #include "ns3/rank-partition.h"
 #include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-fabric-helper.h"
@@ -43,9 +46,9 @@
 #include <sys/resource.h>
 
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 using namespace ns3;
@@ -66,69 +69,123 @@ main(int argc, char* argv[])
 {
     DconParallel::Init(&argc, &argv); // MPI builds: mpirun -np N runs one simulation on N ranks
     Time::SetResolution(Time::PS);
-    DconLargeScaleConfig cfg;
-    std::string scale = "full";
-    std::string outdir;
     RdmaFabricHelper::UseFastScheduler(); // before Parse: --SchedulerType overrides
-    CommandLine cmd(__FILE__);
-    bool listCc = false;
-    cmd.AddValue("cc", RdmaCcRegistry::GetCommandLineHelp(), cfg.cc);
-    cmd.AddValue("list-cc",
-                 "Print the congestion controls (name, switch queue, summary; one a line) and exit",
-                 listCc);
-    cmd.AddValue("dcqcnPreset", "DCQCN parameter set: paper or cx4", cfg.dcqcnPreset);
-    cmd.AddValue("workload",
-                 "Flow sizes: websearch, datamining, datamining-fine, fbhadoop or a CDF file",
-                 cfg.workload);
-    cmd.AddValue("flowFile", "Replay an HPCC-format flow file instead of generating", cfg.flowFile);
-    cmd.AddValue("load", "Offered load (see --loadType)", cfg.load);
-    cmd.AddValue("loadType", "core (leaf uplinks, the paper's) or host (host links)", cfg.loadType);
-    cmd.AddValue("duration", "Arrival window (warm-up included)", cfg.duration);
-    cmd.AddValue("warmup",
-                 "Leading part of the arrival window left out of the statistics (run.json)",
-                 cfg.warmup);
-    cmd.AddValue("cooldown",
-                 "Trailing part of the arrival window left out of the statistics (run.json)",
-                 cfg.cooldown);
-    cmd.AddValue("sampleInterval", "Sampling interval of buffer.csv", cfg.sampleInterval);
-    cmd.AddValue("maxTime",
-                 "Safety stop (flows unfinished then: summary.json says \"complete\": false)",
-                 cfg.maxTime);
-    cmd.AddValue("drain",
-                 "Run this long after the last flow completed, until the fabric is empty",
-                 cfg.drain);
-    AddUnsignedValue(cmd, "seed", "Run number (RngSeedManager::SetRun), >= 1", cfg.seed, 1u);
-    cmd.AddValue("scale", "Fabric: full (8x10x24), small (4x4x12), tiny (2x4x4)", scale);
-    uint32_t spines = 0;
-    uint32_t leaves = 0;
-    uint32_t hostsPerLeaf = 0;
-    AddUnsignedValue(cmd, "spines", "Spines (non-zero overrides --scale)", spines);
-    AddUnsignedValue(cmd, "leaves", "Leaves (non-zero overrides --scale)", leaves);
-    AddUnsignedValue(
-        cmd, "hostsPerLeaf", "Hosts per leaf (non-zero overrides --scale)", hostsPerLeaf);
-    cfg.sw.AddCommandLineOptions(cmd);
-    cmd.AddValue("cnmWindowRtts", "DCON T in RTTs", cfg.cnmWindowRtts);
-    cmd.AddValue("incastShare", "Share of the load sent as Poisson incast events", cfg.incastShare);
-    AddUnsignedValue(cmd, "incastSenders", "Senders per incast event", cfg.incastSenders);
-    AddUnsignedValue(cmd, "incastBytes", "Bytes per incast sender", cfg.incastBytes);
-    cmd.AddValue("outdir", "Output directory", outdir);
-    cmd.AddValue("spreading",
-                 "Measure congestion spreading: victims.csv, pause-trees.csv, pause-events.csv "
-                 "and summary.json's spreading (sequential runs)",
-                 cfg.spreading);
-    ParallelOptions par;
-    par.AddTo(cmd, "leaf", true);
-    cmd.Parse(argc, argv);
-    if (listCc)
-    {
-        std::cout << RdmaCcRegistry::GetListing();
-        return 0;
-    }
-    cfg.sw.explicitOptions = GetGivenOptions(argc, argv);
-    cfg.attributeArgs = GetAttributeArguments(argc, argv);
-    cfg.partitionFile = par.partitionFile;
+    ProgramFrame frame("dcon-large-scale", __FILE__);
     try
     {
+        DconLargeScaleConfig cfg;
+        std::string scale = "full";
+        std::string outdir;
+        uint32_t spines = 0;
+        uint32_t leaves = 0;
+        uint32_t hostsPerLeaf = 0;
+        const double inf = std::numeric_limits<double>::infinity();
+        frame.AddCcOptions(cfg.cc);
+        frame.AddChoice(
+            "dcqcnPreset", "DCQCN parameter set: paper or cx4", cfg.dcqcnPreset, {"paper", "cx4"});
+        frame.SetOptionTypes("dcqcnPreset", {"ns3::RdmaDcqcn"});
+        frame.AddString(
+            "workload",
+            "Flow sizes: websearch, datamining, datamining-fine, fbhadoop or a CDF file",
+            cfg.workload);
+        frame.AddString("flowFile",
+                        "Replay an HPCC-format flow file instead of generating (the generator's "
+                        "options then do not apply)",
+                        cfg.flowFile);
+        frame.AddDouble("load", "Offered load, > 0 (see --loadType)", cfg.load, 0, inf, true);
+        frame.AddChoice("loadType",
+                        "core (leaf uplinks, the paper's) or host (host links)",
+                        cfg.loadType,
+                        {"core", "host"});
+        frame.AddTime("duration",
+                      "Arrival window (warm-up included), > 0",
+                      cfg.duration,
+                      Time(0),
+                      ProgramFrame::GetMaxRunTime(),
+                      true);
+        frame.AddTime("warmup",
+                      "Leading part of the arrival window left out of the statistics (run.json)",
+                      cfg.warmup,
+                      Time(0));
+        frame.AddTime("cooldown",
+                      "Trailing part of the arrival window left out of the statistics (run.json)",
+                      cfg.cooldown,
+                      Time(0));
+        frame.AddTime("sampleInterval",
+                      "Sampling interval of buffer.csv, > 0",
+                      cfg.sampleInterval,
+                      Time(0),
+                      ProgramFrame::GetMaxRunTime(),
+                      true);
+        frame.AddTime("maxTime",
+                      "Safety stop, > 0 (flows unfinished then: summary.json says \"complete\": "
+                      "false)",
+                      cfg.maxTime,
+                      Time(0),
+                      ProgramFrame::GetMaxRunTime(),
+                      true);
+        frame.AddTime("drain",
+                      "Run this long after the last flow completed, until the fabric is empty",
+                      cfg.drain,
+                      Time(0));
+        frame.AddUnsigned("seed", "Run number (RngSeedManager::SetRun), >= 1", cfg.seed, 1u);
+        frame.AddChoice("scale",
+                        "Fabric: full (8x10x24), small (4x4x12), tiny (2x4x4)",
+                        scale,
+                        {"full", "small", "tiny"});
+        frame.AddUnsigned("spines", "Spines (non-zero overrides --scale)", spines);
+        frame.AddUnsigned("leaves", "Leaves (non-zero overrides --scale)", leaves);
+        frame.AddUnsigned(
+            "hostsPerLeaf", "Hosts per leaf (non-zero overrides --scale)", hostsPerLeaf);
+        cfg.sw.AddCommandLineOptions(frame);
+        frame.AddDouble(
+            "cnmWindowRtts", "DCON T in RTTs, in (0, 1000000]", cfg.cnmWindowRtts, 0, 1e6, true);
+        frame.SetOptionTypes("cnmWindowRtts", {"ns3::DconQueueDisc"});
+        frame.AddDouble("incastShare",
+                        "Share of the load sent as Poisson incast events, in [0, 1)",
+                        cfg.incastShare,
+                        0,
+                        1);
+        frame.AddUnsigned("incastSenders", "Senders per incast event", cfg.incastSenders, 1u);
+        frame.AddUnsigned("incastBytes", "Bytes per incast sender", cfg.incastBytes, uint64_t(1));
+        frame.AddString(
+            "outdir",
+            "Output directory (default results/large/<workload>-<cc>-load<load>-s<seed>)",
+            outdir);
+        frame.AddFlag("spreading",
+                      "Measure congestion spreading: victims.csv, pause-trees.csv, "
+                      "pause-events.csv and summary.json's spreading (sequential runs)",
+                      cfg.spreading);
+        ParallelOptions par;
+        par.AddTo(frame, "leaf", true);
+        frame.SetParallel(true);
+        OwnScenarioAttributes(frame);
+        frame.SetOwnedGlobal("RngRun", "use --seed (the run number)");
+        frame.Parse(argc, argv);
+        cfg.sw.explicitOptions = frame.GetGivenOptions();
+        cfg.attributeArgs = frame.GetAttributeArguments();
+        cfg.partitionFile = par.partitionFile;
+        if (!cfg.flowFile.empty())
+        {
+            frame.RefuseGiven({"workload",
+                               "load",
+                               "loadType",
+                               "duration",
+                               "incastShare",
+                               "incastSenders",
+                               "incastBytes"},
+                              "--flowFile replays the file's flows, so the flow generator's "
+                              "settings are not used");
+        }
+        else if (cfg.incastShare == 0)
+        {
+            frame.RefuseGiven({"incastSenders", "incastBytes"},
+                              "no incast events without --incastShare > 0");
+        }
+        const std::string queue = cfg.sw.GetQueueDisc(cfg.cc);
+        frame.CheckUse(RdmaFabricHelper::GetCreatedTypes(cfg.cc, queue),
+                       "--cc=" + cfg.cc + " with " + queue);
+
         DconParallel::Start();
         cfg.SetScale(scale);
         cfg.spines = spines ? spines : cfg.spines;
@@ -137,8 +194,11 @@ main(int argc, char* argv[])
         if (outdir.empty())
         {
             std::ostringstream o;
-            o << "results/large/" << std::filesystem::path(cfg.workload).stem().string() << "-"
-              << cfg.cc << "-load" << cfg.load << "-s" << cfg.seed;
+            o << "results/large/"
+              << std::filesystem::path(cfg.flowFile.empty() ? cfg.workload : cfg.flowFile)
+                     .stem()
+                     .string()
+              << "-" << cfg.cc << "-load" << cfg.load << "-s" << cfg.seed;
             outdir = o.str();
         }
         if (par.writePartition > 0)
@@ -148,23 +208,44 @@ main(int argc, char* argv[])
             RankPartition::Write(std::cout, RankPartition::Balanced(topo, par.writePartition));
             return 0;
         }
+        if (par.nodeWork && DconParallel::IsEnabled())
+        {
+            throw std::invalid_argument("--nodeWork: the node and link counts are written by "
+                                        "sequential runs only");
+        }
         DconLargeScale run(cfg);
+        if (DconParallel::IsRoot())
+        {
+            std::vector<std::string> kinds = DconMonitor::GetOutputKinds();
+            kinds.insert(kinds.end(), {"flows.txt", "run.json", "parallel.json"});
+            frame.PrepareOutputFolder(outdir, kinds);
+        }
         std::ostream& log = DconParallel::IsRoot() ? std::cout : Nowhere();
+        const auto [arrivalStart, arrivalDuration] = run.GetArrivalWindow();
         log << DconParallel::Who() << "fabric " << cfg.spines << " spines x " << cfg.leaves
-            << " leaves x " << cfg.hostsPerLeaf << " hosts; " << cfg.loadType << " load "
-            << cfg.load << " = host-link load " << std::setprecision(4) << run.GetHostLoad() << "; "
-            << run.GetFlowSpecs().size() << " flows in " << cfg.duration.As(Time::MS) << std::endl;
+            << " leaves x " << cfg.hostsPerLeaf << " hosts; ";
+        if (cfg.flowFile.empty())
+        {
+            log << cfg.loadType << " load " << cfg.load << " = host-link load "
+                << std::setprecision(4) << run.GetHostLoad() << "; ";
+        }
+        else
+        {
+            log << "flows of " << cfg.flowFile << "; ";
+        }
+        log << run.GetFlowSpecs().size() << " flows in " << arrivalDuration.As(Time::MS)
+            << std::endl;
         double wall = run.Run();
         std::string report = DconParallel::RankReport(wall);
         wall = DconParallel::MaxAll(wall);
-        run.Write(outdir, wall);
-        if (par.nodeWork && !DconParallel::IsEnabled())
+        run.Write(outdir, wall, frame.GetRunJsonMembers());
+        if (par.nodeWork)
         {
             run.GetMonitor()->WriteNodeWork(outdir + "/node-work");
         }
         if (!report.empty())
         {
-            std::ofstream(outdir + "/parallel.json") << report;
+            WriteTextFile(outdir + "/parallel.json", report);
         }
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
@@ -175,7 +256,7 @@ main(int argc, char* argv[])
     }
     catch (const std::exception& e)
     {
-        return DconParallel::Fail(e.what());
+        return ProgramFrame::Fail(e);
     }
     Simulator::Destroy();
     DconParallel::Finish();

@@ -7,18 +7,23 @@
 // statistics of the seed's table 4 and 6 (mean / 99th / max of the per-RTT samples, mean rate =
 // sum of sizes / sum of FCTs (eq. 30), mean FCT (eq. 32), finish time (eq. 33)) next to its
 // numbers for LSTM+PID at rtt_target 5 us. --rttTrace writes the per-RTT samples of every
-// flow as CSV (for scripts/train_rtt_predictor.py).
+// flow as CSV (for scripts/train_rtt_predictor.py); --outdir writes run.json and summary.json
+// (the table). Every option is read whole and checked (doc/dcon.rst, "Command-line checks").
 //
 //   build/examples/dcon-rttpid-incast                       # LSTM + PID, shipped weights
 //   build/examples/dcon-rttpid-incast --predictor=none      # PID on the measured RTT
 //   build/examples/dcon-rttpid-incast --scale=0.05          # sizes x 0.05 (quick)
 //   build/examples/dcon-rttpid-incast --cc=timely --rttTrace=timely.csv
+#include "ns3/atomic-output-file.h"
 #include "ns3/boolean.h"
-#include "ns3/checked-options.h"
-#include "ns3/command-line.h"
 #include "ns3/config.h"
 #include "ns3/double.h"
+#include "ns3/input-file.h"
+#include "ns3/lstm-predictor.h"
+#include "ns3/output-files.h"
+#include "ns3/program-frame.h"
 #include "ns3/rdma-cc-registry.h"
+#include "ns3/rdma-dcqcn.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/rdma-flow-helper.h"
 #include "ns3/rdma-rtt-pid.h"
@@ -32,6 +37,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <vector>
 
@@ -81,61 +87,104 @@ main(int argc, char* argv[])
 {
     Time::SetResolution(Time::PS);
     RdmaFabricHelper::UseFastScheduler();
-    std::string cc = "rttpid";
-    std::string predictor = kDefaultWeights;
-    std::string gains = "tuned";
-    std::string rttTrace;
-    double scale = 1.0;
-    Time target = MicroSeconds(5);
-    Time linkDelay = MicroSeconds(1);
-    DataRate rate("100Gbps");
-    SwitchQueueSettings sw;
-    sw.bufferSize = QueueSize("32MB");
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("cc", RdmaCcRegistry::GetCommandLineHelp(), cc);
-    cmd.AddValue("predictor",
-                 "rttpid: LSTM weight file, or 'none' for the PID on the measured RTT",
-                 predictor);
-    cmd.AddValue("gains",
-                 "rttpid: 'tuned' = the seed's trained gains [-0.358, -0.060, 0.040] fixed (its "
-                 "incast runs); 'initial' = the attribute defaults with online tuning",
-                 gains);
-    cmd.AddValue("target", "rttpid: RTT target", target);
-    cmd.AddValue("scale", "Multiply every flow size by this (> 0; 1 = the seed's sizes)", scale);
-    cmd.AddValue("linkDelay", "One-way delay of each link", linkDelay);
-    cmd.AddValue("rate", "Link rate", rate);
-    cmd.AddValue("rttTrace", "Write the per-RTT samples as CSV flow,time_ns,rtt_ns", rttTrace);
-    sw.AddCommandLineOptions(cmd);
-    cmd.Parse(argc, argv);
+    ProgramFrame frame("dcon-rttpid-incast", __FILE__);
     try
     {
-        if (!(scale > 0) || !std::isfinite(scale))
+        std::string cc = "rttpid";
+        std::string predictor = kDefaultWeights;
+        std::string gains = "tuned";
+        std::string rttTrace;
+        std::string outdir;
+        double scale = 1.0;
+        Time target = MicroSeconds(5);
+        Time linkDelay = MicroSeconds(1);
+        DataRate rate("100Gbps");
+        SwitchQueueSettings sw;
+        sw.bufferSize = QueueSize("32MB");
+        frame.AddCcOptions(cc);
+        frame.AddOption(
+            "predictor",
+            "rttpid: LSTM weight file, or 'none' for the PID on the measured RTT",
+            [&predictor](const std::string& text)
+            {
+                if (text != "none")
+                {
+                    CheckInputFile(text, "--predictor");
+                }
+                predictor = text;
+            },
+            predictor);
+        frame.AddChoice("gains",
+                        "rttpid: 'tuned' = the seed's trained gains [-0.358, -0.060, 0.040] fixed "
+                        "(its incast runs); 'initial' = the attribute defaults with online tuning",
+                        gains,
+                        {"tuned", "initial"});
+        frame.AddTime("target",
+                      "rttpid: RTT target (> 0)",
+                      target,
+                      Time(0),
+                      ProgramFrame::GetMaxRunTime(),
+                      true);
+        for (const char* o : {"predictor", "gains", "target"})
         {
-            std::ostringstream ss;
-            ss << "--scale must be > 0, got " << scale;
-            throw std::invalid_argument(ss.str());
+            frame.SetOptionTypes(o, {"ns3::RdmaRttPid"});
         }
-        if (gains != "tuned" && gains != "initial")
-        {
-            throw std::invalid_argument("--gains must be tuned or initial, got '" + gains + "'");
-        }
-        sw.explicitOptions = GetGivenOptions(argc, argv);
-        const bool pid = RdmaCongestionOps::LookupTypeId(cc) == RdmaRttPid::GetTypeId();
+        frame.AddDouble("scale",
+                        "Multiply every flow size by this, in (0, 1000] (1 = the seed's sizes)",
+                        scale,
+                        0,
+                        1000,
+                        true);
+        frame.AddTime(
+            "linkDelay", "One-way delay of each link (>= 0)", linkDelay, Time(0), Seconds(1));
+        frame.AddDataRate("rate", "Link rate (> 0)", rate, DataRate(1));
+        frame.AddOption(
+            "rttTrace",
+            "Write the per-RTT samples as CSV flow,time_ns,rtt_ns",
+            [&rttTrace](const std::string& text)
+            {
+                CheckOutputFile(text, "--rttTrace");
+                rttTrace = text;
+            },
+            "");
+        frame.AddString(
+            "outdir", "If set, write run.json and summary.json (the table below) here", outdir);
+        sw.AddCommandLineOptions(frame);
+        OwnScenarioAttributes(frame);
+        frame.Parse(argc, argv);
+        sw.explicitOptions = frame.GetGivenOptions();
+        const std::string queue = sw.GetQueueDisc(cc);
+        frame.CheckUse(RdmaFabricHelper::GetCreatedTypes(cc, queue),
+                       "--cc=" + cc + " with " + queue);
+        const TypeId tid = RdmaCongestionOps::LookupTypeId(cc);
+        const bool pid = tid == RdmaRttPid::GetTypeId();
         if (pid)
         {
-            Config::SetDefault("ns3::RdmaRttPid::Target", TimeValue(target));
-            Config::SetDefault("ns3::RdmaRttPid::PredictorFile",
-                               StringValue(predictor == "none" ? "" : predictor));
+            frame.SetDefault("ns3::RdmaRttPid::Target", TimeValue(target), "target");
+            frame.SetDefault("ns3::RdmaRttPid::PredictorFile",
+                             StringValue(predictor == "none" ? "" : predictor),
+                             "predictor");
             if (gains == "tuned")
             {
-                Config::SetDefault("ns3::RdmaRttPid::Kp", DoubleValue(-0.358));
-                Config::SetDefault("ns3::RdmaRttPid::Ki", DoubleValue(-0.060));
-                Config::SetDefault("ns3::RdmaRttPid::Kd", DoubleValue(0.040));
-                Config::SetDefault("ns3::RdmaRttPid::GainTuning", BooleanValue(false));
+                frame.SetDefault("ns3::RdmaRttPid::Kp", DoubleValue(-0.358), "gains");
+                frame.SetDefault("ns3::RdmaRttPid::Ki", DoubleValue(-0.060), "gains");
+                frame.SetDefault("ns3::RdmaRttPid::Kd", DoubleValue(0.040), "gains");
+                frame.SetDefault("ns3::RdmaRttPid::GainTuning", BooleanValue(false), "gains");
             }
         }
-        // After the program's own defaults: a --ns3::RdmaRttPid::... argument wins over them.
-        ApplyCcPreset(cc, "paper", rate, GetAttributeArguments(argc, argv));
+        if (tid == RdmaDcqcn::GetTypeId() || tid.IsChildOf(RdmaDcqcn::GetTypeId()))
+        {
+            // DCQCN's paper parameters at this line rate; a --ns3::RdmaDcqcn::... argument wins.
+            frame.ApplyPreset(
+                [&rate]()
+                {
+                    RdmaDcqcn::SetPreset("paper", rate);
+                });
+        }
+        if (!outdir.empty())
+        {
+            frame.PrepareOutputFolder(outdir, {"run.json", "summary.json"});
+        }
         if (pid)
         {
             // What runs: the defaults as they are now (options, then --ns3:: arguments).
@@ -151,6 +200,10 @@ main(int argc, char* argv[])
                       << "; gains " << value("Kp") << " " << value("Ki") << " " << value("Kd")
                       << (value("GainTuning") == "true" ? ", tuned online" : ", fixed")
                       << "; target " << Time(value("Target")).As(Time::US) << "\n";
+            if (!file.empty())
+            {
+                LstmPredictor::LoadCached(file); // refused here, naming the file, before the run
+            }
         }
         // 20 senders (0..19), the receiver (20), the switch (21).
         TopologySpec topo;
@@ -163,7 +216,6 @@ main(int argc, char* argv[])
         }
         RdmaFabricHelper fh;
         fh.SetCongestionControl(cc);
-        sw.Check();
         sw.Apply(fh, cc, linkDelay, rate);
         Ptr<RdmaFabric> f = fh.Build(topo);
         Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(f);
@@ -175,22 +227,19 @@ main(int argc, char* argv[])
             s = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(s * scale)));
         }
         std::vector<double> rtts;
-        std::ofstream csv;
+        std::unique_ptr<AtomicOutputFile> trace;
         if (!rttTrace.empty())
         {
-            csv.open(rttTrace);
-            if (!csv)
-            {
-                throw std::invalid_argument("cannot write --rttTrace file '" + rttTrace + "'");
-            }
-            csv << "flow,time_ns,rtt_ns\n";
+            trace = std::make_unique<AtomicOutputFile>(rttTrace); // throws naming the file
+            trace->Stream().unsetf(std::ios::floatfield);
+            trace->Stream() << "flow,time_ns,rtt_ns\n";
         }
         std::vector<RttCollector> collectors(20);
         for (uint32_t h = 0; h < 20; ++h)
         {
             collectors[h].flow = flows->AddFlow(h, 20, sizes[h], Time(0));
             collectors[h].all = &rtts;
-            collectors[h].csv = rttTrace.empty() ? nullptr : &csv;
+            collectors[h].csv = trace ? &trace->Stream() : nullptr;
         }
         for (uint32_t h = 0; h < 20; ++h)
         {
@@ -248,8 +297,8 @@ main(int argc, char* argv[])
         Simulator::Destroy();
         if (done != 20)
         {
-            std::cerr << "only " << done << " of 20 flows completed by 10 s\n";
-            return 1;
+            throw std::runtime_error("only " + std::to_string(done)
+                                     + " of 20 flows completed by 10 s");
         }
         double sumSize = 0;
         double sumFct = 0;
@@ -325,11 +374,37 @@ main(int argc, char* argv[])
                       smallSum / 17 * 1e3,
                       smallMax * 1e3);
         std::cout << line << gainText.str();
+        if (trace)
+        {
+            trace->Commit(); // throws naming the file if it could not be written
+            std::cout << "per-RTT samples in " << rttTrace << "\n";
+        }
+        if (!outdir.empty())
+        {
+            std::ostringstream json;
+            json.precision(12);
+            json << "{\n  \"cc\": " << JsonString(cc) << ",\n  \"scale\": " << scale
+                 << ",\n  \"samples\": " << rtts.size() << ",\n  \"pause_frames\": " << pauses
+                 << ",\n  \"mean_rtt_us\": "
+                 << (rtts.empty() ? 0.0 : mean / static_cast<double>(rtts.size()))
+                 << ",\n  \"p99_rtt_us\": " << pct(0.99)
+                 << ",\n  \"max_rtt_us\": " << (rtts.empty() ? 0.0 : rtts.back())
+                 << ",\n  \"mean_rate_gbps\": " << sumSize * 8 / sumFct / 1e9
+                 << ",\n  \"mean_fct_ms\": " << sumFct / 20 * 1e3
+                 << ",\n  \"finish_time_ms\": " << maxFct * 1e3 << ",\n  \"fct_ms\": [";
+            for (uint32_t i = 0; i < 20; ++i)
+            {
+                json << (i ? ", " : "") << fcts[i] * 1e3;
+            }
+            json << "]\n}\n";
+            frame.WriteRunJson(outdir, "  \"cc\": " + JsonString(cc));
+            WriteTextFile(outdir + "/summary.json", json.str()); // last: the run is complete
+            std::cout << "results in " << outdir << "\n";
+        }
     }
     catch (const std::exception& e)
     {
-        std::cerr << "error: " << e.what() << "\n";
-        return 1;
+        return ProgramFrame::Fail(e);
     }
     return 0;
 }

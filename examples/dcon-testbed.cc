@@ -28,23 +28,23 @@
 //
 // Output (--outdir, default results/testbed-<cc>): flows.csv, pfc.csv, queues.csv,
 // throughput.csv, drops.csv, facts.json (the readings and Fig. 2's and Fig. 6's facts), with
-// DCON cnm.csv, and summary.json (last). scripts/plot_testbed.py draws the figure.
+// DCON cnm.csv, run.json (the command line, ns-3 version and seeds) and summary.json (last);
+// the files of an earlier run in the folder are removed first. scripts/plot_testbed.py draws
+// the figure. Every option is read whole and checked (doc/dcon.rst, "Command-line checks").
 // --validate checks the expected facts above and exits non-zero if one does not hold.
 
 #include "ns3/dcon-testbed.h"
 
-#include "ns3/checked-options.h"
-#include "ns3/command-line.h"
+#include "ns3/atomic-output-file.h"
 #include "ns3/core-module.h"
 #include "ns3/dcon-parallel.h"
 #include "ns3/parallel-options.h"
 #include "ns3/pfc-helper.h"
+#include "ns3/program-frame.h"
 #include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/scenario-attributes.h"
 
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 
 using namespace ns3;
@@ -54,60 +54,88 @@ main(int argc, char* argv[])
 {
     DconParallel::Init(&argc, &argv); // MPI builds: mpirun -np N runs one simulation on N ranks
     Time::SetResolution(Time::PS);
-    DconTestbedConfig cfg;
-    bool validate = false;
     RdmaFabricHelper::UseFastScheduler(); // before Parse: --SchedulerType overrides
-    CommandLine cmd(__FILE__);
-    bool listCc = false;
-    cmd.AddValue("cc", RdmaCcRegistry::GetCommandLineHelp(), cfg.cc);
-    cmd.AddValue("list-cc",
-                 "Print the congestion controls (name, switch queue, summary; one a line) and exit",
-                 listCc);
-    cmd.AddValue("dcqcnPreset", "DCQCN parameter set: paper or cx4", cfg.dcqcnPreset);
-    cmd.AddValue("outdir", "Output directory", cfg.outdir);
-    cmd.AddValue("burstStart", "Start of the burst", cfg.burstStart);
-    AddUnsignedValue(cmd, "burstFlowsPerHost", "Burst flows per sender", cfg.burstFlowsPerHost);
-    AddUnsignedValue(cmd, "burstFlowSize", "Bytes per burst flow", cfg.burstFlowSize, uint64_t(1));
-    cmd.AddValue("burstInterval", "Spacing of one sender's burst flows", cfg.burstInterval);
-    cmd.AddValue("stopTime", "End of the run (a limit with --runToCompletion)", cfg.stopTime);
-    cmd.AddValue("runToCompletion", "Stop when every flow has completed", cfg.runToCompletion);
-    AddUnsignedValue(cmd, "longFlowSize", "Bytes of f0 and f1", cfg.longFlowSize, uint64_t(1));
-    cmd.AddValue("longFlowStartRate",
-                 "Rate f0 and f1 start at (default 20Gbps, the fair share; 0 = line rate)",
-                 cfg.longFlowStartRate);
-    cmd.AddValue("sampleInterval", "Queue/throughput sampling interval", cfg.sampleInterval);
-    cfg.sw.AddCommandLineOptions(cmd);
-    cmd.AddValue("burstViaS0", "Pin the burst through S0 (false: per-flow ECMP)", cfg.burstViaS0);
-    cmd.AddValue("burstStagger",
-                 "Offset the senders' flows evenly within one burst interval",
-                 cfg.burstStagger);
-    cmd.AddValue("cnmWindowRtts", "DCON window T in base RTTs", cfg.cnmWindowRtts);
-    cmd.AddValue("pcap", "Write pcap files of L2's ports", cfg.pcap);
-    cmd.AddValue("spreading",
-                 "Measure congestion spreading: victims.csv, pause-trees.csv, pause-events.csv "
-                 "and summary.json's spreading (sequential runs)",
-                 cfg.spreading);
-    cmd.AddValue("validate", "Check the expected result and exit 1 if it does not hold", validate);
-    ParallelOptions par;
-    par.AddTo(cmd, "leaf", false);
-    cmd.Parse(argc, argv);
-    if (listCc)
-    {
-        std::cout << RdmaCcRegistry::GetListing();
-        return 0;
-    }
-    cfg.sw.explicitOptions = GetGivenOptions(argc, argv);
-    cfg.attributeArgs = GetAttributeArguments(argc, argv);
-    if (cfg.outdir.empty())
-    {
-        cfg.outdir = "results/testbed-" + cfg.cc;
-    }
-    cfg.partitionFile = par.partitionFile;
+    ProgramFrame frame("dcon-testbed", __FILE__);
     try
     {
+        DconTestbedConfig cfg;
+        bool validate = false;
+        frame.AddCcOptions(cfg.cc);
+        frame.AddChoice(
+            "dcqcnPreset", "DCQCN parameter set: paper or cx4", cfg.dcqcnPreset, {"paper", "cx4"});
+        frame.SetOptionTypes("dcqcnPreset", {"ns3::RdmaDcqcn"});
+        frame.AddString("outdir", "Output directory (default results/testbed-<cc>)", cfg.outdir);
+        frame.AddTime("burstStart", "Start of the burst", cfg.burstStart, Time(0));
+        frame.AddUnsigned("burstFlowsPerHost",
+                          "Burst flows per sender (at most 1000000)",
+                          cfg.burstFlowsPerHost,
+                          0u,
+                          1000000u);
+        frame.AddUnsigned("burstFlowSize", "Bytes per burst flow", cfg.burstFlowSize, uint64_t(1));
+        frame.AddTime(
+            "burstInterval", "Spacing of one sender's burst flows", cfg.burstInterval, Time(0));
+        frame.AddTime("stopTime",
+                      "End of the run (a limit with --runToCompletion)",
+                      cfg.stopTime,
+                      Time(0),
+                      ProgramFrame::GetMaxRunTime(),
+                      true);
+        frame.AddFlag("runToCompletion", "Stop when every flow has completed", cfg.runToCompletion);
+        frame.AddUnsigned("longFlowSize", "Bytes of f0 and f1", cfg.longFlowSize, uint64_t(1));
+        frame.AddDataRate("longFlowStartRate",
+                          "Rate f0 and f1 start at (default 20Gbps, the fair share; 0 = line rate)",
+                          cfg.longFlowStartRate);
+        frame.AddTime("sampleInterval",
+                      "Queue/throughput sampling interval (> 0)",
+                      cfg.sampleInterval,
+                      Time(0),
+                      ProgramFrame::GetMaxRunTime(),
+                      true);
+        cfg.sw.AddCommandLineOptions(frame);
+        frame.AddFlag(
+            "burstViaS0", "Pin the burst through S0 (false: per-flow ECMP)", cfg.burstViaS0);
+        frame.AddFlag("burstStagger",
+                      "Offset the senders' flows evenly within one burst interval",
+                      cfg.burstStagger);
+        frame.AddDouble("cnmWindowRtts",
+                        "DCON window T in base RTTs, in (0, 1000000]",
+                        cfg.cnmWindowRtts,
+                        0,
+                        1e6,
+                        true);
+        frame.SetOptionTypes("cnmWindowRtts", {"ns3::DconQueueDisc"});
+        frame.AddFlag("pcap", "Write pcap files of L2's ports", cfg.pcap);
+        frame.AddFlag("spreading",
+                      "Measure congestion spreading: victims.csv, pause-trees.csv, "
+                      "pause-events.csv and summary.json's spreading (sequential runs)",
+                      cfg.spreading);
+        frame.AddFlag(
+            "validate", "Check the expected result and exit 1 if it does not hold", validate);
+        ParallelOptions par;
+        par.AddTo(frame, "leaf", false);
+        frame.SetParallel(true);
+        OwnScenarioAttributes(frame);
+        frame.Parse(argc, argv);
+        cfg.sw.explicitOptions = frame.GetGivenOptions();
+        cfg.attributeArgs = frame.GetAttributeArguments();
+        if (cfg.outdir.empty())
+        {
+            cfg.outdir = "results/testbed-" + cfg.cc;
+        }
+        cfg.partitionFile = par.partitionFile;
+        const std::string queue = cfg.sw.GetQueueDisc(cfg.cc);
+        frame.CheckUse(RdmaFabricHelper::GetCreatedTypes(cfg.cc, queue),
+                       "--cc=" + cfg.cc + " with " + queue);
+
         DconParallel::Start();
-        std::filesystem::create_directories(cfg.outdir);
         DconTestbed tb(cfg);
+        if (DconParallel::IsRoot())
+        {
+            std::vector<std::string> kinds = DconMonitor::GetOutputKinds();
+            kinds.insert(kinds.end(),
+                         {"facts.json", "run.json", "parallel.json", "testbed-*.pcap"});
+            frame.PrepareOutputFolder(cfg.outdir, kinds);
+        }
         if (cfg.pcap)
         {
             PfcHelper pcap;
@@ -129,7 +157,7 @@ main(int argc, char* argv[])
                 DconParallel::Finish();
                 return 0; // rank 0 holds every rank's results and writes them
             }
-            std::ofstream(cfg.outdir + "/parallel.json") << report;
+            WriteTextFile(cfg.outdir + "/parallel.json", report);
         }
         Ptr<DconMonitor> m = tb.GetMonitor();
         if (cfg.runToCompletion && m->GetRecords().size() < tb.GetFlowCount())
@@ -138,6 +166,10 @@ main(int argc, char* argv[])
         }
         DconTestbedFacts f = tb.GetFacts();
         f.WriteJson(cfg.outdir + "/facts.json", cfg.cc);
+        frame.WriteRunJson(cfg.outdir,
+                           "  \"cc\": " + JsonString(cfg.cc)
+                               + ",\n  \"queue_disc\": " + JsonString(queue)
+                               + ",\n  \"flows\": " + std::to_string(tb.GetFlowCount()));
         m->Write(cfg.outdir, wall); // summary.json last: the run is complete
         std::cout << "cc=" << cfg.cc << " wall=" << wall << "s"
                   << "\n  PAUSE frames L2->S1 " << f.pausesL2S1 << ", S1->L0 " << f.pausesS1L0
@@ -174,7 +206,7 @@ main(int argc, char* argv[])
     }
     catch (const std::exception& e)
     {
-        return DconParallel::Fail(e.what());
+        return ProgramFrame::Fail(e);
     }
     Simulator::Destroy();
     DconParallel::Finish();

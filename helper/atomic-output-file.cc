@@ -4,6 +4,8 @@
  */
 #include "atomic-output-file.h"
 
+#include "ns3/value-text.h"
+
 #include <stdexcept>
 #include <system_error>
 
@@ -56,17 +58,46 @@ AtomicOutputFile::Commit()
     m_committed = true;
 }
 
+void
+WriteTextFile(const std::filesystem::path& path, const std::string& text)
+{
+    AtomicOutputFile file(path);
+    file.Stream() << text;
+    file.Commit();
+}
+
 std::string
 JsonString(const std::string& s)
 {
+    static const char HEX[] = "0123456789abcdef";
     std::string out = "\"";
-    for (char c : s)
+    std::size_t i = 0;
+    while (i < s.size())
     {
+        const char c = s[i];
+        const auto u = static_cast<unsigned char>(c);
+        uint32_t cp = 0;
+        const std::size_t len = Utf8SequenceAt(s, i, cp);
         if (c == '"' || c == '\\')
         {
             out += '\\';
+            out += c;
         }
-        out += c;
+        else if (u < 0x20 || len == 0)
+        {
+            // a control character, or a byte that is not UTF-8 (as the code point of its value,
+            // so that the file stays valid JSON)
+            out += "\\u00";
+            out += HEX[u >> 4];
+            out += HEX[u & 0xf];
+        }
+        else
+        {
+            out.append(s, i, len);
+            i += len;
+            continue;
+        }
+        ++i;
     }
     return out + "\"";
 }

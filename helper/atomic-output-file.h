@@ -58,7 +58,17 @@ private:
 
 /**
  * \ingroup dcon
- * \brief Quote a string for a JSON file (run.json, summary.json): '"' and '\\' escaped.
+ * \brief Write a whole file atomically (AtomicOutputFile).
+ * \throws std::runtime_error naming the path if it cannot be written
+ * \param path the file
+ * \param text its content
+ */
+void WriteTextFile(const std::filesystem::path& path, const std::string& text);
+
+/**
+ * \ingroup dcon
+ * \brief Quote a string for a JSON file (run.json, summary.json): '"' and '\\' escaped,
+ * control characters and bytes that are not UTF-8 written as \\u00XX.
  * \param s the string
  * \return the quoted, escaped string
  */

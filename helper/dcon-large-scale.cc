@@ -11,14 +11,17 @@
 #include "ns3/rdma-dcqcn.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "ns3/value-text.h"
 #include "poisson-flow-generator.h"
 #include "scenario-attributes.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <sstream>
 #include <stdexcept>
 
 #ifndef DCON_DATA_DIR
@@ -32,6 +35,49 @@ namespace
 {
 /// First RNG stream of the workload generator (the fabric uses streams from 0 up).
 constexpr int64_t WORKLOAD_STREAM = 1 << 20;
+
+/// The most samples buffer.csv may take (sampleInterval against the arrival window).
+constexpr double MAX_SAMPLES = 1e7;
+
+/// Hosts get 10.0.0.1 and up (RdmaFabricHelper): at most 10.255.255.254.
+constexpr uint64_t MAX_HOSTS = 0xFFFFFE;
+
+/// A number for a message (up to 12 significant digits).
+std::string
+Number(double v)
+{
+    std::ostringstream oss;
+    oss.precision(12);
+    oss << v;
+    return oss.str();
+}
+
+/**
+ * \brief The leaf-spine of the settings, after checking its counts in 64 bits (before anything
+ * is allocated per leaf or host).
+ * \param c the settings
+ * \return the topology helper
+ */
+LeafSpineHelper
+MakeTopology(const DconLargeScaleConfig& c)
+{
+    const uint64_t hosts = uint64_t(c.leaves) * c.hostsPerLeaf;
+    if (c.spines == 0 || c.leaves < 2 || c.hostsPerLeaf == 0)
+    {
+        throw std::invalid_argument(
+            "a leaf-spine needs >= 1 spine, >= 2 leaves and >= 1 host per leaf, got "
+            + std::to_string(c.spines) + " x " + std::to_string(c.leaves) + " x "
+            + std::to_string(c.hostsPerLeaf));
+    }
+    if (hosts > MAX_HOSTS)
+    {
+        throw std::invalid_argument(
+            std::to_string(c.leaves) + " leaves x " + std::to_string(c.hostsPerLeaf)
+            + " hosts per leaf = " + std::to_string(hosts) + " hosts, more than the "
+            + std::to_string(MAX_HOSTS) + " addresses of 10.0.0.0/8 that hosts get");
+    }
+    return LeafSpineHelper(c.spines, c.leaves, c.hostsPerLeaf);
+}
 
 } // namespace
 
@@ -64,66 +110,69 @@ DconLargeScaleConfig::SetScale(const std::string& scale)
 
 DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
     : m_config(config)
-    , m_topo(config.spines, config.leaves, config.hostsPerLeaf)
+    , m_topo(MakeTopology(config))
 {
-    if (!(config.load > 0))
+    const bool replay = !config.flowFile.empty();
+    if (!replay && !(config.load > 0 && std::isfinite(config.load)))
     {
-        throw std::invalid_argument("load must be > 0, got " + std::to_string(config.load));
+        throw std::invalid_argument("load must be > 0, got " + Number(config.load));
     }
-    if (config.duration.IsStrictlyNegative() || config.duration.IsZero())
+    if (!replay && !config.duration.IsStrictlyPositive())
     {
         throw std::invalid_argument("arrival window (duration) must be > 0, got "
-                                    + std::to_string(config.duration.GetSeconds()) + " s");
+                                    + FormatTime(config.duration));
     }
     if (config.warmup.IsStrictlyNegative() || config.cooldown.IsStrictlyNegative()
-        || config.warmup + config.cooldown >= config.duration)
+        || (!replay && config.warmup + config.cooldown >= config.duration))
     {
         throw std::invalid_argument(
             "warm-up and cool-down must be >= 0 and leave part of the arrival window ("
-            + std::to_string(config.duration.GetSeconds()) + " s) to measure, got warm-up "
-            + std::to_string(config.warmup.GetSeconds()) + " s and cool-down "
-            + std::to_string(config.cooldown.GetSeconds()) + " s");
+            + FormatTime(config.duration) + ") to measure, got warm-up " + FormatTime(config.warmup)
+            + " and cool-down " + FormatTime(config.cooldown));
     }
     if (config.drain.IsStrictlyNegative())
     {
-        throw std::invalid_argument("drain time must be >= 0");
+        throw std::invalid_argument("drain time must be >= 0, got " + FormatTime(config.drain));
+    }
+    if (!config.maxTime.IsStrictlyPositive() || config.maxTime > Time::Max() / 2)
+    {
+        throw std::invalid_argument("safety stop (maxTime) must be in (0, "
+                                    + FormatTime(Time::Max() / 2) + "], got "
+                                    + FormatTime(config.maxTime));
     }
     if (!config.sampleInterval.IsStrictlyPositive())
     {
-        throw std::invalid_argument("sample interval must be > 0");
+        throw std::invalid_argument("sample interval must be > 0, got "
+                                    + FormatTime(config.sampleInterval));
     }
     if (config.seed == 0)
     {
         throw std::invalid_argument("seed (run number) must be >= 1, got 0");
     }
-    if (config.spines * config.leaves * config.hostsPerLeaf == 0 || config.leaves < 2)
-    {
-        throw std::invalid_argument(
-            "a leaf-spine needs >= 1 spine, >= 2 leaves and >= 1 host per leaf, got "
-            + std::to_string(config.spines) + " x " + std::to_string(config.leaves) + " x "
-            + std::to_string(config.hostsPerLeaf));
-    }
     m_topo.SetHostLink(config.linkRate, config.linkDelay);
     m_topo.SetFabricLink(config.linkRate, config.linkDelay);
-    double perHost = m_topo.GetCoreLoadPerHostLoad();
-    if (config.loadType == "core")
+    if (!replay)
     {
-        m_hostLoad = config.load / perHost;
-    }
-    else if (config.loadType == "host")
-    {
-        m_hostLoad = config.load;
-    }
-    else
-    {
-        throw std::invalid_argument("unknown load type '" + config.loadType
-                                    + "' (expected core or host)");
-    }
-    if (m_hostLoad > 1)
-    {
-        throw std::invalid_argument("load " + std::to_string(config.load) + " (" + config.loadType
-                                    + ") needs a host-link load of " + std::to_string(m_hostLoad)
-                                    + " > 1");
+        double perHost = m_topo.GetCoreLoadPerHostLoad();
+        if (config.loadType == "core")
+        {
+            m_hostLoad = config.load / perHost;
+        }
+        else if (config.loadType == "host")
+        {
+            m_hostLoad = config.load;
+        }
+        else
+        {
+            throw std::invalid_argument("unknown load type '" + config.loadType
+                                        + "' (expected core or host)");
+        }
+        if (m_hostLoad > 1)
+        {
+            throw std::invalid_argument("load " + Number(config.load) + " (" + config.loadType
+                                        + ") needs a host-link load of " + Number(m_hostLoad)
+                                        + " > 1");
+        }
     }
 
     RngSeedManager::SetRun(config.seed);
@@ -139,13 +188,36 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
     m_fabric->SetCnmWindowInRtts(config.cnmWindowRtts);
 
     std::vector<uint32_t> hosts = m_topo.GetTopology().GetHostIds();
-    if (!config.flowFile.empty())
+    if (replay)
     {
         m_cdfPath.clear();
         m_specs = ReadHpccFlows(config.flowFile, m_topo.GetTopology());
+        if (m_specs.empty())
+        {
+            throw std::invalid_argument(config.flowFile + ": the flow file has no flow");
+        }
+        // The window the flows arrive in: every flow of the file, as dcon-bench records it.
+        Time first = Time::Max();
+        Time last = Time(0);
+        for (const FlowSpec& f : m_specs)
+        {
+            first = std::min(first, f.start);
+            last = std::max(last, f.start);
+        }
+        m_arrivalStart = first;
+        m_arrivalDuration = last - first + NanoSeconds(1);
+        if (config.warmup + config.cooldown >= m_arrivalDuration)
+        {
+            throw std::invalid_argument("warm-up " + FormatTime(config.warmup) + " and cool-down "
+                                        + FormatTime(config.cooldown)
+                                        + " leave nothing of the flow file's arrival window ("
+                                        + FormatTime(m_arrivalDuration) + ") to measure");
+        }
     }
     else
     {
+        m_arrivalStart = config.arrivalStart;
+        m_arrivalDuration = config.duration;
         m_cdfPath = FlowSizeCdf::FindBuiltin(
             config.workload, config.dataDir.empty() ? std::string(DCON_DATA_DIR) : config.dataDir);
         FlowSizeCdf cdf = FlowSizeCdf::ReadFile(m_cdfPath);
@@ -158,10 +230,21 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
         }
         gen.AssignStreams(WORKLOAD_STREAM);
         m_specs = gen.Generate();
+        if (m_specs.empty())
+        {
+            throw std::invalid_argument(
+                "the workload has no flow: load " + Number(config.load) + " (" + config.loadType
+                + ", host-link load " + Number(m_hostLoad) + ") gives none in the arrival "
+                + "window of " + FormatTime(config.duration) + ": raise the load or the duration");
+        }
     }
-    if (m_specs.empty())
+    const Time sampleEnd = std::min(config.maxTime, m_arrivalStart + m_arrivalDuration);
+    if (sampleEnd.GetSeconds() / config.sampleInterval.GetSeconds() > MAX_SAMPLES)
     {
-        throw std::invalid_argument("the workload has no flow: raise the load or the duration");
+        throw std::invalid_argument("sample interval " + FormatTime(config.sampleInterval)
+                                    + " gives more than "
+                                    + std::to_string(static_cast<uint64_t>(MAX_SAMPLES))
+                                    + " samples of buffer.csv until " + FormatTime(sampleEnd));
     }
 
     m_flows = Create<RdmaFlowHelper>(m_fabric);
@@ -183,8 +266,7 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
         m_monitor->EnableCongestionSpreading();
     }
     // buffer.csv covers the arrival window (its use: is the measured part stationary?)
-    m_monitor->Start(config.sampleInterval,
-                     std::min(config.maxTime, config.arrivalStart + config.duration));
+    m_monitor->Start(config.sampleInterval, sampleEnd);
 }
 
 double
@@ -199,7 +281,9 @@ DconLargeScale::Run()
 }
 
 void
-DconLargeScale::Write(const std::string& dir, double wallSeconds) const
+DconLargeScale::Write(const std::string& dir,
+                      double wallSeconds,
+                      const std::string& runRecord) const
 {
     if (!DconParallel::IsRoot())
     {
@@ -218,13 +302,21 @@ DconLargeScale::Write(const std::string& dir, double wallSeconds) const
         std::ofstream& out = file.Stream();
         out.unsetf(std::ios::floatfield);
         out << std::setprecision(12);
-        out << "{\n  \"cc\": " << JsonString(c.cc)
-            << ",\n  \"workload\": " << JsonString(c.flowFile.empty() ? c.workload : c.flowFile)
-            << ",\n  \"cdf_file\": " << JsonString(m_cdfPath) << ",\n  \"load\": " << c.load
-            << ",\n  \"load_type\": " << JsonString(c.loadType)
-            << ",\n  \"host_load\": " << m_hostLoad
-            << ",\n  \"arrival_start_s\": " << c.arrivalStart.GetSeconds()
-            << ",\n  \"arrival_duration_s\": " << c.duration.GetSeconds()
+        // (with a flow file the generator's settings are not applied: null)
+        const bool replay = !c.flowFile.empty();
+        auto generated = [replay](const std::string& json)
+        {
+            return replay ? "null" : json;
+        };
+        out << "{\n"
+            << (runRecord.empty() ? "" : runRecord + ",\n") << "  \"cc\": " << JsonString(c.cc)
+            << ",\n  \"workload\": " << JsonString(replay ? c.flowFile : c.workload)
+            << ",\n  \"cdf_file\": " << JsonString(m_cdfPath)
+            << ",\n  \"load\": " << generated(Number(c.load))
+            << ",\n  \"load_type\": " << generated(JsonString(c.loadType))
+            << ",\n  \"host_load\": " << generated(Number(m_hostLoad))
+            << ",\n  \"arrival_start_s\": " << m_arrivalStart.GetSeconds()
+            << ",\n  \"arrival_duration_s\": " << m_arrivalDuration.GetSeconds()
             << ",\n  \"warmup_s\": " << c.warmup.GetSeconds()
             << ",\n  \"cooldown_s\": " << c.cooldown.GetSeconds() << ",\n  \"seed\": " << c.seed
             << ",\n  \"spines\": " << c.spines << ",\n  \"leaves\": " << c.leaves
@@ -244,7 +336,7 @@ DconLargeScale::Write(const std::string& dir, double wallSeconds) const
             << ",\n  \"qcnm_fraction\": " << c.sw.qcnmFraction
             << ",\n  \"qcnm_bytes\": " << m_qcnm.GetValue()
             << ",\n  \"cnm_window_rtts\": " << c.cnmWindowRtts
-            << ",\n  \"incast_share\": " << c.incastShare
+            << ",\n  \"incast_share\": " << generated(Number(c.incastShare))
             << ",\n  \"dcqcn_preset\": " << JsonString(c.dcqcnPreset) << ",\n  \"attributes\": [";
         for (std::size_t i = 0; i < c.attributeArgs.size(); ++i)
         {
@@ -257,8 +349,8 @@ DconLargeScale::Write(const std::string& dir, double wallSeconds) const
     const std::size_t done = m_monitor->GetRecords().size();
     if (done < m_specs.size())
     {
-        m_monitor->SetIncomplete("safety stop at " + std::to_string(Simulator::Now().GetSeconds())
-                                 + " s (maxTime) with " + std::to_string(m_specs.size() - done)
+        m_monitor->SetIncomplete("safety stop at " + FormatTime(Simulator::Now())
+                                 + " (maxTime) with " + std::to_string(m_specs.size() - done)
                                  + " of " + std::to_string(m_specs.size()) + " flows unfinished");
     }
     // Last: the monitor's files, summary.json being the very last one written.
@@ -287,6 +379,12 @@ Ptr<RdmaFabric>
 DconLargeScale::GetFabric() const
 {
     return m_fabric;
+}
+
+std::pair<Time, Time>
+DconLargeScale::GetArrivalWindow() const
+{
+    return {m_arrivalStart, m_arrivalDuration};
 }
 
 QueueSize

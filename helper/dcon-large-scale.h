@@ -15,6 +15,7 @@
 #include "switch-queue-settings.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -33,7 +34,8 @@ struct DconLargeScaleConfig
 {
     std::string cc{"dcon"};           //!< congestion control (short or TypeId name)
     std::string dcqcnPreset{"paper"}; //!< DCQCN parameter set ("paper" or "cx4")
-    /// Attribute defaults given by the user ("ns3::Type::Attr=value", GetAttributeArguments):
+    /// Attribute defaults given by the user ("ns3::Type::Attr=value",
+    /// ProgramFrame::GetAttributeArguments):
     /// applied after the preset, so they win over it.
     std::vector<std::string> attributeArgs;
     /// A parallel run's partition: a file of "node rank" lines (RankPartition::Read); empty:
@@ -116,12 +118,14 @@ public:
      * run.json (the settings) and, last, summary.json into a directory.
      * \param dir the directory (created if needed)
      * \param wallSeconds wall time to record
+     * \param runRecord JSON members written first in run.json (ProgramFrame::GetRunJsonMembers:
+     * the command line, the ns-3 version, the seeds applied, the options given); "" for none
      */
-    void Write(const std::string& dir, double wallSeconds) const;
+    void Write(const std::string& dir, double wallSeconds, const std::string& runRecord = "") const;
 
     /**
      * \brief Host-link load the given load stands for.
-     * \return host load in (0, 1]
+     * \return host load in (0, 1] (0 when the flows come from a flow file)
      */
     double GetHostLoad() const;
 
@@ -149,11 +153,20 @@ public:
      */
     QueueSize GetQcnm() const;
 
+    /**
+     * \brief The arrival window the statistics use: the generator's [arrivalStart, arrivalStart
+     * + duration), or with a flow file [first start, last start + 1 ns).
+     * \return (start, duration)
+     */
+    std::pair<Time, Time> GetArrivalWindow() const;
+
 private:
     DconLargeScaleConfig m_config;
     LeafSpineHelper m_topo;
     double m_hostLoad{0};
     QueueSize m_qcnm;
+    Time m_arrivalStart;    //!< see GetArrivalWindow
+    Time m_arrivalDuration; //!< see GetArrivalWindow
     std::string m_cdfPath;
     std::vector<FlowSpec> m_specs;
     Ptr<RdmaFabric> m_fabric;

@@ -326,6 +326,25 @@ DconMonitor::WriteHpccFct(const std::string& path) const
     file.Commit();
 }
 
+std::vector<std::string>
+DconMonitor::GetOutputKinds()
+{
+    return {"flows.csv",
+            "pfc.csv",
+            "queues.csv",
+            "buffer.csv",
+            "throughput.csv",
+            "drops.csv",
+            "cnm.csv",
+            "summary.json",
+            "fct.txt",
+            "node-work-nodes.csv",
+            "node-work-links.csv",
+            "victims.csv",
+            "pause-trees.csv",
+            "pause-events.csv"};
+}
+
 void
 DconMonitor::Write(const std::string& dir, double wallSeconds) const
 {

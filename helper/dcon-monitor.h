@@ -118,6 +118,13 @@ public:
     void Write(const std::string& dir, double wallSeconds) const;
 
     /**
+     * \brief The names (and patterns) of every file Write, WriteHpccFct (as "fct.txt") and
+     * WriteNodeWork (as "node-work") may write, for ProgramFrame::PrepareOutputFolder.
+     * \return e.g. {"flows.csv", ..., "summary.json"}
+     */
+    static std::vector<std::string> GetOutputKinds();
+
+    /**
      * \brief Mark the run as incomplete (for example stopped by a safety limit with flows
      * unfinished): summary.json then says "complete": false and gives the reason. A run is
      * complete unless this is called.

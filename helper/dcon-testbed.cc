@@ -4,6 +4,7 @@
  */
 #include "dcon-testbed.h"
 
+#include "atomic-output-file.h"
 #include "ns3/boolean.h"
 #include "ns3/bth-header.h"
 #include "ns3/dcon-parallel.h"
@@ -13,18 +14,24 @@
 #include "ns3/rdma-dcon.h"
 #include "ns3/rdma-dcqcn.h"
 #include "ns3/simulator.h"
-#include "atomic-output-file.h"
+#include "ns3/value-text.h"
 #include "scenario-attributes.h"
 
 #include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iomanip>
-#include <tuple>
 #include <stdexcept>
+#include <tuple>
 
 namespace ns3
 {
+
+namespace
+{
+/// The most samples per queue or flow a run may take (sampleInterval against stopTime).
+constexpr double MAX_SAMPLES = 1e7;
+} // namespace
 
 SwitchQueueSettings
 DconTestbedConfig::TestbedSwitchSettings()
@@ -50,6 +57,29 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
     if (config.burstInterval.IsStrictlyNegative())
     {
         throw std::invalid_argument("testbed: burstInterval must be >= 0");
+    }
+    if (!config.sampleInterval.IsStrictlyPositive())
+    {
+        throw std::invalid_argument("testbed: sampleInterval must be > 0, got "
+                                    + FormatTime(config.sampleInterval));
+    }
+    if (config.stopTime.GetSeconds() / config.sampleInterval.GetSeconds() > MAX_SAMPLES)
+    {
+        throw std::invalid_argument(
+            "testbed: sampleInterval " + FormatTime(config.sampleInterval) + " gives more than "
+            + std::to_string(static_cast<uint64_t>(MAX_SAMPLES))
+            + " samples of each queue and flow until the stop time " + FormatTime(config.stopTime));
+    }
+    // The last burst flow's start, computed where it cannot wrap.
+    const long double lastBurst
+        = static_cast<long double>(config.burstStart.GetSeconds())
+          + static_cast<long double>(config.burstInterval.GetSeconds())
+                * (config.burstFlowsPerHost > 0 ? config.burstFlowsPerHost : 1);
+    if (lastBurst > static_cast<long double>((Time::Max() / 2).GetSeconds()))
+    {
+        throw std::invalid_argument("testbed: the last burst flow would start at "
+                                    + std::to_string(static_cast<double>(lastBurst))
+                                    + " s, beyond half of ns-3's time range");
     }
     RejectScenarioSetAttributes(config.attributeArgs);
     ApplyCcPreset(config.cc, config.dcqcnPreset, m_topo.GetFabricLinkRate(), config.attributeArgs);

@@ -28,7 +28,8 @@ struct DconTestbedConfig
 {
     std::string cc{"dcqcn"};          //!< congestion control (short or TypeId name)
     std::string dcqcnPreset{"paper"}; //!< DCQCN parameter set ("paper" or "cx4")
-    /// Attribute defaults given by the user ("ns3::Type::Attr=value", GetAttributeArguments):
+    /// Attribute defaults given by the user ("ns3::Type::Attr=value",
+    /// ProgramFrame::GetAttributeArguments):
     /// applied after the preset, so they win over it.
     std::vector<std::string> attributeArgs;
     /// A parallel run's partition: a file of "node rank" lines (RankPartition::Read); empty:

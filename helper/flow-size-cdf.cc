@@ -5,7 +5,9 @@
 #include "flow-size-cdf.h"
 
 #include "ns3/boolean.h"
+#include "ns3/input-file.h"
 #include "ns3/log.h"
+#include "ns3/value-text.h"
 #include "text-input.h"
 
 #include <algorithm>
@@ -246,6 +248,10 @@ FlowSizeCdf
 FlowSizeCdf::ReadFile(const std::string& path)
 {
     NS_LOG_FUNCTION(path);
+    if (IsNonRegularPath(path))
+    {
+        Fail(path, 0, "not a CDF file to read: it is " + DescribePath(path), path);
+    }
     std::ifstream in(path);
     if (!in)
     {
@@ -290,8 +296,15 @@ FlowSizeCdf::FindBuiltin(const std::string& nameOrPath, const std::string& dataD
                                         + "' does not exist (wrong data directory '" + dataDir
                                         + "'?); built-in CDFs: " + names);
         }
-        throw std::invalid_argument("flow-size CDF '" + nameOrPath + "' is neither a built-in CDF ("
-                                    + names + ") nor an existing file");
+        if (IsNonRegularPath(path))
+        {
+            throw std::invalid_argument("flow-size CDF " + QuoteText(nameOrPath) + " is "
+                                        + DescribePath(path)
+                                        + ", not a CDF file (built-in CDFs: " + names + ")");
+        }
+        throw std::invalid_argument("flow-size CDF " + QuoteText(nameOrPath)
+                                    + " is neither a built-in CDF (" + names
+                                    + ") nor an existing file");
     }
     return path;
 }

@@ -4,6 +4,7 @@
  */
 #include "hpcc-format.h"
 
+#include "ns3/input-file.h"
 #include "ns3/log.h"
 #include "text-input.h"
 
@@ -15,6 +16,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
@@ -482,7 +484,8 @@ ParseStartSeconds(const LineReader& r, std::string_view token)
         r.Fail("start time must not be negative", token);
     }
     uint64_t ps = 0;
-    switch (ParseScaledDecimal(token, PS_PER_S, std::numeric_limits<int64_t>::max(), ps))
+    // At most half of ns-3's time range at 1 ps (about 53 days): a run's timers must stay in it.
+    switch (ParseScaledDecimal(token, PS_PER_S, std::numeric_limits<int64_t>::max() / 2, ps))
     {
         case DecimalResult::OK:
             break;
@@ -493,7 +496,7 @@ ParseStartSeconds(const LineReader& r, std::string_view token)
         case DecimalResult::TOO_FINE:
             r.Fail("start time is finer than 1 ps (at most 12 decimals)", token);
         case DecimalResult::TOO_LARGE:
-            r.Fail("start time is too large", token);
+            r.Fail("start time is beyond half of ns-3's time range (4611686.018427387 s)", token);
     }
     return TimeFromPs(ps);
 }
@@ -526,6 +529,11 @@ FormatSeconds(Time t)
 void
 OpenOrFail(const std::string& path, std::ifstream& file)
 {
+    if (IsNonRegularPath(path))
+    {
+        // (a folder opens and reads as empty, a FIFO blocks until a writer comes)
+        Fail(path, 0, "not a file to read: it is " + DescribePath(path), path);
+    }
     file.open(path);
     if (!file.is_open())
     {
@@ -659,7 +667,10 @@ ReadHpccTopology(std::istream& in, const std::string& name)
     {
         r.Fail("switch count is larger than the node count", r.Fields()[1]);
     }
-    topo.isSwitch.assign(topo.nNodes, false);
+    const std::string nodeCountToken(r.Fields()[0]);
+    // The switch ids are kept aside: the table of every node is allocated only once the links
+    // have shown that the node count is plausible (every node needs a link).
+    std::set<uint32_t> switchIds;
 
     // Line 2: the switch ids, all on one line (absent when there are no switches).
     if (nSwitches > 0)
@@ -688,11 +699,10 @@ ReadHpccTopology(std::istream& in, const std::string& name)
                 oss << "switch id is not below the node count " << topo.nNodes;
                 r.Fail(oss.str(), f[i]);
             }
-            if (topo.isSwitch[id])
+            if (!switchIds.insert(static_cast<uint32_t>(id)).second)
             {
                 r.Fail("switch id repeated", f[i]);
             }
-            topo.isSwitch[id] = true;
         }
         if (f.size() < nSwitches)
         {
@@ -741,6 +751,19 @@ ReadHpccTopology(std::istream& in, const std::string& name)
         oss << "the header announces " << nLinks << " links but the input has only "
             << topo.links.size() << " link lines";
         Fail(name, headerLine, oss.str(), linkCountToken);
+    }
+    if (topo.nNodes / 2 > topo.links.size())
+    {
+        std::ostringstream oss;
+        oss << "the node count is more than the " << topo.links.size()
+            << " links can connect (at most " << 2 * topo.links.size()
+            << " nodes: every node needs a link)";
+        Fail(name, headerLine, oss.str(), nodeCountToken);
+    }
+    topo.isSwitch.assign(topo.nNodes, false);
+    for (uint32_t id : switchIds)
+    {
+        topo.isSwitch[id] = true;
     }
     NS_LOG_INFO("read " << topo.nNodes << " nodes, " << nSwitches << " switches, "
                         << topo.links.size() << " links from " << name);

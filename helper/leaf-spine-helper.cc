@@ -10,8 +10,28 @@
 namespace ns3
 {
 
+namespace
+{
+/// The hosts per leaf of a uniform leaf-spine, after checking in 64 bits that its node ids fit
+/// in 32 (before a vector of \p leaves entries is allocated).
+std::vector<uint32_t>
+UniformHostsPerLeaf(uint32_t spines, uint32_t leaves, uint32_t hostsPerLeaf)
+{
+    const uint64_t nodes = uint64_t(spines) + leaves + uint64_t(leaves) * hostsPerLeaf;
+    if (nodes > UINT32_MAX)
+    {
+        throw std::invalid_argument("leaf-spine: " + std::to_string(spines) + " spines + "
+                                    + std::to_string(leaves) + " leaves x (1 + "
+                                    + std::to_string(hostsPerLeaf)
+                                    + " hosts) = " + std::to_string(nodes) + " nodes, more than "
+                                    + std::to_string(UINT32_MAX) + " (node ids are 32-bit)");
+    }
+    return std::vector<uint32_t>(leaves, hostsPerLeaf);
+}
+} // namespace
+
 LeafSpineHelper::LeafSpineHelper(uint32_t spines, uint32_t leaves, uint32_t hostsPerLeaf)
-    : LeafSpineHelper(spines, std::vector<uint32_t>(leaves, hostsPerLeaf))
+    : LeafSpineHelper(spines, UniformHostsPerLeaf(spines, leaves, hostsPerLeaf))
 {
     if (leaves == 0 || hostsPerLeaf == 0)
     {
@@ -34,9 +54,19 @@ LeafSpineHelper::LeafSpineHelper(uint32_t spines, const std::vector<uint32_t>& h
     {
         throw std::invalid_argument("leaf-spine: need at least one leaf, got 0");
     }
+    // Counted in 64 bits: node ids (hosts, then leaves, then spines) must fit in 32.
+    uint64_t nodes = uint64_t(spines) + hostsPerLeaf.size();
     for (uint32_t h : hostsPerLeaf)
     {
         m_firstHost.push_back(m_nHosts);
+        nodes += h;
+        if (nodes > UINT32_MAX)
+        {
+            throw std::invalid_argument(
+                "leaf-spine: " + std::to_string(spines) + " spines, "
+                + std::to_string(hostsPerLeaf.size()) + " leaves and their hosts are more than "
+                + std::to_string(UINT32_MAX) + " nodes (node ids are 32-bit)");
+        }
         m_nHosts += h;
     }
     if (m_nHosts == 0)

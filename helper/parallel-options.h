@@ -5,13 +5,13 @@
 #ifndef PARALLEL_OPTIONS_H
 #define PARALLEL_OPTIONS_H
 
-#include "ns3/command-line.h"
-
 #include <cstdint>
 #include <string>
 
 namespace ns3
 {
+
+class ProgramFrame;
 
 /**
  * \ingroup dcon
@@ -26,12 +26,12 @@ struct ParallelOptions
     bool nodeWork{false};       //!< --nodeWork: write OUTDIR/node-work-{nodes,links}.csv
 
     /**
-     * \brief Add the options to \p cmd.
-     * \param cmd the command line
+     * \brief Add the options to \p frame.
+     * \param frame the program's command line
      * \param hostsWith what a host stays with by default ("leaf", "ToR")
      * \param modelInputs also add --writePartition and --nodeWork
      */
-    void AddTo(CommandLine& cmd, const std::string& hostsWith, bool modelInputs);
+    void AddTo(ProgramFrame& frame, const std::string& hostsWith, bool modelInputs);
 };
 
 } // namespace ns3

@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cmath>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -18,6 +19,12 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("PoissonFlowGenerator");
+
+namespace
+{
+/// The most flows a generated workload may have (about a GB of flow state).
+constexpr double MAX_FLOWS = 1e7;
+} // namespace
 
 namespace
 {
@@ -214,6 +221,18 @@ PoissonFlowGenerator::Generate()
     RewindStreams();
 
     const Time end = m_start + m_duration;
+    const double window = m_duration.GetSeconds();
+    // Refuse a workload far beyond what one run can hold (e.g. --duration=40s for 40ms) before
+    // drawing it: its flows alone would exhaust the memory.
+    const double expected
+        = (GetFlowArrivalRate() * m_hosts.size() + GetIncastEventRate() * m_incastSenders) * window;
+    if (!(expected <= MAX_FLOWS))
+    {
+        std::ostringstream oss;
+        oss << "about " << expected << " flows in the arrival window of " << window
+            << " s, more than the " << MAX_FLOWS << " a run can hold (a shorter window?)";
+        Fail(oss.str(), FormatDouble(window) + "s");
+    }
     const uint32_t n = m_hosts.size();
     std::vector<FlowSpec> flows;
 
@@ -226,6 +245,10 @@ PoissonFlowGenerator::Generate()
         while (true)
         {
             t += m_interArrival->GetValue(meanGap, 0);
+            if (!(t <= 2 * window))
+            {
+                break; // past the window (and before Seconds(t) could leave ns-3's time range)
+            }
             const Time start = m_start + Seconds(t);
             if (start >= end)
             {
@@ -251,6 +274,10 @@ PoissonFlowGenerator::Generate()
         while (true)
         {
             t += m_incastInterArrival->GetValue(meanGapEvent, 0);
+            if (!(t <= 2 * window))
+            {
+                break; // past the window (and before Seconds(t) could leave ns-3's time range)
+            }
             const Time start = m_start + Seconds(t);
             if (start >= end)
             {

@@ -4,6 +4,7 @@
  */
 #include "rank-partition.h"
 
+#include "ns3/input-file.h"
 #include "text-input.h"
 
 #include <algorithm>
@@ -284,6 +285,11 @@ RankPartition::Balanced(const TopologySpec& topo, uint32_t ranks)
 std::vector<uint32_t>
 RankPartition::Read(const std::string& path, const TopologySpec& topo)
 {
+    if (IsNonRegularPath(path))
+    {
+        throw std::invalid_argument("partition file '" + path + "' is " + DescribePath(path)
+                                    + ", not a file to read");
+    }
     std::ifstream in(path);
     if (!in)
     {

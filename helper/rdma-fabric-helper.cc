@@ -18,8 +18,12 @@
 #include "ns3/uinteger.h"
 #include "rank-partition.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cmath>
 #include <deque>
+#include <sstream>
 #include <stdexcept>
 
 namespace ns3
@@ -30,6 +34,9 @@ NS_LOG_COMPONENT_DEFINE("RdmaFabricHelper");
 namespace
 {
 constexpr uint16_t UNREACHABLE = UINT16_MAX;
+
+/// Hosts get 10.0.0.1 and up: at most 10.255.255.254.
+constexpr uint64_t MAX_HOSTS = 0xFFFFFE;
 
 /**
  * \brief Serialization time of any number of bytes.
@@ -273,12 +280,26 @@ RdmaFabric::GetMaxBaseRtt() const
 void
 RdmaFabric::SetCnmWindowInRtts(double rtts)
 {
-    if (!(rtts > 0))
+    if (!(rtts > 0) || !std::isfinite(rtts))
     {
         throw std::invalid_argument("CNM window must be a positive number of RTTs, got "
                                     + std::to_string(rtts));
     }
-    Time w = GetMaxBaseRtt() * rtts;
+    const Time rtt = GetMaxBaseRtt();
+    if (rtt.GetSeconds() * rtts > (Time::Max() / 2).GetSeconds())
+    {
+        std::ostringstream oss;
+        oss << "CNM window " << rtts << " RTTs x the base RTT " << rtt.As(Time::US)
+            << " is beyond ns-3's time range (half of it: " << (Time::Max() / 2).GetSeconds()
+            << " s)";
+        throw std::invalid_argument(oss.str());
+    }
+    RefuseOverwritingUserAttribute(TypeId::LookupByName("ns3::DconIngressTracker"),
+                                   "Window",
+                                   "the program (the CNM window T in base RTTs)");
+    RefuseOverwritingUserAttribute(
+        DconQueueDisc::GetTypeId(), "FlowWindow", "the program (the CNM window T in base RTTs)");
+    Time w = rtt * rtts;
     for (uint32_t s : m_switchIds)
     {
         Ptr<DconSwitch> sw = m_switches[s];
@@ -396,30 +417,39 @@ RdmaFabricHelper::RdmaFabricHelper()
 void
 RdmaFabricHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
 {
+    RefuseOverwritingUserAttribute(
+        m_switchFactory.GetTypeId(), name, "the program (on every switch)");
     m_switchFactory.Set(name, value);
 }
 
 void
 RdmaFabricHelper::SetCnmGeneratorAttribute(const std::string& name, const AttributeValue& value)
 {
+    RefuseOverwritingUserAttribute(
+        m_cnmFactory.GetTypeId(), name, "the program (on every CNM generator)");
     m_cnmFactory.Set(name, value);
 }
 
 void
 RdmaFabricHelper::SetMmuAttribute(const std::string& name, const AttributeValue& value)
 {
+    RefuseOverwritingUserAttribute(
+        m_mmuFactory.GetTypeId(), name, "the program (on every switch MMU)");
     m_mmuFactory.Set(name, value);
 }
 
 void
 RdmaFabricHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
 {
+    RefuseOverwritingUserAttribute(
+        m_deviceFactory.GetTypeId(), name, "the program (on every device)");
     m_deviceFactory.Set(name, value);
 }
 
 void
 RdmaFabricHelper::SetNicAttribute(const std::string& name, const AttributeValue& value)
 {
+    RefuseOverwritingUserAttribute(m_nicFactory.GetTypeId(), name, "the program (on every NIC)");
     m_nicFactory.Set(name, value);
 }
 
@@ -427,6 +457,40 @@ void
 RdmaFabricHelper::UseFastScheduler()
 {
     GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
+}
+
+std::vector<TypeId>
+RdmaFabricHelper::GetCreatedTypes(const std::string& cc, const std::string& queueDisc)
+{
+    ObjectFactory queue = QueueDiscFactory(queueDisc);
+    std::vector<TypeId> types{TypeId::LookupByName("ns3::Node"),
+                              DconSwitch::GetTypeId(),
+                              SwitchMmu::GetTypeId(),
+                              PfcNetDevice::GetTypeId(),
+                              PfcChannel::GetTypeId(),
+                              RdmaNic::GetTypeId(),
+                              TypeId::LookupByName("ns3::RdmaFlowState"),
+                              TypeId::LookupByName("ns3::RdmaRxFlowState"),
+                              TypeId::LookupByName("ns3::RdmaFifoQueue"),
+                              queue.GetTypeId(),
+                              RdmaCongestionOps::LookupTypeId(cc)};
+    if (queue.GetTypeId() == DconQueueDisc::GetTypeId()
+        || queue.GetTypeId().IsChildOf(DconQueueDisc::GetTypeId()))
+    {
+        types.push_back(DconCnmGenerator::GetTypeId());
+        types.push_back(TypeId::LookupByName("ns3::DconIngressTracker"));
+    }
+    if (queue.GetTypeId() == RedEcnQueueDisc::GetTypeId()
+        || queue.GetTypeId().IsChildOf(RedEcnQueueDisc::GetTypeId()))
+    {
+        types.push_back(TypeId::LookupByName("ns3::UniformRandomVariable"));
+    }
+    return types;
+}
+
+void
+RdmaFabricHelper::CheckFactoryPairs(TypeId tid)
+{
 }
 
 ObjectFactory
@@ -449,6 +513,8 @@ RdmaFabricHelper::QueueDiscFactory(const std::string& type)
 void
 RdmaFabricHelper::SetQueueDiscAttribute(const std::string& name, const AttributeValue& value)
 {
+    RefuseOverwritingUserAttribute(
+        m_queueFactory.GetTypeId(), name, "the program (on every switch queue)");
     m_queueFactory.Set(name, value);
 }
 
@@ -464,12 +530,16 @@ RdmaFabricHelper::SetQueueDiscAttributeForRate(DataRate rate,
                                     + std::to_string(rate.GetBitRate())
                                     + " bit/s (call SetQueueDiscForRate first)");
     }
+    RefuseOverwritingUserAttribute(
+        it->second.GetTypeId(), name, "the program (on the switch queues of one port rate)");
     it->second.Set(name, value);
 }
 
 void
 RdmaFabricHelper::SetCongestionControl(const std::string& name)
 {
+    RefuseOverwritingUserAttribute(
+        m_nicFactory.GetTypeId(), "CongestionControl", "the program (from --cc, on every NIC)");
     m_nicFactory.Set("CongestionControl", TypeIdValue(RdmaCongestionOps::LookupTypeId(name)));
 }
 
@@ -499,6 +569,92 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
     {
         throw std::invalid_argument("topology: isSwitch has " + std::to_string(topo.isSwitch.size())
                                     + " entries for " + std::to_string(n) + " nodes");
+    }
+    // Counts first, before anything is allocated per node: every node needs a link (a switch
+    // without a port has no MMU to configure, a host without one cannot send), so a topology
+    // that declares more nodes than its links connect is refused here rather than after
+    // creating a node per id.
+    if (n == 0)
+    {
+        throw std::invalid_argument("topology has no nodes");
+    }
+    if (n / 2 > topo.links.size())
+    {
+        throw std::invalid_argument(
+            "topology: " + std::to_string(n) + " nodes but only "
+            + std::to_string(topo.links.size()) + " links, which connect at most "
+            + std::to_string(2 * topo.links.size()) + " nodes (every node needs a link)");
+    }
+    const uint64_t nHosts = std::count(topo.isSwitch.begin(), topo.isSwitch.end(), false);
+    if (nHosts == 0)
+    {
+        throw std::invalid_argument("topology has no hosts");
+    }
+    if (nHosts > MAX_HOSTS)
+    {
+        throw std::invalid_argument("topology: " + std::to_string(nHosts) + " hosts, more than the "
+                                    + std::to_string(MAX_HOSTS)
+                                    + " addresses of 10.0.0.0/8 that hosts get");
+    }
+    {
+        // The routing table (a distance per host and node) is the largest allocation: refuse a
+        // fabric whose table would not fit in half of this machine's memory, rather than be
+        // killed for the lack of it.
+        const long double tableBytes
+            = static_cast<long double>(nHosts) * n * sizeof(uint16_t) + n * 4096.0L;
+        const long double memory
+            = static_cast<long double>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+        if (memory > 0 && tableBytes > memory / 2)
+        {
+            std::ostringstream oss;
+            oss << "topology: " << nHosts << " hosts and " << n << " nodes need about "
+                << static_cast<double>(tableBytes / 1e9)
+                << " GB for the routing table alone, more than half of this machine's "
+                << static_cast<double>(memory / 1e9) << " GB";
+            throw std::invalid_argument(oss.str());
+        }
+    }
+    {
+        std::vector<uint32_t> degree(n, 0);
+        for (const auto& spec : topo.links)
+        {
+            if (spec.a >= n || spec.b >= n || spec.a == spec.b)
+            {
+                throw std::invalid_argument("topology: bad link " + std::to_string(spec.a) + " - "
+                                            + std::to_string(spec.b));
+            }
+            ++degree[spec.a];
+            ++degree[spec.b];
+        }
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            if (degree[i] == 0)
+            {
+                throw std::invalid_argument(std::string("topology: ")
+                                            + (topo.isSwitch[i] ? "switch " : "host ")
+                                            + std::to_string(i) + " has no link");
+            }
+        }
+    }
+    // Attributes this function sets itself on every object (the user's defaults for them would
+    // be overwritten).
+    RefuseOverwritingUserAttribute(
+        DconSwitch::GetTypeId(), "EcmpSeed", "RdmaFabricHelper (a fixed function of the node id)");
+    RefuseOverwritingUserAttribute(DconSwitch::GetTypeId(),
+                                   "ControlPriority",
+                                   "RdmaFabricHelper (the NICs' ns3::RdmaNic::ControlPriority)");
+    RefuseOverwritingUserAttribute(PfcNetDevice::GetTypeId(),
+                                   "DataRate",
+                                   "RdmaFabricHelper (each link's rate, from the topology)");
+    RefuseOverwritingUserAttribute(PfcChannel::GetTypeId(),
+                                   "Delay",
+                                   "RdmaFabricHelper (each link's delay, from the topology)");
+    if (m_autoHeadroom)
+    {
+        RefuseOverwritingUserAttribute(SwitchMmu::GetTypeId(),
+                                       "Headroom",
+                                       "RdmaFabricHelper (each switch's PFC headroom, from the "
+                                       "delay and rate of its links)");
     }
     Ptr<RdmaFabric> f = Create<RdmaFabric>();
     f->m_isSwitch = topo.isSwitch;
@@ -663,6 +819,12 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
             {
                 if (dist[v] == UNREACHABLE)
                 {
+                    if (dist[u] + 1 >= UNREACHABLE)
+                    {
+                        throw std::invalid_argument("topology: a path of more than "
+                                                    + std::to_string(UNREACHABLE - 1)
+                                                    + " hops from host " + std::to_string(h));
+                    }
                     dist[v] = dist[u] + 1;
                     queue.push_back(v);
                 }
@@ -705,6 +867,15 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
                 uint64_t frame = dev->GetWireBytes(dev->GetMtu());
                 double inFlight = 2.0 * ch->GetDelay().GetSeconds()
                                   * static_cast<double>(dev->GetDataRate().GetBitRate()) / 8.0;
+                if (!(inFlight + 3.0 * frame <= static_cast<double>(UINT32_MAX)))
+                {
+                    std::ostringstream oss;
+                    oss << "switch " << s << ": the PFC headroom of its port " << p << " (2 x "
+                        << ch->GetDelay().As(Time::AUTO) << " x " << dev->GetDataRate().GetBitRate()
+                        << " bit/s + 3 frames = " << static_cast<uint64_t>(inFlight) + 3 * frame
+                        << " B) is above 4294967295 B, the largest size ns-3.37's QueueSize holds";
+                    throw std::invalid_argument(oss.str());
+                }
                 headroom
                     = std::max<uint64_t>(headroom, static_cast<uint64_t>(inFlight) + 3 * frame);
             }
@@ -712,7 +883,14 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
                 "Headroom",
                 QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, static_cast<uint32_t>(headroom))));
         }
-        sw->Finalize();
+        try
+        {
+            sw->Finalize();
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw std::invalid_argument("switch " + std::to_string(s) + ": " + e.what());
+        }
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
             sw->SetIngressDesignFanOut(p, f->GetDesignFanOut(s, p));

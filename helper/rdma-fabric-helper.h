@@ -6,6 +6,7 @@
 #define RDMA_FABRIC_HELPER_H
 
 #include "fabric-spec.h"
+#include "ns3/attribute-text.h"
 #include "ns3/dcon-cnm-generator.h"
 #include "ns3/dcon-switch.h"
 #include "ns3/node-container.h"
@@ -349,6 +350,18 @@ public:
      */
     static void UseFastScheduler();
 
+    /**
+     * \brief The types of the objects a fabric built with congestion control \p cc and switch
+     * queue \p queueDisc creates (nodes, switches, MMUs, devices, channels, NICs, queue pairs,
+     * the queue discipline and its queues, the algorithm; DCON's CNM generator and ingress
+     * tracker with a DCON queue; RED's random variable): ProgramFrame::CheckUse refuses options
+     * and attributes of other types.
+     * \param cc the congestion control (short or TypeId name; throws if unknown)
+     * \param queueDisc the switch queue's TypeId name
+     * \return the types
+     */
+    static std::vector<TypeId> GetCreatedTypes(const std::string& cc, const std::string& queueDisc);
+
 private:
     ObjectFactory m_switchFactory;
     ObjectFactory m_cnmFactory; //!< DconCnmGenerator
@@ -368,13 +381,42 @@ private:
      * \return a factory of that type
      */
     static ObjectFactory QueueDiscFactory(const std::string& type);
+
+    /// Refuse attribute name/value pairs of a factory of \p tid that the user gave
+    /// (RefuseOverwritingUserAttribute); the end of the recursion.
+    static void CheckFactoryPairs(TypeId tid);
+
+    /**
+     * \brief Refuse attribute name/value pairs of a factory of \p tid that the user gave.
+     * \param tid the factory's type
+     * \param name the first attribute's name
+     * \param value its value
+     * \param rest more pairs
+     */
+    template <typename... Rest>
+    static void CheckFactoryPairs(TypeId tid,
+                                  const std::string& name,
+                                  const AttributeValue& value,
+                                  Rest&&... rest);
 };
+
+template <typename... Rest>
+void
+RdmaFabricHelper::CheckFactoryPairs(TypeId tid,
+                                    const std::string& name,
+                                    const AttributeValue& value,
+                                    Rest&&... rest)
+{
+    RefuseOverwritingUserAttribute(tid, name, "the program (on every switch queue)");
+    CheckFactoryPairs(tid, std::forward<Rest>(rest)...);
+}
 
 template <typename... Args>
 void
 RdmaFabricHelper::SetQueueDisc(const std::string& type, Args&&... args)
 {
     m_queueFactory = QueueDiscFactory(type);
+    CheckFactoryPairs(m_queueFactory.GetTypeId(), args...);
     m_queueFactory.Set(std::forward<Args>(args)...);
 }
 
@@ -383,6 +425,7 @@ void
 RdmaFabricHelper::SetQueueDiscForRate(DataRate rate, const std::string& type, Args&&... args)
 {
     ObjectFactory f = QueueDiscFactory(type);
+    CheckFactoryPairs(f.GetTypeId(), args...);
     f.Set(std::forward<Args>(args)...);
     m_queueFactoryByRate[rate.GetBitRate()] = f;
 }

@@ -8,11 +8,18 @@
 #include "ns3/dcon-parallel.h"
 #include "ns3/simulator.h"
 
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
 namespace ns3
 {
+
+namespace
+{
+/// The largest flow: its bits (x 8) and its wire bytes stay within 64 bits.
+constexpr uint64_t MAX_FLOW_BYTES = uint64_t(1) << 60;
+} // namespace
 
 RdmaFlowHelper::RdmaFlowHelper(Ptr<RdmaFabric> fabric)
     : m_fabric(fabric)
@@ -57,6 +64,30 @@ RdmaFlowHelper::AddFlow(
     {
         throw std::invalid_argument(what + "start time " + std::to_string(start.GetSeconds())
                                     + " s is in the past");
+    }
+    // What the simulator can represent: times up to half of ns-3's range (the run's timers
+    // must stay in it), and a flow whose bits and whose transmission at its line rate do too.
+    const Time limit = Time::Max() / 2;
+    if (start > limit)
+    {
+        std::ostringstream oss;
+        oss.precision(15);
+        oss << what << "start time " << start.GetSeconds() << " s is beyond " << limit.GetSeconds()
+            << " s, half of ns-3's time range (the run's timers must stay "
+               "in it)";
+        throw std::invalid_argument(oss.str());
+    }
+    const DataRate line = m_fabric->GetNic(src)->GetDevice()->GetDataRate();
+    const long double seconds
+        = static_cast<long double>(size) * 8 / static_cast<long double>(line.GetBitRate());
+    if (size > MAX_FLOW_BYTES || seconds > static_cast<long double>(limit.GetSeconds()))
+    {
+        std::ostringstream oss;
+        oss << what << "size " << size << " B takes " << static_cast<double>(seconds)
+            << " s at the source's line rate of " << line.GetBitRate()
+            << " bit/s; the simulator holds flows of at most " << MAX_FLOW_BYTES
+            << " B that take at most " << limit.GetSeconds() << " s (half of ns-3's time range)";
+        throw std::invalid_argument(oss.str());
     }
     if (priority > 7)
     {

@@ -6,6 +6,7 @@
 
 #include "ns3/attribute-text.h"
 #include "ns3/config.h"
+#include "ns3/program-frame.h"
 #include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/rdma-dcqcn.h"
@@ -15,48 +16,6 @@
 
 namespace ns3
 {
-
-std::vector<std::string>
-GetAttributeArguments(int argc, char* argv[])
-{
-    std::vector<std::string> out;
-    for (int i = 1; i < argc; ++i)
-    {
-        std::string a = argv[i];
-        if (a.rfind("--", 0) != 0)
-        {
-            continue;
-        }
-        a = a.substr(2);
-        std::string::size_type eq = a.find('=');
-        if (a.substr(0, eq).find("::") != std::string::npos)
-        {
-            out.push_back(a);
-        }
-    }
-    return out;
-}
-
-std::set<std::string>
-GetGivenOptions(int argc, char* argv[])
-{
-    std::set<std::string> out;
-    for (int i = 1; i < argc; ++i)
-    {
-        std::string a = argv[i];
-        if (a.rfind("--", 0) != 0)
-        {
-            continue;
-        }
-        std::string name
-            = a.substr(2, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 2);
-        if (name.find("::") == std::string::npos)
-        {
-            out.insert(name);
-        }
-    }
-    return out;
-}
 
 void
 ApplyCcPreset(const std::string& cc,
@@ -82,15 +41,21 @@ ApplyCcPreset(const std::string& cc,
         }
         std::string name = a.substr(0, eq);
         std::string value = a.substr(eq + 1);
-        // ns-3 aborts on a number it cannot read, and reads "-1" into an unsigned attribute as
-        // its largest value: check the text first.
+        // ns-3 aborts on a value it cannot read, and reads "-1" into an unsigned attribute as
+        // its largest value: the text is read strictly first (ReadValueText).
         std::string::size_type sep = name.rfind("::");
         TypeId tid;
-        if (sep != std::string::npos && TypeId::LookupByNameFailSafe(name.substr(0, sep), &tid))
+        TypeId::AttributeInformation info;
+        if (sep != std::string::npos && TypeId::LookupByNameFailSafe(name.substr(0, sep), &tid)
+            && tid.LookupAttributeByName(name.substr(sep + 2), &info))
         {
-            CheckAttributeNumberText(tid, name.substr(sep + 2), value, "--" + name);
+            if (!Config::SetDefaultFailSafe(name, *ReadValueText(info.checker, value, "--" + name)))
+            {
+                throw std::invalid_argument("cannot set attribute " + name + " to '" + value
+                                            + "' (an attribute of a parent type?)");
+            }
         }
-        if (!Config::SetDefaultFailSafe(name, StringValue(value)))
+        else if (!Config::SetDefaultFailSafe(name, StringValue(value)))
         {
             throw std::invalid_argument("cannot set attribute " + name + " to '" + value
                                         + "' (unknown attribute or invalid value)");
@@ -98,17 +63,21 @@ ApplyCcPreset(const std::string& cc,
     }
 }
 
-void
-RejectScenarioSetAttributes(const std::vector<std::string>& attributeArgs)
+std::vector<std::pair<std::string, std::string>>
+GetScenarioOwnedAttributes()
 {
     // Every attribute the scenarios set on factories or objects (SwitchQueueSettings::Apply,
-    // RdmaFabric::SetCnmWindowInRtts), with the option that sets it.
-    static const std::pair<const char*, const char*> kOwned[] = {
+    // RdmaFabricHelper::SetCongestionControl and Build, RdmaFabric::SetCnmWindowInRtts), with
+    // the option that sets it.
+    return {
         {"ns3::SwitchMmu::BufferSize", "--bufferSize"},
         {"ns3::SwitchMmu::ThresholdMode", "--pfcThreshold"},
         {"ns3::SwitchMmu::Alpha", "--pfcAlpha"},
         {"ns3::SwitchMmu::XOff", "--xoff"},
         {"ns3::SwitchMmu::XOn", "--xon"},
+        {"ns3::SwitchMmu::Headroom",
+         "none: each switch's PFC headroom is sized from the delay and rate of its links"},
+        {"ns3::RdmaNic::CongestionControl", "--cc"},
         {"ns3::RedEcnQueueDisc::Kmin", "--kmin"},
         {"ns3::RedEcnQueueDisc::Kmax", "--kmax"},
         {"ns3::RedEcnQueueDisc::Pmax", "--pmax"},
@@ -122,16 +91,44 @@ RejectScenarioSetAttributes(const std::vector<std::string>& attributeArgs)
         {"ns3::DconQueueDisc::FlowWindow", "--cnmWindowRtts"},
         {"ns3::DconIngressTracker::Window", "--cnmWindowRtts"},
     };
+}
+
+void
+OwnScenarioAttributes(ProgramFrame& frame, const std::string& fallback)
+{
+    for (const auto& [attribute, option] : GetScenarioOwnedAttributes())
+    {
+        if (option.rfind("--", 0) != 0)
+        {
+            frame.SetOwned(attribute, option);
+            continue;
+        }
+        const std::string name = option.substr(2, option.find(' ') - 2);
+        if (frame.HasOption(name))
+        {
+            frame.SetOwned(attribute, "use " + option);
+        }
+        else if (!fallback.empty())
+        {
+            frame.SetOwned(attribute, fallback);
+        }
+    }
+}
+
+void
+RejectScenarioSetAttributes(const std::vector<std::string>& attributeArgs)
+{
     for (const std::string& arg : attributeArgs)
     {
         const std::string path = arg.substr(0, arg.find('='));
-        for (const auto& [attribute, option] : kOwned)
+        for (const auto& [attribute, option] : GetScenarioOwnedAttributes())
         {
             if (path == attribute)
             {
                 throw std::invalid_argument(
                     "--" + arg + ": the scenario sets " + path
-                    + " from its own options and would overwrite this value; use " + option);
+                    + " from its own options and would overwrite this value; "
+                    + (option.rfind("--", 0) == 0 ? "use " : "") + option);
             }
         }
         // The queue attributes an algorithm declares (RdmaCcRegistry) are set per port rate

@@ -7,39 +7,14 @@
 
 #include "ns3/data-rate.h"
 
-#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
 {
 
-/**
- * \ingroup dcon
- * \brief The attribute-default arguments of a command line ("--ns3::Type::Attribute=value"),
- * in their order, without the leading "--".
- *
- * ns-3's CommandLine applies them with Config::SetDefault while it parses; a scenario that
- * sets defaults of its own afterwards (a parameter preset) applies these again with
- * ApplyCcPreset so that what the user wrote wins.
- * \param argc argument count
- * \param argv arguments (argv[0] is the program)
- * \return e.g. {"ns3::RdmaDcqcn::G=0.5"}
- */
-std::vector<std::string> GetAttributeArguments(int argc, char* argv[]);
-
-/**
- * \ingroup dcon
- * \brief The names of the program options given on a command line ("--name" or
- * "--name=value", not attribute arguments with "::"), without the leading "--".
- *
- * SwitchQueueSettings::explicitOptions takes them: a queue attribute a congestion control
- * declares never overrides an option the user gave.
- * \param argc argument count
- * \param argv arguments (argv[0] is the program)
- * \return e.g. {"cc", "kmin"}
- */
-std::set<std::string> GetGivenOptions(int argc, char* argv[]);
+class ProgramFrame;
 
 /**
  * \ingroup dcon
@@ -47,18 +22,37 @@ std::set<std::string> GetGivenOptions(int argc, char* argv[]);
  * DCQCN's attributes (DCQCN itself and DCON, a subclass), and then the user's attribute
  * arguments again, so that a preset never overrides a value the user gave.
  * \throws std::invalid_argument naming the argument if it has no "=value", names an unknown
- * attribute or gives a negative value to an unsigned integer attribute, or naming the preset
- * or cc if they are unknown. (A value ns-3 cannot parse makes
- * ns-3 abort with a message naming it, as CommandLine::Parse does on the same argument.)
+ * attribute or a value ReadValueText refuses (malformed, out of the attribute's range), or
+ * naming the preset or cc if they are unknown.
  * \param cc the congestion control (short or TypeId name)
  * \param preset "paper" or "cx4"
  * \param lineRate the NICs' line rate (scales the "cx4" steps)
- * \param attributeArgs what GetAttributeArguments returned
+ * \param attributeArgs what ProgramFrame::GetAttributeArguments returned
  */
 void ApplyCcPreset(const std::string& cc,
                    const std::string& preset,
                    DataRate lineRate,
                    const std::vector<std::string>& attributeArgs);
+
+/**
+ * \ingroup dcon
+ * \brief The attributes the testbed and large-scale scenarios set themselves, each with the
+ * option that sets it ("--xoff" for ns3::SwitchMmu::XOff, "--cc" for
+ * ns3::RdmaNic::CongestionControl, ...) or, for those no option sets, why ("none: ...").
+ * \return (attribute, option) pairs
+ */
+std::vector<std::pair<std::string, std::string>> GetScenarioOwnedAttributes();
+
+/**
+ * \ingroup dcon
+ * \brief Declare the attributes of GetScenarioOwnedAttributes as set by the program
+ * (ProgramFrame::SetOwned): "use --option" when the program has that option; with no option,
+ * the reason; an attribute whose option the program lacks is declared with \p fallback, or
+ * not at all if \p fallback is empty (the program does not set it).
+ * \param frame the program's command line (its options added)
+ * \param fallback why the program sets the attributes it has no option for ("" if it does not)
+ */
+void OwnScenarioAttributes(ProgramFrame& frame, const std::string& fallback = "");
 
 /**
  * \ingroup dcon
@@ -72,7 +66,8 @@ void ApplyCcPreset(const std::string& cc,
  * for ns3::SwitchMmu::XOff, --qcnm for ns3::DconQueueDisc::QCnm, --cnmWindowRtts for
  * ns3::DconIngressTracker::Window, ...), so an argument naming one of them is an error that
  * names the argument and the option to use instead.
- * \param attributeArgs what GetAttributeArguments returned ("ns3::Type::Attribute=value")
+ * \param attributeArgs what ProgramFrame::GetAttributeArguments returned
+ * ("ns3::Type::Attribute=value")
  * \throws std::invalid_argument on the first such argument
  */
 void RejectScenarioSetAttributes(const std::vector<std::string>& attributeArgs);

@@ -5,8 +5,6 @@
 #include "switch-queue-settings.h"
 
 #include "ns3/boolean.h"
-#include "ns3/checked-options.h"
-#include "ns3/command-line.h"
 #include "ns3/dcon-queue-disc.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -15,6 +13,7 @@
 #include "ns3/string.h"
 #include "ns3/switch-mmu.h"
 #include "ns3/uinteger.h"
+#include "program-frame.h"
 #include "rdma-fabric-helper.h"
 
 #include <stdexcept>
@@ -116,40 +115,61 @@ SwitchQueueSettings::ForCc(const std::string& cc, DataRate portRate) const
 }
 
 void
-SwitchQueueSettings::AddCommandLineOptions(CommandLine& cmd)
+SwitchQueueSettings::AddCommandLineOptions(ProgramFrame& frame)
 {
-    cmd.AddValue("bufferSize", "Switch buffer", bufferSize);
-    cmd.AddValue("xoff", "PFC pause threshold (per ingress port and priority)", xoff);
-    cmd.AddValue("xon", "PFC resume threshold", xon);
-    cmd.AddValue("kmin", "RED ECN Kmin (DCQCN, Swift, TIMELY; DCQCN paper: 5KB)", kmin);
-    cmd.AddValue("kmax", "RED ECN Kmax (DCQCN paper: 200KB; kmin = kmax: step marking)", kmax);
-    cmd.AddValue("pmax", "RED ECN Pmax (DCQCN paper: 0.01)", pmax);
-    cmd.AddValue("qecn", "DCON Q_ECN (default 5KB; the testbed: 200KB)", qecn);
-    cmd.AddValue("queue", "Switch egress queue: auto (from --cc), red, dcon, npecn", queue);
-    cmd.AddValue("qcnm", "DCON fixed Q_CNM (0B = dynamic, paper Section 4.4)", qcnm);
-    cmd.AddValue("qcnmFraction",
-                 "DCON fixed Q_CNM as a fraction of the PFC threshold (0 = not used)",
-                 qcnmFraction);
-    AddUnsignedValue(cmd,
-                     "qcnmFanOut",
-                     "M of the dynamic Q_CNM for every ingress port (0 = from --qcnmFanOutMode)",
-                     qcnmFanOut);
-    cmd.AddValue("qcnmFanOutMode",
-                 "M of the dynamic Q_CNM when --qcnmFanOut is 0: live (egress queues holding "
-                 "packets of the ingress port now), aboveQecn (the same, other queues counted "
-                 "only at or above Q_ECN), design (the egress ports the ingress can reach by "
-                 "routing: the paper's worst case)",
-                 qcnmFanOutMode);
-    cmd.AddValue("pfcThreshold",
-                 "PFC pause threshold: static (--xoff/--xon) or dynamic (--pfcAlpha x free "
-                 "shared buffer)",
-                 pfcThreshold);
-    cmd.AddValue("pfcAlpha",
-                 "Dynamic PFC threshold: alpha x free shared buffer (--pfcThreshold=dynamic)",
-                 pfcAlpha);
-    cmd.AddValue("dconMarkInBurst",
-                 "DCON: keep ECN marking in burst congestion (no latch; paper: false)",
-                 markInBurst);
+    frame.AddQueueSize("bufferSize", "Switch buffer", bufferSize, 1);
+    frame.AddQueueSize("xoff", "PFC pause threshold (per ingress port and priority)", xoff);
+    frame.AddQueueSize("xon", "PFC resume threshold", xon);
+    frame.AddQueueSize("kmin", "RED ECN Kmin (DCQCN, Swift, TIMELY; DCQCN paper: 5KB)", kmin);
+    frame.AddQueueSize(
+        "kmax", "RED ECN Kmax (DCQCN paper: 200KB; kmin = kmax: step marking)", kmax);
+    frame.AddDouble("pmax", "RED ECN Pmax (DCQCN paper: 0.01)", pmax, 0, 1);
+    frame.AddQueueSize("qecn", "DCON Q_ECN (default 5KB; the testbed: 200KB)", qecn, 1);
+    frame.AddChoice("queue",
+                    "Switch egress queue: auto (from --cc), red, dcon, npecn",
+                    queue,
+                    {"auto", "red", "dcon", "npecn"});
+    frame.AddQueueSize("qcnm", "DCON fixed Q_CNM (0B = dynamic, paper Section 4.4)", qcnm);
+    frame.AddDouble("qcnmFraction",
+                    "DCON fixed Q_CNM as a fraction of the PFC threshold (0 = not used)",
+                    qcnmFraction,
+                    0,
+                    1);
+    frame.AddUnsigned("qcnmFanOut",
+                      "M of the dynamic Q_CNM for every ingress port (0 = from --qcnmFanOutMode)",
+                      qcnmFanOut);
+    frame.AddChoice("qcnmFanOutMode",
+                    "M of the dynamic Q_CNM when --qcnmFanOut is 0: live (egress queues holding "
+                    "packets of the ingress port now), aboveQecn (the same, other queues counted "
+                    "only at or above Q_ECN), design (the egress ports the ingress can reach by "
+                    "routing: the paper's worst case)",
+                    qcnmFanOutMode,
+                    {"live", "aboveQecn", "design"});
+    frame.AddChoice("pfcThreshold",
+                    "PFC pause threshold: static (--xoff/--xon) or dynamic (--pfcAlpha x free "
+                    "shared buffer)",
+                    pfcThreshold,
+                    {"static", "dynamic"});
+    frame.AddDouble("pfcAlpha",
+                    "Dynamic PFC threshold: alpha x free shared buffer (--pfcThreshold=dynamic)",
+                    pfcAlpha,
+                    0,
+                    1000,
+                    true);
+    frame.AddFlag("dconMarkInBurst",
+                  "DCON: keep ECN marking in burst congestion (no latch; paper: false)",
+                  markInBurst);
+    // Options of one queue discipline: refused (ProgramFrame::CheckUse) when the run uses
+    // another.
+    for (const char* red : {"kmin", "kmax", "pmax"})
+    {
+        frame.SetOptionTypes(red, {"ns3::RedEcnQueueDisc"});
+    }
+    for (const char* dcon :
+         {"qecn", "qcnm", "qcnmFraction", "qcnmFanOut", "qcnmFanOutMode", "dconMarkInBurst"})
+    {
+        frame.SetOptionTypes(dcon, {"ns3::DconQueueDisc"});
+    }
 }
 
 QueueSize
@@ -191,6 +211,19 @@ SwitchQueueSettings::Check() const
                                         + std::to_string(q.GetValue()) + " packets");
         }
     }
+    if (pfcThreshold == "dynamic")
+    {
+        for (const char* opt : {"xoff", "xon", "qcnmFraction"})
+        {
+            if (explicitOptions.count(opt))
+            {
+                throw std::invalid_argument(std::string("--") + opt
+                                            + " applies to --pfcThreshold=static only (the "
+                                              "dynamic threshold is --pfcAlpha x the free "
+                                              "shared buffer)");
+            }
+        }
+    }
     if (xon.GetValue() > xoff.GetValue())
     {
         throw std::invalid_argument("PFC xon " + bytes(xon) + " is above xoff " + bytes(xoff));
@@ -214,19 +247,6 @@ SwitchQueueSettings::Check() const
     {
         throw std::invalid_argument("pfcAlpha must be in (0, 1000], got "
                                     + std::to_string(pfcAlpha));
-    }
-    if (pfcThreshold == "dynamic")
-    {
-        for (const char* opt : {"xoff", "xon", "qcnmFraction"})
-        {
-            if (explicitOptions.count(opt))
-            {
-                throw std::invalid_argument(std::string("--") + opt
-                                            + " applies to --pfcThreshold=static only (the "
-                                              "dynamic threshold is --pfcAlpha x the free "
-                                              "shared buffer)");
-            }
-        }
     }
     if (!(qcnmFraction >= 0 && qcnmFraction <= 1))
     {

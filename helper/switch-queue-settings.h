@@ -18,7 +18,7 @@ namespace ns3
 {
 
 class RdmaFabricHelper;
-class CommandLine;
+class ProgramFrame;
 
 /**
  * \ingroup dcon
@@ -96,10 +96,13 @@ struct SwitchQueueSettings
     /**
      * \brief Add every field as a command-line option (--bufferSize, --xoff, --xon, --kmin,
      * --kmax, --pmax, --qecn, --queue, --qcnm, --qcnmFraction, --qcnmFanOut, --qcnmFanOutMode,
-     * --pfcThreshold, --pfcAlpha, --dconMarkInBurst). The settings must outlive the parse.
-     * \param cmd the command line
+     * --pfcThreshold, --pfcAlpha, --dconMarkInBurst), each read strictly, the RED options
+     * declared as settings of ns3::RedEcnQueueDisc and the DCON ones of ns3::DconQueueDisc
+     * (ProgramFrame::CheckUse refuses them in a run without that queue). The settings must
+     * outlive the parse.
+     * \param frame the program's command line
      */
-    void AddCommandLineOptions(CommandLine& cmd);
+    void AddCommandLineOptions(ProgramFrame& frame);
 
     /**
      * \brief The fixed Q_CNM these settings give (fraction of xoff, or explicit), or 0 bytes

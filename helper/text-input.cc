@@ -4,7 +4,8 @@
  */
 #include "text-input.h"
 
-#include <sstream>
+#include "ns3/value-text.h"
+
 #include <stdexcept>
 
 namespace ns3
@@ -15,23 +16,8 @@ namespace textinput
 void
 Fail(const std::string& name, uint64_t line, const std::string& what, std::string_view token)
 {
-    std::ostringstream oss;
-    oss << name << ":" << line << ": " << what << ", got '";
-    static const char HEX[] = "0123456789abcdef";
-    for (char c : token)
-    {
-        const auto u = static_cast<unsigned char>(c);
-        if ((u < 0x20 && c != '\t') || u == 0x7f)
-        {
-            oss << "\\x" << HEX[u >> 4] << HEX[u & 0xf];
-        }
-        else
-        {
-            oss << c;
-        }
-    }
-    oss << "'";
-    throw std::invalid_argument(oss.str());
+    throw std::invalid_argument(name + ":" + std::to_string(line) + ": " + what + ", got "
+                                + QuoteText(token));
 }
 
 std::vector<std::string_view>
@@ -62,25 +48,7 @@ SplitFields(std::string_view line)
 std::optional<uint64_t>
 ParseUnsigned(std::string_view token, uint64_t max)
 {
-    if (token.empty())
-    {
-        return std::nullopt;
-    }
-    uint64_t value = 0;
-    for (char c : token)
-    {
-        if (c < '0' || c > '9')
-        {
-            return std::nullopt;
-        }
-        const uint64_t digit = c - '0';
-        if (digit > max || value > (max - digit) / 10)
-        {
-            return std::nullopt; // value * 10 + digit > max (max - digit must not wrap)
-        }
-        value = value * 10 + digit;
-    }
-    return value;
+    return ReadDecimalUnsigned(token, max);
 }
 
 } // namespace textinput

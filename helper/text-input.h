@@ -26,8 +26,9 @@ namespace textinput
 /**
  * \brief Throw std::invalid_argument formatted as "<name>:<line>: <what>, got '<token>'".
  *
- * Control characters of the token other than tab (NUL, ESC, ...) are written as \\xNN, so the
- * message shows the whole token: a NUL would otherwise end what() early.
+ * The token is quoted with QuoteText: control characters (NUL, ESC, ...) are written as
+ * \\xNN and invisible Unicode characters (a byte-order mark, a non-breaking space) as \\uXXXX,
+ * so the message shows the whole token: a NUL would otherwise end what() early.
  * \param name the input's name (usually the file name)
  * \param line the 1-based line number (0 if the input could not be opened)
  * \param what what is wrong

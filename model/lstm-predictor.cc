@@ -4,6 +4,7 @@
  */
 #include "lstm-predictor.h"
 
+#include "input-file.h"
 #include "ns3/ptr.h"
 
 #include <cerrno>
@@ -163,6 +164,9 @@ private:
     uint32_t m_line{0};
 };
 
+/// The largest magnitude the predictor's output may reach (a relative RTT deviation).
+constexpr double MAX_OUTPUT = 1000;
+
 double
 Sigmoid(double x)
 {
@@ -197,12 +201,33 @@ LstmPredictor::Parse(const std::string& text, const std::string& name)
     {
         rd.Fail("unexpected text after b_lin");
     }
+    // |h| < 1, so |out| <= |b_lin| + sum |W_lin|: refuse weights whose prediction of the RTT's
+    // relative deviation could leave [-MAX_OUTPUT, MAX_OUTPUT] (RTT-PID would act on a predicted
+    // RTT of 10^307 times the smoothed one, i.e. on nothing it measured).
+    double bound = std::fabs(p->m_bLin);
+    for (double w : p->m_wLin)
+    {
+        bound += std::fabs(w);
+    }
+    if (!(bound <= MAX_OUTPUT))
+    {
+        std::ostringstream oss;
+        oss << name << ": the predictor's output can reach " << bound
+            << " (|b_lin| + sum |W_lin|), beyond +-" << MAX_OUTPUT << " (a predicted RTT "
+            << MAX_OUTPUT + 1 << " times the smoothed one)";
+        throw std::invalid_argument(oss.str());
+    }
     return p;
 }
 
 Ptr<const LstmPredictor>
 LstmPredictor::Load(const std::string& path)
 {
+    if (IsNonRegularPath(path))
+    {
+        throw std::invalid_argument("LstmPredictor: weight file '" + path + "' is "
+                                    + DescribePath(path) + ", not a file to read");
+    }
     std::ifstream in(path);
     if (!in)
     {

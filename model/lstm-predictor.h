@@ -42,7 +42,9 @@ namespace ns3
  * \endverbatim
  * Numbers are C doubles ("%.17g" round-trips); NaN and infinities are refused. Any deviation
  * (wrong section name or shape, missing or extra numbers, trailing text) is refused with
- * std::invalid_argument naming the file and line.
+ * std::invalid_argument naming the file and line. So are weights whose output could leave
+ * [-1000, 1000] (|b_lin| + sum |W_lin|, as |h| < 1): the output is the predicted relative
+ * deviation of the RTT from its smoothed value (the shipped weights: at most 4.1).
  */
 class LstmPredictor : public SimpleRefCount<LstmPredictor>
 {

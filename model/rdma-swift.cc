@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 
 namespace ns3
@@ -53,8 +54,8 @@ RdmaSwift::GetTypeId()
                             MakeDoubleAccessor(&RdmaSwift::m_maxMdf),
                             MakeDoubleChecker<double>(0.0, 1.0))
               .AddAttribute("BaseTarget",
-                            "Delay target before per-hop and flow-scaling terms (must exceed the "
-                            "base RTT)",
+                            "Delay target before per-hop and flow-scaling terms; must exceed the "
+                            "base RTT of every flow (refused when a flow starts otherwise)",
                             TimeValue(MicroSeconds(50)),
                             MakeTimeAccessor(&RdmaSwift::m_baseTarget),
                             MakeTimeChecker(Time(0)))
@@ -136,6 +137,17 @@ RdmaSwift::Init(Ptr<RdmaFlowState> flow)
         throw std::invalid_argument(
             "RdmaSwift: need ns3::RdmaSwift::FsMinCwnd < ns3::RdmaSwift::FsMaxCwnd and "
             "ns3::RdmaSwift::MinCwnd <= ns3::RdmaSwift::MaxCwnd");
+    }
+    if (m_baseTarget <= flow->m_baseRtt)
+    {
+        // A target at or below the base RTT can never be met: every window would shrink to
+        // MinCwnd (the attribute's documented limit).
+        std::ostringstream rule;
+        rule << "above the base RTT of flow " << flow->m_flowId << " ("
+             << flow->m_baseRtt.As(Time::US) << "): a target at or below it is never met";
+        std::ostringstream got;
+        got << m_baseTarget.As(Time::US);
+        RejectAttribute(GetTypeId(), "BaseTarget", got.str(), rule.str());
     }
     RdmaCongestionOps::Init(flow);
     m_rtt = flow->m_baseRtt;

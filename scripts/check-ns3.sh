@@ -21,7 +21,8 @@
 # --cc=dcon in the tree (./ns3 run) and in the standalone build; compare every output file
 # byte by byte. summary.json's wall_time_s is left out, and its events_executed must be larger
 # by exactly one event per link with ns-3 >= 3.41 (ChannelList initializes every channel at
-# time 0) than with 3.37. Exit status 0: identical; 1: a difference or a failed step.
+# time 0) than with 3.37; run.json's command line and ns-3 version are left out. Exit status 0:
+# identical; 1: a difference or a failed step.
 set -euo pipefail
 trap 'echo "error: scripts/check-ns3.sh stopped at line $LINENO (exit status $?)" >&2' ERR
 
@@ -163,6 +164,13 @@ same_outputs() { # DIR_STANDALONE DIR_TREE: prints each difference, fails if any
           "less $EXTRA_EVENTS):"
         diff <(summary_for_comparison "$a/$f" 0) <(summary_for_comparison "$b/$f" "$EXTRA_EVENTS") |
           head -10 | sed 's/^/    /'
+        rc=1
+      fi
+    elif [ "$f" = run.json ]; then
+      # the record of the command line and of the ns-3 version differs by construction
+      if ! cmp -s <(grep -v -E '"(command_line|options_given|ns3_version)"' "$a/$f") \
+        <(grep -v -E '"(command_line|options_given|ns3_version)"' "$b/$f"); then
+        echo "  $f differs (its command line and ns-3 version left out)"
         rc=1
       fi
     elif ! cmp -s "$a/$f" "$b/$f"; then

@@ -29,7 +29,8 @@ draws give no flow at all is skipped. Every finished run is checked:
                (dcon-large-scale does not write them yet; see doc/dcon.rst);
   determinism  one case (--repeat; by default the passing case with the most PFC pauses) is
                run a second time: every output file is byte-identical, except summary.json's
-               wall_time_s line.
+               wall_time_s line and run.json's command_line and options_given lines (they
+               name the output folder).
 
 A failing case prints the command line that reproduces it; its run folder is kept.
 
@@ -140,10 +141,25 @@ def draw_cases(seed, count, ccs, min_hysteresis=MIN_HYSTERESIS):
     return cases
 
 
+# The options of one switch queue: dcon-large-scale refuses them in a run whose --cc uses
+# another queue (an option the run does not use is an error, not a silent no-op).
+QUEUE_OPTIONS = {"ns3::RedEcnQueueDisc": ("kmin", "kmax", "pmax"),
+                 "ns3::DconQueueDisc": ("qecn",)}
+
+
+def applicable(case, queue):
+    """The case's options that its --cc's switch queue (`queue`, a TypeId name) uses; the
+    thresholds of the other queues are drawn anyway, so that every case draws the same numbers."""
+    unused = {o for q, opts in QUEUE_OPTIONS.items() if q != queue for o in opts}
+    return {k: v for k, v in case.items() if k not in unused}
+
+
 def command(binary, case, outdir):
+    queues = {name: queue for name, queue, _ in cc_names.listing(binary)}
     # --drain: run on after the last completion until the fabric is empty, so that
     # summary.json's mmu_at_end must be all zero
-    return ([binary] + ["--%s=%s" % (k, v) for k, v in case.items()]
+    return ([binary]
+            + ["--%s=%s" % (k, v) for k, v in applicable(case, queues.get(case["cc"])).items()]
             + ["--drain=100us", "--outdir=" + outdir])
 
 
@@ -316,17 +332,25 @@ def check_run(run_dir):
     return out
 
 
+# The lines that differ between two runs of one case by construction: summary.json's wall time,
+# run.json's command line and options (they name the output folder).
+RUN_SPECIFIC = {"summary.json": (b'"wall_time_s"',),
+                "run.json": (b'"command_line"', b'"options_given"')}
+
+
 def _strip_wall_time(name, data):
-    """summary.json with its wall_time_s line blanked (the line numbers stay)."""
-    if name != "summary.json":
+    """summary.json with its wall_time_s line blanked, run.json with its command_line and
+    options_given lines blanked (the line numbers stay)."""
+    keys = RUN_SPECIFIC.get(name)
+    if not keys:
         return data
-    return b"".join(b"\n" if line.lstrip().startswith(b'"wall_time_s"') else line
+    return b"".join(b"\n" if line.lstrip().startswith(keys) else line
                     for line in data.splitlines(keepends=True))
 
 
 def compare_runs(dir_a, dir_b):
     """Differences between two runs' output files (byte by byte; summary.json's wall_time_s
-    line is left out). Empty: identical."""
+    line and run.json's command line are left out). Empty: identical."""
     out = []
     names_a, names_b = set(os.listdir(dir_a)), set(os.listdir(dir_b))
     for name in sorted(names_a ^ names_b):

@@ -17,7 +17,8 @@ runs, one command per figure, over named scheme variants (scripts/variants.py).
          dcon-old dcqcn dcqcn-step
   spread WebSearch, load 0.8 by default: dcon dcqcn swift pcn dcon-raises with --spreading
          (victim and culprit time, pause trees; run names end in -spread)
-  swift  WebSearch:  swift swift-t25 swift-t100 swift-line swift-t25-line swift-t100-line
+  swift  WebSearch:  swift swift-t100 swift-line swift-t100-line (a target below the base RTT,
+                     e.g. 25 us, is refused: Swift's BaseTarget must exceed it)
   --add-variants V..  adds variants to every chosen figure, e.g. another algorithm:
          large_sweep.py fig9 --add-variants dctcp
   all    every figure above; a run shared by figures (same name) is computed once
@@ -106,8 +107,7 @@ FIGURES = collections.OrderedDict([
                       ["dcon", "dcqcn", "swift", "pcn", "dcon-raises"], [0.8], "bars",
                       "spread", ("--spreading=true",))),
     ("swift", Figure("Swift settings, WebSearch", "websearch",
-                     ["swift", "swift-t25", "swift-t100", "swift-line", "swift-t25-line",
-                      "swift-t100-line"], None, "bars")),
+                     ["swift", "swift-t100", "swift-line", "swift-t100-line"], None, "bars")),
 ])
 FIG_NAMES = list(FIGURES)
 BINARY = os.path.join("examples", "dcon-large-scale")
@@ -211,10 +211,12 @@ def execute(runs, binary, results, jobs, ranks=1, store=None):
                                 binary, results, jobs, fct_stats.RUN_FILES, "large-scale runs")
 
 
-# stats.json fields left out of a run's record in the store: machine paths, wall time and the
-# per-link detail (the tables use none of them).
-RECORD_DROP = {"cdf_file", "wall_time_s", "pause_frames_in_window_per_link",
-               "pause_rate_per_link", "pause_frames_per_link_total"}
+# stats.json fields left out of a run's record in the store: machine paths (the CDF file, and
+# run.json's record of the command line, which names the binary and the output folder), wall
+# time and the per-link detail (the tables use none of them).
+RECORD_DROP = {"cdf_file", "command_line", "options_given", "wall_time_s",
+               "pause_frames_in_window_per_link", "pause_rate_per_link",
+               "pause_frames_per_link_total"}
 # summary.json objects kept in the record besides stats.json (DCON's queue and CNM totals).
 RECORD_SUMMARY = ["dcon_queues", "cnms", "spreading"]
 # <fig>-runs.csv columns from summary.json's "spreading" (runs with --spreading)

@@ -29,6 +29,16 @@ import fct_stats  # noqa: E402  (same folder)
 IGNORED_SUMMARY_KEYS = ("wall_time_s", "events_executed", "simulated_time_s")
 
 
+# run.json's record of the command line differs (mpirun's arguments, the partition, the folder).
+IGNORED_RUN_KEYS = ("command_line", "options_given", "global_values_given")
+
+
+def run_without_command_line(path):
+    with open(path) as f:
+        r = json.load(f)
+    return {k: v for k, v in r.items() if k not in IGNORED_RUN_KEYS}
+
+
 def summary_without_engine_fields(path):
     with open(path) as f:
         s = json.load(f)
@@ -49,6 +59,8 @@ def compare_files(seq, par):
             continue
         if name == "summary.json":
             same = summary_without_engine_fields(a) == summary_without_engine_fields(b)
+        elif name == "run.json":
+            same = run_without_command_line(a) == run_without_command_line(b)
         else:
             with open(a, "rb") as fa, open(b, "rb") as fb:
                 same = fa.read() == fb.read()

@@ -329,6 +329,51 @@ def print_table(t):
         print(f"  {row.run}: FAIL {row.failed_facts}")
 
 
+DOC_COLUMNS = [("PAUSE", lambda g: "%d / %d / %d" % tuple(
+                    round(g[c].mean()) for c in ("pauses_l2_s1", "pauses_s1_l0", "pauses_s1_l1"))),
+               ("f0", lambda g: "%.1f / %.2f / %.1f" % tuple(
+                   g[c].mean() for c in ("f0_before_gbps", "f0_during_gbps", "f0_end_gbps"))),
+               ("f1", lambda g: "%.2f" % g.f1_during_gbps.mean()),
+               ("CNMs f0/f1", lambda g: "-" if g.cnms_f1.isna().all() or (
+                   g.cnms_f0.fillna(0) + g.cnms_f1.fillna(0) == 0).all() else "%d / %d" % (
+                   round(g.cnms_f0.mean()), round(g.cnms_f1.mean()))),
+               ("f0 victim ms", lambda g: "-" if g.f0_victim_s.isna().all()
+                else "%.2f" % (1e3 * g.f0_victim_s.mean())),
+               ("facts", lambda g: fact_summary(g))]
+
+
+def fact_summary(g):
+    """The paper's facts of the rows' scheme that hold in every seed: "Fig. 2: 6 of 6" etc."""
+    expected = g.expected.iloc[0]
+    if expected not in ("dcqcn", "dcon"):
+        return "(none published)"
+    cols = [(c, name) for c, name, which, _ in FACTS if which == expected]
+    held = [name for c, name in cols if g[c].astype(bool).all()]
+    fig = "Fig. 2" if expected == "dcqcn" else "Fig. 6"
+    if len(held) == len(cols):
+        return f"{fig}: all {len(cols)}"
+    return f"{fig}: {len(held)} of {len(cols)}" + ("" if not held else " (" + ", ".join(
+        name.replace(" during the burst", "") for name in held) + ")")
+
+
+def doc_tables(t, variant_names):
+    """reStructuredText simple tables, one per configuration (spacing, placement, start), a
+    row per variant: means over the seeds (only DCQCN's RED marking is random)."""
+    out = []
+    for (sp, pl, st), cfg in t.groupby(["spacing", "placement", "start"], sort=False):
+        rows = []
+        for v in variant_names:
+            g = cfg[cfg.variant == v]
+            if len(g):
+                rows.append([v] + [fn(g) for _, fn in DOC_COLUMNS])
+        header = [f"{sp}, {pl}, {st}"] + [name for name, _ in DOC_COLUMNS]
+        widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
+        rule = "  ".join("=" * w for w in widths)
+        line = lambda cells: "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()
+        out.append("\n".join([rule, line(header), rule] + [line(r) for r in rows] + [rule]))
+    return "\n\n".join(out)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--variants", nargs="+", default=VARIANTS,
@@ -344,6 +389,9 @@ def main(argv=None):
                     help="every spacing, placement and start (the readings table of the doc)")
     ap.add_argument("--seeds", type=int, nargs="+", default=[1],
                     help="ns-3 run numbers (--RngRun) >= 1 (default 1)")
+    ap.add_argument("--doc-tables", action="store_true",
+                    help="also print the tables of doc/dcon.rst's validation section (one per "
+                         "configuration, means over the seeds)")
     ap.add_argument("--store", default=DEFAULT_STORE,
                     help="folder of the runs' records in the repository (scripts/run_store.py; "
                          "'none': no records; default %(default)s)")
@@ -388,6 +436,9 @@ def main(argv=None):
     t.to_csv(path, index=False)
     if len(t):
         print_table(t)
+    if args.doc_tables and len(t):
+        print()
+        print(doc_tables(t, list(dict.fromkeys(args.variants))))
     print(f"wrote {path} ({len(t)} runs)")
     disagree = t[t.stdout_agrees == False]  # noqa: E712
     for name in disagree.run:

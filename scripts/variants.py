@@ -64,7 +64,6 @@ _DCON_OLD = _DCQCN_SENDER + [_RAISES, _TLAST_PORT,
                              "--ns3::DconQueueDisc::FlowCount=Queued", "--qcnmFanOut=1",
                              "--qecn=200KB"]
 _DYNPFC = "--pfcThreshold=dynamic"
-_SWIFT_T25 = "--ns3::RdmaSwift::BaseTarget=25us"
 _SWIFT_T100 = "--ns3::RdmaSwift::BaseTarget=100us"
 _SWIFT_LINE = "--ns3::RdmaSwift::InitialCwnd=256"
 
@@ -105,11 +104,8 @@ VARIANTS = collections.OrderedDict([
     ("dcon-old", Variant("DCON, the module's first readings, Q_ECN 200 KB", _DCON_OLD)),
     ("dcqcn-step", Variant("DCQCN, step ECN at 200 KB",
                            ["--cc=dcqcn", "--kmin=200KB", "--kmax=200KB", "--pmax=1"])),
-    ("swift-t25", Variant("Swift, target 25 us", ["--cc=swift", _SWIFT_T25])),
     ("swift-t100", Variant("Swift, target 100 us", ["--cc=swift", _SWIFT_T100])),
     ("swift-line", Variant("Swift, line-rate first window", ["--cc=swift", _SWIFT_LINE])),
-    ("swift-t25-line", Variant("Swift, target 25 us, line-rate first window",
-                               ["--cc=swift", _SWIFT_T25, _SWIFT_LINE])),
     ("swift-t100-line", Variant("Swift, target 100 us, line-rate first window",
                                 ["--cc=swift", _SWIFT_T100, _SWIFT_LINE])),
 ])

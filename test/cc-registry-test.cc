@@ -167,14 +167,6 @@ TEST(CcRegistry, HelpAndListingAreGenerated)
               static_cast<long>(RdmaCcRegistry::GetNames().size()));
 }
 
-TEST(CcRegistry, GivenOptions)
-{
-    const char* argv[]
-        = {"prog", "--cc=dcon", "--kmin=1KB", "--ns3::RdmaDcqcn::G=0.5", "--list-cc", "plain"};
-    std::set<std::string> given = GetGivenOptions(6, const_cast<char**>(argv));
-    EXPECT_EQ(given, (std::set<std::string>{"cc", "kmin", "list-cc"}));
-}
-
 // The new algorithm reaches the registry, the scenarios' queue settings and a built fabric
 // without any other edit: its queue attribute, fed by no option, is set on every queue.
 TEST(CcRegistry, ANewAlgorithmBringsItsQueueAttributes)

@@ -128,6 +128,10 @@ case_incast() {
       summary.json)
         cmp <(grep -v wall_time_s "$f") <(grep -v wall_time_s "$WORK/tb-$cc-b/$b") ||
           fail "$cc: two parallel runs differ in $b" ;;
+      run.json) # (the command line names the output folder)
+        cmp <(grep -v -E '"(command_line|options_given)"' "$f") \
+          <(grep -v -E '"(command_line|options_given)"' "$WORK/tb-$cc-b/$b") ||
+          fail "$cc: two parallel runs differ in $b" ;;
       *) cmp "$f" "$WORK/tb-$cc-b/$b" || fail "$cc: two parallel runs differ in $b" ;;
       esac
     done

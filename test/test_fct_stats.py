@@ -526,11 +526,8 @@ class VariantsTest(unittest.TestCase):
                     "--ns3::DconCnmGenerator::ControlStampsTlast=true "
                     "--ns3::DconQueueDisc::FlowCount=Queued --qcnmFanOut=1 --qecn=200KB",
         "dcqcn-step": "--cc=dcqcn --kmin=200KB --kmax=200KB --pmax=1",
-        "swift-t25": "--cc=swift --ns3::RdmaSwift::BaseTarget=25us",
         "swift-t100": "--cc=swift --ns3::RdmaSwift::BaseTarget=100us",
         "swift-line": "--cc=swift --ns3::RdmaSwift::InitialCwnd=256",
-        "swift-t25-line": "--cc=swift --ns3::RdmaSwift::BaseTarget=25us "
-                          "--ns3::RdmaSwift::InitialCwnd=256",
         "swift-t100-line": "--cc=swift --ns3::RdmaSwift::BaseTarget=100us "
                            "--ns3::RdmaSwift::InitialCwnd=256",
     }
@@ -718,7 +715,7 @@ class SweepTest(unittest.TestCase):
         self.assertEqual(len(large_sweep.fig_runs("sens", loads=[0.4, 0.8])), 96)
         self.assertEqual([r.variant for r in large_sweep.fig_runs(
             "fig9", seeds=[1], loads=[0.8], only_variants=("dcqcn", "pcn"))], ["dcqcn", "pcn"])
-        self.assertEqual(len(large_sweep.fig_runs("swift", seeds=[1])), 18)
+        self.assertEqual(len(large_sweep.fig_runs("swift", seeds=[1])), 12)
 
     def test_shared_runs_deduplicated(self):
         one = dict(seeds=[1])
@@ -727,10 +724,10 @@ class SweepTest(unittest.TestCase):
         self.assertEqual(len(large_sweep.plan(["fig11", "fig12"], **one)), 15)  # 9 + 6
         # sens shares dcon, dcqcn and dcon-raises at 0.8 with fig9: 15 + 13
         self.assertEqual(len(large_sweep.plan(["fig9", "sens"], **one)), 28)
-        # all: fig9 15 + fig10 15 + fig11 6 + fig12 6 + sens 13 + spread 5 + swift 15 = 75 per
+        # all: fig9 15 + fig10 15 + fig11 6 + fig12 6 + sens 13 + spread 5 + swift 9 = 69 per
         # seed (spread's runs measure more, under their own names)
-        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES, **one)), 75)
-        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES)), 225)
+        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES, **one)), 69)
+        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES)), 207)
         r = large_sweep.fig_runs("spread", **one)[0]
         self.assertEqual(large_sweep.run_name(r),
                          "websearch-dcon-load0.8-s1-d40ms-w10ms-full-c10ms-spread")

@@ -402,8 +402,8 @@ TEST(WorkloadCdf, FindBuiltin)
         []
         {
             FlowSizeCdf::FindBuiltin(DATA_DIR + "/cdf", DATA_DIR);
-        }); // a directory
-    EXPECT_NE(e.find("neither"), std::string::npos) << e;
+        }); // a directory: named as such
+    EXPECT_NE(e.find("is a folder, not a CDF file"), std::string::npos) << e;
 }
 
 // ---------------------------------------------------------------------------------------------

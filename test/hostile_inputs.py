@@ -1,0 +1,454 @@
+#!/usr/bin/python3
+"""Hostile command lines against dcon's six programs (issue 20).
+
+Every case must end in one of two ways:
+  error    exit status 1 or 2 and a message on stderr matching the case's pattern (which names
+           the value given), no file of a run left behind;
+  effect   exit status 0 and the effect the case names: an output that differs from the run
+           without the argument (the argument took effect), or a property of the output files;
+never with a signal (abort, segmentation fault), a hang (each run has a time limit) or a silent
+acceptance. The cases are grouped by the issue's seven classes:
+  1 attributes take effect or are refused     5 no lost or mislabelled data
+  2 no abort or crash on any value            6 errors name the problem
+  3 values are read whole                     7 documented limits enforced
+  4 nothing wraps
+
+  /usr/bin/python3 test/hostile_inputs.py --bin build/examples              # every case
+  /usr/bin/python3 test/hostile_inputs.py --bin build/examples --program dcon-bench --class 1
+  /usr/bin/python3 test/hostile_inputs.py --list                            # the cases only
+Exit status 0: every selected case behaved; 1: a case did not (each is printed); 2: bad usage.
+"""
+import argparse
+import csv
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+PROGRAMS = ["dcon-testbed", "dcon-large-scale", "dcon-bench", "dcon-ibcc-share",
+            "dcon-rttpid-incast", "dcon-floor-bench"]
+TIMEOUT = 120
+
+# Short runs of each program (a few seconds at most on a busy 2-core machine).
+SHORT = {
+    "dcon-testbed": ["--burstStart=1ms", "--stopTime=3ms", "--burstFlowsPerHost=2",
+                     "--sampleInterval=100us"],
+    "dcon-large-scale": ["--scale=tiny", "--duration=1ms"],
+    "dcon-bench": ["--topo={topo}", "--flows={flows}"],
+    "dcon-ibcc-share": ["--ns=2", "--duration=4", "--phase=4", "--tenantFlows=1"],
+    "dcon-rttpid-incast": ["--scale=0.01"],
+    "dcon-floor-bench": ["--frameHops=2000", "--inFlight=100", "--nodes=20"],
+}
+
+
+class Case:
+    """One command line and what it must do."""
+
+    def __init__(self, program, cls, args, error=None, effect=None, base=None, differs=None,
+                 check=None, short=True, stdout=None):
+        self.program = program
+        self.cls = cls
+        self.args = args
+        self.error = error        # regex the error message must match
+        self.base = base          # for "differs": the arguments without the one under test
+        self.differs = differs    # the output file that must differ from the base run's
+        self.check = check        # f(outdir, stdout) -> problem or None
+        self.short = short        # prepend SHORT[program] (outputs in {out} if it has --outdir)
+        self.stdout = stdout      # regex stdout must match (effect cases)
+
+    def name(self):
+        return f"{self.program} [{self.cls}] {' '.join(self.args)}"
+
+
+def json_field(path, key):
+    with open(path) as f:
+        return json.load(f).get(key)
+
+
+def expect_json(name, key, value):
+    def check(out, _stdout):
+        got = json_field(os.path.join(out, name), key)
+        return None if got == value else f"{name}: {key} is {got!r}, expected {value!r}"
+    return check
+
+
+def expect_keys(name, keys):
+    def check(out, _stdout):
+        with open(os.path.join(out, name)) as f:
+            got = json.load(f)
+        missing = [k for k in keys if got.get(k) in (None, "", [])]
+        return f"{name}: no {', '.join(missing)}" if missing else None
+    return check
+
+
+def expect_files(present=(), absent=()):
+    def check(out, _stdout):
+        for f in present:
+            if not os.path.exists(os.path.join(out, f)):
+                return f"{f} missing in the output folder"
+        for f in absent:
+            if os.path.exists(os.path.join(out, f)):
+                return f"{f} left in the output folder"
+        return None
+    return check
+
+
+def all_of(*checks):
+    def check(out, stdout):
+        for c in checks:
+            problem = c(out, stdout)
+            if problem:
+                return problem
+        return None
+    return check
+
+
+def stale(files):
+    """A check that first needs `files` planted in the output folder (see run_case)."""
+    def check(out, stdout):
+        return None
+    check.plant = files
+    return check
+
+
+# The cases. {tmp} is the case's own folder, {out} its output folder, {topo}/{flows} a tiny
+# incast in HPCC format (4 hosts on one switch, 3 flows of 2 MB to host 3), the other fixtures
+# are made by make_fixtures().
+CASES = [
+    # ---------------------------------------------------------------- 1: attributes
+    Case("dcon-testbed", 1, ["--ns3::SwitchMmu::Headroom=1MB"], error=r"Headroom.*sets"),
+    Case("dcon-testbed", 1, ["--ns3::RdmaNic::CongestionControl=ns3::RdmaDcon"],
+         error=r"CongestionControl.*use --cc"),
+    Case("dcon-testbed", 1, ["--cc=dcqcn", "--qecn=100KB"],
+         error=r"--qecn is not used by this run.*--cc=dcon"),
+    Case("dcon-testbed", 1, ["--cc=dcon", "--kmin=50KB"],
+         error=r"--kmin is not used by this run.*dcqcn"),
+    Case("dcon-testbed", 1, ["--cc=dcqcn", "--ns3::RdmaHpcc::MaxStage=3"],
+         error=r"RdmaHpcc::MaxStage=3 is not used.*--cc=hpcc"),
+    Case("dcon-testbed", 1, ["--cc=dcqcn", "--ns3::RdmaDcqcn::G=0.5", "--outdir={out}"],
+         base=["--cc=dcqcn", "--outdir={out}"], differs="throughput.csv"),
+    Case("dcon-large-scale", 1, ["--ns3::SwitchMmu::Headroom=1MB"], error=r"Headroom"),
+    Case("dcon-large-scale", 1, ["--cc=pcn", "--pmax=0.5"],
+         error=r"--pmax is not used.*RedEcnQueueDisc"),
+    Case("dcon-large-scale", 1, ["--cc=dcqcn", "--cnmWindowRtts=2"],
+         error=r"--cnmWindowRtts is not used.*DconQueueDisc"),
+    Case("dcon-large-scale", 1, ["--cc=dcqcn", "--ns3::RdmaDcqcn::G=0.5", "--outdir={out}"],
+         base=["--cc=dcqcn", "--outdir={out}"], differs="flows.csv"),
+    Case("dcon-bench", 1, ["--ns3::RdmaDcqcn::G=0.5", "--outdir={out}"],
+         base=["--outdir={out}"], differs="flows.csv"),
+    Case("dcon-bench", 1, ["--ns3::RdmaNic::Mtu=500", "--outdir={out}"],
+         base=["--outdir={out}"], differs="flows.csv"),
+    Case("dcon-bench", 1, ["--ns3::SwitchMmu::PfcEnabled=false", "--buffer=600KB",
+                           "--outdir={out}"],
+         base=["--buffer=600KB", "--outdir={out}"], differs="pfc.csv"),
+    Case("dcon-bench", 1, ["--ns3::RedEcnQueueDisc::Kmin=1KB"], error=r"Kmin.*per port rate"),
+    Case("dcon-bench", 1, ["--ns3::RdmaDcqcn::MinRate=2Gbps", "--minRate=3Gbps"],
+         error=r"--minRate and --ns3::RdmaDcqcn::MinRate set the same thing"),
+    Case("dcon-bench", 1, ["--cc=hpcc", "--pmax=0.5"], error=r"--pmax is not used"),
+    Case("dcon-ibcc-share", 1, ["--ns3::IbFecnQueueDisc::ThresholdStep=0B"],
+         error=r"ThresholdStep.*--cc=ibcc sets it"),
+    Case("dcon-ibcc-share", 1, ["--ns3::RdmaIbcc::CctiIncrease=2"], error=r"CctiIncrease.*--ns"),
+    Case("dcon-ibcc-share", 1, ["--ns3::RdmaIbcc::TimerUnit=4us", "--outdir={out}"],
+         base=["--outdir={out}"], differs="ibcc-ratio.csv"),
+    Case("dcon-rttpid-incast", 1, ["--ns3::SwitchMmu::XOff=100KB"], error=r"XOff.*use --xoff"),
+    Case("dcon-rttpid-incast", 1, ["--target=6us", "--ns3::RdmaRttPid::Target=7us"],
+         error=r"--target and --ns3::RdmaRttPid::Target set the same thing"),
+    Case("dcon-rttpid-incast", 1, ["--ns3::RdmaRttPid::Target=7us", "--outdir={out}"],
+         base=["--outdir={out}"], differs="summary.json"),
+    Case("dcon-floor-bench", 1, ["--ns3::RdmaDcqcn::G=0.5"], error=r"not used by this run"),
+    Case("dcon-floor-bench", 1, ["--ns3::QueueDisc::NoSuchThing=10"],
+         error=r"ns3::QueueDisc has no attribute 'NoSuchThing'"),
+    Case("dcon-floor-bench", 1, ["--ns3::FifoQueueDisc::MaxSize=10p", "--outdir={out}"],
+         check=expect_json("run.json", "attributes_given", ["ns3::FifoQueueDisc::MaxSize=10p"])),
+    # ---------------------------------------------------------------- 2: no abort, no crash
+    Case("dcon-testbed", 2, ["--stopTime=2msx"], error=r"--stopTime: got '2msx'"),
+    Case("dcon-testbed", 2, ["--stopTime=2MS"], error=r"--stopTime: got '2MS'"),
+    Case("dcon-testbed", 2, ["--SimulatorImplementationType=ns3::Bogus"],
+         error=r"got 'ns3::Bogus'"),
+    Case("dcon-testbed", 2, ["--ns3::RdmaDcqcn::G=nan"], error=r"got 'nan'"),
+    Case("dcon-testbed", 2, ["--PrintAttributes=ns3::Bogus"],
+         error=r"--PrintAttributes: got 'ns3::Bogus'"),
+    Case("dcon-large-scale", 2, ["--cnmWindowRtts=1e300"], error=r"got '1e300'"),
+    Case("dcon-large-scale", 2, ["--SchedulerType=ns3::Bogus"], error=r"got 'ns3::Bogus'"),
+    Case("dcon-large-scale", 2, ["--ns3::RdmaDcqcn::G=0.5x"], error=r"got '0.5x'"),
+    Case("dcon-bench", 2, ["--minRate=-1Gbps"], error=r"--minRate: got '-1Gbps'"),
+    Case("dcon-bench", 2, ["--buffer=1GB"], error=r"--buffer: got '1GB'"),
+    Case("dcon-bench", 2, ["--RngSeed=0"], error=r"--RngSeed: got '0'"),
+    Case("dcon-ibcc-share", 2, ["--rate=10Gbpsx"], error=r"--rate: got '10Gbpsx'"),
+    Case("dcon-ibcc-share", 2, ["--SimulatorImplementationType=ns3::DistributedSimulatorImpl"],
+         error=r"runs on one process only"),
+    Case("dcon-ibcc-share", 2, ["--ns3::RdmaIbcc::CctScale=inf"], error=r"got 'inf'"),
+    Case("dcon-rttpid-incast", 2, ["--linkDelay=-1us"], error=r"--linkDelay: got '-1us'"),
+    Case("dcon-rttpid-incast", 2, ["--SimulatorImplementationType=ns3::NullMessageSimulatorImpl"],
+         error=r"runs on one process only"),
+    Case("dcon-rttpid-incast", 2, ["--rate=-1Gbps"], error=r"--rate: got '-1Gbps'"),
+    Case("dcon-floor-bench", 2, ["--SimulatorImplementationType=ns3::DistributedSimulatorImpl"],
+         error=r"runs on one process only"),
+    Case("dcon-floor-bench", 2, ["--RngRun=-1"], error=r"--RngRun: got '-1'"),
+    # ---------------------------------------------------------------- 3: values read whole
+    Case("dcon-testbed", 3, ["--outdir={out}/sp dir"],
+         check=expect_files(present=["sp dir/run.json"])),
+    Case("dcon-testbed", 3, ["dcon"], error=r"unexpected argument 'dcon'"),
+    Case("dcon-testbed", 3, ["--pmax=0.01abc"], error=r"--pmax: got '0.01abc'"),
+    Case("dcon-large-scale", 3, ["--load=0.8abc"], error=r"--load: got '0.8abc'"),
+    Case("dcon-large-scale", 3, ["--workload=web search"],
+         error=r"web search"),
+    Case("dcon-bench", 3, ["--topo={tmp}/in/sp dir/t.topo", "--flows={flows}"],
+         error=r"in/sp dir/t.topo", short=False),
+    Case("dcon-bench", 3, ["--stopAt=2s", "extra"], error=r"unexpected argument 'extra'"),
+    Case("dcon-ibcc-share", 3, ["--ns=1, 2"], error=r"got ' 2' in '1, 2'"),
+    Case("dcon-ibcc-share", 3, ["--cct=0 1 2 4 8 16", "--outdir={out}"],
+         base=["--cct=0", "--outdir={out}"], differs="ibcc-ratio.csv"),
+    Case("dcon-rttpid-incast", 3, ["--scale=0.05x"], error=r"--scale: got '0.05x'"),
+    Case("dcon-rttpid-incast", 3, ["--gains=tuned extra"], error=r"--gains: got 'tuned extra'"),
+    Case("dcon-floor-bench", 3, ["--nodes=5 0"], error=r"--nodes: got '5 0'"),
+    Case("dcon-floor-bench", 3, ["dcon"], error=r"unexpected argument 'dcon'"),
+    # ---------------------------------------------------------------- 4: nothing wraps
+    Case("dcon-testbed", 4, ["--bufferSize=5000000000B"],
+         error=r"5000000000 B, above 4294967295 B"),
+    Case("dcon-testbed", 4, ["--cc=dcqcn", "--kmax=4295167296B"], error=r"4295167296 B, above"),
+    Case("dcon-testbed", 4, ["--burstFlowSize=18446744073709551616"],
+         error=r"--burstFlowSize: got '18446744073709551616'"),
+    Case("dcon-large-scale", 4, ["--leaves=65536", "--hostsPerLeaf=65536"],
+         error=r"65536 leaves x 65536 hosts per leaf = 4294967296 hosts"),
+    Case("dcon-large-scale", 4, ["--spines=4294967295"],
+         error=r"4294967295 spines .* more than 4294967295 \(node ids are 32-bit\)"),
+    Case("dcon-large-scale", 4, ["--seed=4294967296"], error=r"--seed: got '4294967296'"),
+    Case("dcon-bench", 4, ["--topo={topo}", "--flows={hugeflow}"],
+         error=r"size 18446744073709551615 B", short=False),
+    Case("dcon-bench", 4, ["--topo={topo}", "--flows={lateflow}"],
+         error=r"beyond half of ns-3's time range.*got '9223372.036854'", short=False),
+    Case("dcon-bench", 4, ["--topo={longlink}", "--flows={flows}"],
+         error=r"switch 4: the PFC headroom .* above 4294967295 B", short=False),
+    Case("dcon-ibcc-share", 4, ["--weight1=4294967296", "--mode=tenant", "--phase=4",
+                                "--tenantFlows=1"],
+         error=r"CCTI_Increase .* above 4294967295", short=False),
+    Case("dcon-ibcc-share", 4, ["--duration=4294967296"], error=r"--duration: got '4294967296'"),
+    Case("dcon-rttpid-incast", 4, ["--scale=1e300"], error=r"--scale: got '1e300'"),
+    Case("dcon-rttpid-incast", 4, ["--qcnmFanOut=4294967296", "--cc=dcon"],
+         error=r"--qcnmFanOut: got '4294967296'"),
+    Case("dcon-floor-bench", 4, ["--frameHops=18446744073709551616"],
+         error=r"--frameHops: got '18446744073709551616'"),
+    Case("dcon-floor-bench", 4, ["--inFlight=4294967296"], error=r"--inFlight: got '4294967296'"),
+    # ---------------------------------------------------------------- 5: lost, mislabelled
+    Case("dcon-testbed", 5, ["--RngSeed=7", "--RngRun=3", "--outdir={out}"],
+         check=all_of(expect_json("run.json", "rng_seed", 7), expect_json("run.json", "rng_run", 3))),
+    Case("dcon-testbed", 5, ["--outdir={out}"],
+         check=stale(["testbed-9-9.pcap", "node-work-links.csv", "summary.json", "notes.txt"]),
+         stdout=r"removed 3 file\(s\) of an earlier run.*also holds 1 entry"),
+    Case("dcon-testbed", 5, ["--outdir=/proc/dcon-hostile/out"], error=r"cannot create the folder"),
+    Case("dcon-large-scale", 5, ["--seed=5", "--outdir={out}"],
+         check=all_of(expect_json("run.json", "rng_run", 5), expect_json("run.json", "seed", 5))),
+    Case("dcon-large-scale", 5, ["--seed=5", "--RngRun=3"], error=r"RngRun.*use --seed"),
+    Case("dcon-large-scale", 5, ["--flowFile={lsflows}", "--load=0.5"],
+         error=r"--load does not apply: --flowFile"),
+    Case("dcon-large-scale", 5, ["--flowFile={lsflows}", "--outdir={out}"], short=False,
+         check=all_of(expect_json("run.json", "load", None),
+                      expect_json("run.json", "arrival_start_s", 0.001))),
+    Case("dcon-bench", 5, ["--stopAt=2.0000001s", "--outdir={out}"],
+         check=expect_json("summary.json", "complete", False)),
+    Case("dcon-bench", 5, ["--safetyStop=-1s"], error=r"--safetyStop: got '-1s'"),
+    Case("dcon-bench", 5, ["--outdir={out}"],
+         check=all_of(expect_keys("run.json", ["command_line", "ns3_version", "rng_seed",
+                                               "rng_run"]),
+                      expect_json("summary.json", "complete", True))),
+    Case("dcon-ibcc-share", 5, ["--outdir=/proc/dcon-hostile/out"], error=r"cannot create"),
+    Case("dcon-ibcc-share", 5, ["--outdir={out}"],
+         check=expect_files(present=["run.json", "ibcc-ratio.csv", "ibcc-tenant.csv"])),
+    Case("dcon-rttpid-incast", 5, ["--rttTrace=/dev/full"], error=r"'/dev/full' is a character"),
+    Case("dcon-rttpid-incast", 5, ["--outdir={out}", "--RngRun=4"],
+         check=all_of(expect_json("run.json", "rng_run", 4), expect_files(["summary.json"]))),
+    Case("dcon-floor-bench", 5, ["--outdir={out}"],
+         check=all_of(expect_files(["run.json", "summary.json"]),
+                      expect_json("summary.json", "frame_hops", 2000))),
+    Case("dcon-floor-bench", 5, ["--outdir=/proc/dcon-hostile/out"], error=r"cannot create"),
+    # ---------------------------------------------------------------- 6: errors name it
+    Case("dcon-testbed", 6, ["--burstFlowSize=\ufeff3"], error=r"got '\\ufeff3'"),
+    Case("dcon-testbed", 6, ["--stopTime=1e999ms"], error=r"got '1e999ms', beyond ns-3's time"),
+    Case("dcon-testbed", 6, ["--cc=dcqcn\u00a0"], error=r"got 'dcqcn\\u00a0'"),
+    Case("dcon-large-scale", 6, ["--load=1e-12"], error=r"load 1e-12 .*gives none"),
+    Case("dcon-large-scale", 6, ["--scale=tiny", "--flowFile={tmp}"], error=r"is a folder",
+         short=False),
+    Case("dcon-large-scale", 6, ["--workload=/dev/null"], error=r"character device"),
+    Case("dcon-bench", 6, ["--topo={fifo}", "--flows={flows}"], error=r"FIFO", short=False),
+    Case("dcon-bench", 6, ["--topo={hugenodes}", "--flows={flows}"],
+         error=r"node count is more than the 2 links can connect", short=False),
+    Case("dcon-bench", 6, ["--topo={lonelyswitch}", "--flows={flows}"],
+         error=r"switch 5 has no link", short=False),
+    Case("dcon-ibcc-share", 6, ["--tenantFlows=4294967295"],
+         error=r"--tenantFlows: got '4294967295'"),
+    Case("dcon-ibcc-share", 6, ["--rate=10Gbps\u00a0"], error=r"got '10Gbps\\u00a0'"),
+    Case("dcon-rttpid-incast", 6, ["--predictor={tmp}"], error=r"--predictor: .* is a folder"),
+    Case("dcon-rttpid-incast", 6, ["--rttTrace={tmp}"], error=r"--rttTrace: .* is a folder"),
+    Case("dcon-floor-bench", 6, ["--nodes=\u00a05"], error=r"got '\\u00a05'"),
+    Case("dcon-floor-bench", 6, ["--outdir=/dev/null"],
+         error=r"'/dev/null' is a character device, not a folder"),
+    # ---------------------------------------------------------------- 7: documented limits
+    Case("dcon-testbed", 7, ["--sampleInterval=-1us"], error=r"--sampleInterval: got '-1us'"),
+    Case("dcon-testbed", 7, ["--cc=swift", "--ns3::RdmaSwift::BaseTarget=0us", "--outdir={out}"],
+         error=r"BaseTarget must be above the base RTT"),
+    Case("dcon-large-scale", 7, ["--maxTime=-1ms"], error=r"--maxTime: got '-1ms'"),
+    Case("dcon-large-scale", 7, ["--incastShare=-0.1"], error=r"--incastShare: got '-0.1'"),
+    Case("dcon-large-scale", 7, ["--cc=swift", "--ns3::RdmaSwift::BaseTarget=25us",
+                                 "--outdir={out}"], error=r"BaseTarget must be above"),
+    Case("dcon-bench", 7, ["--stopAt=-1s"], error=r"--stopAt: got '-1s'"),
+    Case("dcon-bench", 7, ["--alpha=0"], error=r"--alpha: got '0'"),
+    Case("dcon-ibcc-share", 7, ["--threshold=16"], error=r"--threshold: got '16'"),
+    Case("dcon-ibcc-share", 7, ["--weight2=0"], error=r"--weight2: got '0'"),
+    Case("dcon-rttpid-incast", 7, ["--predictor={hugelstm}"],
+         error=r"output can reach .* beyond \+-1000"),
+    Case("dcon-rttpid-incast", 7, ["--target=0us"], error=r"--target: got '0us'"),
+    Case("dcon-floor-bench", 7, ["--frameHops=10", "--inFlight=1000"], short=False,
+         stdout=r"frame-hops: 10\n"),
+    Case("dcon-floor-bench", 7, ["--nodes=0"], error=r"--nodes: got '0'"),
+]
+
+
+def make_fixtures(d):
+    """The input files the cases name, in folder d."""
+    def write(name, text):
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+    links = "".join(f"{h} 4 100Gbps 1000ns 0\n" for h in range(4))
+    fx = {
+        "topo": write("incast.topo", "5 1 4\n4\n" + links),
+        "flows": write("incast.flows", "3\n" + "".join(
+            f"{h} 3 3 100 2000000 2.0\n" for h in range(3))),
+        "hugeflow": write("huge.flows", "1\n0 3 3 100 18446744073709551615 2.0\n"),
+        "lateflow": write("late.flows", "1\n0 3 3 100 1000 9223372.036854\n"),
+        "longlink": write("long.topo", "5 1 4\n4\n" + links.replace(
+            "0 4 100Gbps 1000ns 0", "0 4 100Gbps 171800000000ns 0")),
+        "hugenodes": write("hugenodes.topo", "100000000 1 2\n4\n0 4 100Gbps 1000ns 0\n"
+                           "1 4 100Gbps 1000ns 0\n"),
+        "lonelyswitch": write("lonely.topo", "6 2 4\n4 5\n" + links),
+        # 32 hosts of dcon-large-scale's tiny fabric (2 x 4 x 4 = 16 hosts: ids 0..15)
+        "lsflows": write("ls.flows", "2\n0 5 3 100 100000 0.001\n1 9 3 100 100000 0.0015\n"),
+    }
+    weights = open(os.path.join(ROOT, "data", "rtt-predictor", "lstm-weights.txt")).read()
+    lines = weights.splitlines()
+    i = next(k for k, line in enumerate(lines) if line.startswith("b_lin"))
+    lines[i + 1] = "1e307"
+    fx["hugelstm"] = write("huge-lstm.txt", "\n".join(lines) + "\n")
+    fifo = os.path.join(d, "pipe.topo")
+    os.mkfifo(fifo)
+    fx["fifo"] = fifo
+    return fx
+
+
+def expand(args, fx, tmp, out):
+    return [a.format(tmp=tmp, out=out, **fx) for a in args]
+
+
+def run(binary, args, cwd, timeout=TIMEOUT):
+    """(returncode or a problem, stdout, stderr); run in `cwd` (a default output folder of the
+    program goes there)."""
+    try:
+        p = subprocess.run([binary] + args, capture_output=True, text=True, timeout=timeout,
+                           errors="replace", cwd=cwd)
+    except subprocess.TimeoutExpired:
+        return f"no answer within {timeout} s (a hang)", "", ""
+    if p.returncode < 0:
+        return f"killed by signal {signal.Signals(-p.returncode).name}", p.stdout, p.stderr
+    return p.returncode, p.stdout, p.stderr
+
+
+def option_name(arg):
+    return arg.lstrip("-").split("=", 1)[0]
+
+
+def short_prefix(case, args=None):
+    """The program's short-run options, less those the case gives itself (an option given
+    twice with two values is refused)."""
+    given = {option_name(a) for a in (case.args if args is None else args)}
+    return [a for a in SHORT[case.program] if option_name(a) not in given]
+
+
+def run_case(case, bindir, fx, work, index):
+    """None if the case behaved, else what went wrong."""
+    binary = os.path.abspath(os.path.join(bindir, case.program))
+    tmp = os.path.join(work, f"case{index}")
+    os.makedirs(tmp)
+    out = os.path.join(tmp, "out")
+    prefix = short_prefix(case) if case.short else []
+    args = expand(prefix + case.args, fx, tmp, out)
+    plant = getattr(case.check, "plant", None)
+    if plant:
+        os.makedirs(out)
+        for name in plant:
+            with open(os.path.join(out, name), "w") as f:
+                f.write("an earlier run\n")
+    rc, stdout, stderr = run(binary, args, tmp)
+    if isinstance(rc, str):
+        return rc + (f"; stderr: {stderr.strip()[-300:]}" if stderr else "")
+    if case.error:
+        if rc not in (1, 2):
+            return f"exit status {rc}, expected 1 or 2 and an error matching {case.error!r}"
+        if not re.search(case.error, stderr):
+            return f"stderr {stderr.strip()[-400:]!r} does not match {case.error!r}"
+        if "error" not in stderr:
+            return "no 'error' in the message"
+        return None
+    if rc != 0:
+        return f"exit status {rc}: {stderr.strip()[-400:]}"
+    if case.stdout and not re.search(case.stdout, stdout, re.S):
+        return f"stdout {stdout.strip()[-400:]!r} does not match {case.stdout!r}"
+    if case.differs:
+        base_out = os.path.join(tmp, "base")
+        base_args = expand(short_prefix(case, case.base) + case.base, fx, tmp, base_out)
+        brc, _, berr = run(binary, base_args, tmp)
+        if brc != 0:
+            return f"the base run {' '.join(base_args)} failed: {brc} {berr.strip()[-300:]}"
+        with open(os.path.join(out, case.differs), "rb") as a, \
+                open(os.path.join(base_out, case.differs), "rb") as b:
+            if a.read() == b.read():
+                return f"{case.differs} is the same as without the argument: it took no effect"
+    if case.check:
+        problem = case.check(out, stdout)
+        if problem:
+            return problem
+    return None
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "examples"),
+                    help="folder of the six programs (default build/examples)")
+    ap.add_argument("--program", choices=PROGRAMS, help="only this program's cases")
+    ap.add_argument("--class", dest="cls", type=int, choices=range(1, 8),
+                    help="only this class's cases")
+    ap.add_argument("--list", action="store_true", help="print the cases, run nothing")
+    args = ap.parse_args(argv)
+    cases = [c for c in CASES if (args.program in (None, c.program))
+             and (args.cls in (None, c.cls))]
+    if not cases:
+        print("no case selected", file=sys.stderr)
+        return 2
+    if args.list:
+        for c in cases:
+            print(c.name())
+        return 0
+    work = tempfile.mkdtemp(prefix="dcon-hostile-")
+    failures = 0
+    try:
+        fx = make_fixtures(work)
+        for i, c in enumerate(cases):
+            problem = run_case(c, args.bin, fx, work, i)
+            print(("FAIL " if problem else "ok   ") + c.name()
+                  + (f"\n     {problem}" if problem else ""), flush=True)
+            failures += problem is not None
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"{len(cases) - failures} of {len(cases)} cases behaved")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
