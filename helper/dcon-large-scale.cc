@@ -42,15 +42,6 @@ constexpr double MAX_SAMPLES = 1e7;
 /// Hosts get 10.0.0.1 and up (RdmaFabricHelper): at most 10.255.255.254.
 constexpr uint64_t MAX_HOSTS = 0xFFFFFE;
 
-/// A number for a message (up to 12 significant digits).
-std::string
-Number(double v)
-{
-    std::ostringstream oss;
-    oss.precision(12);
-    oss << v;
-    return oss.str();
-}
 
 /**
  * \brief The leaf-spine of the settings, after checking its counts in 64 bits (before anything
@@ -115,7 +106,7 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
     const bool replay = !config.flowFile.empty();
     if (!replay && !(config.load > 0 && std::isfinite(config.load)))
     {
-        throw std::invalid_argument("load must be > 0, got " + Number(config.load));
+        throw std::invalid_argument("load must be > 0, got " + FormatNumber(config.load));
     }
     if (!replay && !config.duration.IsStrictlyPositive())
     {
@@ -169,8 +160,8 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
         }
         if (m_hostLoad > 1)
         {
-            throw std::invalid_argument("load " + Number(config.load) + " (" + config.loadType
-                                        + ") needs a host-link load of " + Number(m_hostLoad)
+            throw std::invalid_argument("load " + FormatNumber(config.load) + " (" + config.loadType
+                                        + ") needs a host-link load of " + FormatNumber(m_hostLoad)
                                         + " > 1");
         }
     }
@@ -233,8 +224,8 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
         if (m_specs.empty())
         {
             throw std::invalid_argument(
-                "the workload has no flow: load " + Number(config.load) + " (" + config.loadType
-                + ", host-link load " + Number(m_hostLoad) + ") gives none in the arrival "
+                "the workload has no flow: load " + FormatNumber(config.load) + " (" + config.loadType
+                + ", host-link load " + FormatNumber(m_hostLoad) + ") gives none in the arrival "
                 + "window of " + FormatTime(config.duration) + ": raise the load or the duration");
         }
     }
@@ -312,9 +303,9 @@ DconLargeScale::Write(const std::string& dir,
             << (runRecord.empty() ? "" : runRecord + ",\n") << "  \"cc\": " << JsonString(c.cc)
             << ",\n  \"workload\": " << JsonString(replay ? c.flowFile : c.workload)
             << ",\n  \"cdf_file\": " << JsonString(m_cdfPath)
-            << ",\n  \"load\": " << generated(Number(c.load))
+            << ",\n  \"load\": " << generated(FormatNumber(c.load))
             << ",\n  \"load_type\": " << generated(JsonString(c.loadType))
-            << ",\n  \"host_load\": " << generated(Number(m_hostLoad))
+            << ",\n  \"host_load\": " << generated(FormatNumber(m_hostLoad))
             << ",\n  \"arrival_start_s\": " << m_arrivalStart.GetSeconds()
             << ",\n  \"arrival_duration_s\": " << m_arrivalDuration.GetSeconds()
             << ",\n  \"warmup_s\": " << c.warmup.GetSeconds()
@@ -336,7 +327,7 @@ DconLargeScale::Write(const std::string& dir,
             << ",\n  \"qcnm_fraction\": " << c.sw.qcnmFraction
             << ",\n  \"qcnm_bytes\": " << m_qcnm.GetValue()
             << ",\n  \"cnm_window_rtts\": " << c.cnmWindowRtts
-            << ",\n  \"incast_share\": " << generated(Number(c.incastShare))
+            << ",\n  \"incast_share\": " << generated(FormatNumber(c.incastShare))
             << ",\n  \"dcqcn_preset\": " << JsonString(c.dcqcnPreset) << ",\n  \"attributes\": [";
         for (std::size_t i = 0; i < c.attributeArgs.size(); ++i)
         {

@@ -458,13 +458,14 @@ DconRecorder::WriteSummary(std::ostream& out,
         {
             continue; // never left "below Q_ECN"
         }
-        const double all = static_cast<double>(above + q.ps[0]);
+        // Seconds, not shares of the run: the time below Q_ECN runs on to the end of the
+        // simulation, which depends on the engine (a parallel run stops up to the completion
+        // message's delay later), while the time at or above Q_ECN does not.
         out << (first ? "\n" : ",\n") << "      {\"switch\": \"" << name(q.sw)
             << "\", \"port\": " << q.port << ", \"priority\": " << +q.priority
-            << ", \"below_qecn\": " << static_cast<double>(q.ps[0]) / all
-            << ", \"marking\": " << static_cast<double>(q.ps[1]) / all
-            << ", \"latched\": " << static_cast<double>(q.ps[2]) / all
-            << ", \"burst\": " << static_cast<double>(q.ps[3]) / all
+            << ", \"marking_s\": " << static_cast<double>(q.ps[1]) * 1e-12
+            << ", \"latched_s\": " << static_cast<double>(q.ps[2]) * 1e-12
+            << ", \"burst_s\": " << static_cast<double>(q.ps[3]) * 1e-12
             << ", \"latched_arrivals\": " << q.latchedArrivals << "}";
         first = false;
     }

@@ -50,15 +50,6 @@ const char* const PRINT_OPTIONS[] = {"help",
 const char* const PARALLEL_ENGINES[]
     = {"ns3::DistributedSimulatorImpl", "ns3::NullMessageSimulatorImpl"};
 
-/// A number for a message: %g-like, without trailing zeros.
-std::string
-Number(double v)
-{
-    std::ostringstream oss;
-    oss.precision(12);
-    oss << v;
-    return oss.str();
-}
 
 /// The global value named \p name, or nullptr.
 GlobalValue*
@@ -211,8 +202,8 @@ ProgramFrame::AddDouble(const std::string& name,
         [&value, name, minValue, maxValue, minOpen](const std::string& text)
         {
             std::optional<double> v = ReadDecimalNumber(text);
-            const std::string range = (minOpen ? "(" : "[") + Number(minValue) + ", "
-                                      + (std::isinf(maxValue) ? "inf)" : Number(maxValue) + "]");
+            const std::string range = (minOpen ? "(" : "[") + FormatNumber(minValue) + ", "
+                                      + (std::isinf(maxValue) ? "inf)" : FormatNumber(maxValue) + "]");
             if (!v)
             {
                 throw std::invalid_argument("--" + name + ": got " + QuoteText(text)
@@ -225,7 +216,7 @@ ProgramFrame::AddDouble(const std::string& name,
             }
             value = *v;
         },
-        Number(value));
+        FormatNumber(value));
 }
 
 void

@@ -532,4 +532,13 @@ ReadBoolText(const std::string& text, const std::string& what)
     Refuse(what, text, "expected true or false (or 1, 0)");
 }
 
+std::string
+FormatNumber(double v)
+{
+    std::ostringstream oss;
+    oss.precision(12);
+    oss << v;
+    return oss.str();
+}
+
 } // namespace ns3

@@ -66,6 +66,15 @@ std::optional<uint64_t> ReadDecimalUnsigned(std::string_view text, uint64_t max)
 
 /**
  * \ingroup dcon
+ * \brief A number for a message: up to 12 significant digits, without trailing zeros
+ * (std::ostream's default notation: "0.8", "1e+300", "4294967296").
+ * \param v the number
+ * \return its text
+ */
+std::string FormatNumber(double v);
+
+/**
+ * \ingroup dcon
  * \brief Read a decimal number: an optional sign, digits with an optional point, an optional
  * exponent ("0.8", "-1.5e-3", ".5"); no space, no hexadecimal, no "inf" or "nan", and finite.
  * \param text the text

@@ -2,19 +2,18 @@
 """Large-scale sweeps of the DCON paper (Fig. 9-12; dcon.md 3.3-3.4) and their sensitivity
 runs, one command per figure, over named scheme variants (scripts/variants.py).
 
-  fig9   WebSearch:  dcon dcqcn swift pcn dcon-dcqcnsender
-  fig10  DataMining: dcon dcqcn swift pcn dcon-dcqcnsender
-         (dcon-dcqcnsender: DCON with DCQCN's sender, the alternative reading of Algorithm 1,
-         next to the paper's reading so that both answer the paper's comparisons)
+  fig9   WebSearch:  dcon dcqcn swift pcn dcon-raises
+  fig10  DataMining: dcon dcqcn swift pcn dcon-raises
+         (dcon-raises: DCON with a CNM that may raise a flow's rate, CnmRaisesRate=true, the
+         reading this module had before; next to the default so that both answer the paper's
+         comparisons)
   fig11  WebSearch:  dcon-q0.4 dcon-q0.6 dcon            (Q_CNM 40% / 60% of the PFC threshold,
                                                           dynamic)
-                     and the same with DCQCN's sender (dcon-dcqcnsender-q0.4 ...)
   fig12  WebSearch:  dcon-T2 dcon dcon-T4                (CNM window T = 2 / 3 / 4 RTT)
-                     and the same with DCQCN's sender (dcon-dcqcnsender-T2 ...)
-  sens   WebSearch, load 0.8 only by default: dcon dcon-dcqcnsender dcon-settarget
-         dcon-ctrlstamp dcon-nqueued dcon-m1 dcon-qecn40 dcon-cnmlowers dcon-markinburst
-         dcon-dcqcnsender-m1 dcon-dcqcnsender-markinburst
-         dcon-old dcqcn dcqcn-step
+  sens   WebSearch, load 0.8 only by default: dcon and DCON's readings one at a time
+         (dcon-listing dcon-raises dcon-cnmrateonly dcon-tlastport dcon-hyper dcon-m1 dcon-m2
+         dcon-mdesign dcon-mqecn dcon-dynpfc dcon-dynpfc-m2 dcon-dcqcnsender dcon-prev), dcqcn
+         and dcqcn-dynpfc
   spread WebSearch, load 0.8 by default: dcon dcqcn swift pcn dcon-raises with --spreading
          (victim and culprit time, pause trees; run names end in -spread)
   swift  WebSearch:  swift swift-t100 swift-line swift-t100-line (a target below the base RTT,
@@ -114,6 +113,7 @@ BINARY = os.path.join("examples", "dcon-large-scale")
 RUN_METRICS = {  # <fig>-runs.csv column -> stats.json field
     "avg_fct_s": "avg_fct_s", "p99_fct_s": "p99_fct_s", "median_fct_s": "median_fct_s",
     "pause_rate_per_s": "pause_rate_per_s", "completion_ratio": "completion_ratio",
+    "arrival_pause_frames": "arrival_pause_frames", "pause_frames_total": "pause_frames_total",
     "completion_ratio_measured": "completion_ratio_measured",
     "flows_measured": "flows_measured", "flows_measured_completed": "flows_measured_completed",
     "fct_count": "fct_count", "stationary": "stationary",

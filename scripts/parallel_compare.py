@@ -5,9 +5,10 @@ inputs: which output files are identical, and how far the flows' completion time
 Usage: /usr/bin/python3 scripts/parallel_compare.py SEQ_DIR PAR_DIR [--json OUT] [--max-rel X]
 
 Both folders hold a program's outputs (flows.csv, pfc.csv, summary.json, ...). Prints, for every
-file, "identical" or "differs"; summary.json is compared without wall_time_s, events_executed and
-simulated_time_s (the engines count their own events, and a parallel run that stops when its
-flows are done stops up to the completion-message delay later; doc/dcon.rst, Parallel runs).
+file, "identical" or "differs"; summary.json is compared without wall_time_s, events_executed,
+simulated_time_s and DCON's dcon_queues.queue_seconds.below_qecn (the engines count their own
+events, and a parallel run that stops when its flows are done stops up to the completion-message
+delay later, which the time below Q_ECN runs on to; doc/dcon.rst, Parallel runs).
 Then, over the flows completed in both runs (flows.csv, by flow_id): how many differ, the
 largest absolute and relative FCT difference, and the median and p99 slowdown per size bucket of
 each run (the buckets of scripts/fct_stats.py). --max-rel X exits 1 if a flow completed in only
@@ -39,9 +40,20 @@ def run_without_command_line(path):
     return {k: v for k, v in r.items() if k not in IGNORED_RUN_KEYS}
 
 
+# summary.json fields inside objects that run to the end of the simulation (engine-specific too):
+# DCON's queue time below Q_ECN.
+IGNORED_NESTED_SUMMARY_KEYS = (("dcon_queues", "queue_seconds", "below_qecn"),)
+
+
 def summary_without_engine_fields(path):
     with open(path) as f:
         s = json.load(f)
+    for keys in IGNORED_NESTED_SUMMARY_KEYS:
+        obj = s
+        for k in keys[:-1]:
+            obj = obj.get(k, {}) if isinstance(obj, dict) else {}
+        if isinstance(obj, dict):
+            obj.pop(keys[-1], None)
     return {k: v for k, v in s.items() if k not in IGNORED_SUMMARY_KEYS}
 
 

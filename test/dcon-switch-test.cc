@@ -219,6 +219,7 @@ TEST(DconSwitch, MonitorWritesCnmsAndPhases)
                             "\"queue_seconds\"",
                             "\"shares_above_qecn\"",
                             "\"per_queue\"",
+                            "\"burst_s\"",
                             "\"cnms\": {\"sent\": "})
     {
         EXPECT_NE(summary.find(key), std::string::npos) << key;

@@ -198,6 +198,63 @@ class ClaimsTest(unittest.TestCase):
         r = row(table, "fig2+6", "default")
         self.assertEqual((r.ours, r.verdict), ("230us, burst by ECMP, fair-share start", "holds"))
 
+    def test_victim_time_testbed(self):
+        # f0's victim time per configuration: DCON 0 in both seeds at 230 us (holds); at 15 us
+        # DCON 1 and 3 ms (mean 2) against DCQCN 4 and 6 ms (mean 5): less than DCQCN; the
+        # CNM-raises reading 6 and 8 ms (mean 7): no.
+        def rows(variant, spacing, values):
+            return [{"variant": variant, "spacing": spacing, "placement": "ecmp",
+                     "start": "fair", "seed": s, "f0_victim_s": v}
+                    for s, v in enumerate(values, start=1)]
+        readings = pd.DataFrame(rows("dcqcn", "15us", [4e-3, 6e-3])
+                                + rows("dcon", "15us", [1e-3, 3e-3])
+                                + rows("dcon-raises", "15us", [6e-3, 8e-3])
+                                + rows("dcqcn", "230us", [1e-3, 1e-3])
+                                + rows("dcon", "230us", [0.0, 0.0]))
+        ours, verdict = pc.claim_victim_time(readings, "dcon", "15us", "ecmp", "fair")
+        self.assertEqual(ours, "DCON 2.000 ms, DCQCN 5.000 ms (2 seed(s))")
+        self.assertEqual(verdict, "less than DCQCN")
+        self.assertEqual(pc.claim_victim_time(readings, "dcon-raises", "15us", "ecmp",
+                                              "fair")[1], "no")
+        self.assertEqual(pc.claim_victim_time(readings, "dcon", "230us", "ecmp", "fair")[1],
+                         "holds")
+        self.assertEqual(pc.claim_victim_time(readings, "dcon", "15us", "vias0", "fair")[1],
+                         "not run")
+        # readings without the spreading columns: not run
+        self.assertEqual(pc.claim_victim_time(readings.drop(columns="f0_victim_s"), "dcon",
+                                              "15us", "ecmp", "fair")[1], "not run")
+
+    def test_victim_time_large_scale(self):
+        # spread-runs.csv: victim seconds at 0.8, seeds 1-3. DCON 1, 2, 3; DCQCN 2, 4, 6
+        # (paired reductions 50% each: same direction); Swift 0.5, 1, 1.5 (DCON rank 2).
+        spread = {("dcon", 0.8): [(1.0,), (2.0,), (3.0,)], ("dcqcn", 0.8): [(2.0,), (4.0,), (6.0,)],
+                  ("swift", 0.8): [(0.5,), (1.0,), (1.5,)], ("pcn", 0.8): [(4.0,), (4.0,), (4.0,)]}
+        runs_table(spread, ("victim_s",)).to_csv(os.path.join(self.large, "spread-runs.csv"),
+                                                 index=False)
+        table = pc.claims(self.large, os.path.join(self.tmp.name, "none"),
+                          os.path.join(self.tmp.name, "none"))
+        r = row(table, "hol", "default", "lowest victim time")
+        self.assertEqual(r.ours, "0.8: 2.00 s (rank 2; best baseline Swift 1.00)")
+        self.assertEqual(r.verdict, "no")
+        r = row(table, "hol", "default", "DCON vs DCQCN at load 0.8")
+        self.assertEqual((r.ours, r.verdict), ("-50% +- 0 vs DCQCN", "same direction"))
+        self.assertEqual(row(table, "hol", "CNM raises", "DCON vs DCQCN at load").verdict, "not run")
+
+    def test_whole_run_pause_frames(self):
+        # without the column: not run; with it, DCON 30 / 60 / 90 frames against DCQCN's 10 /
+        # 20 / 30 (three times as many in every seed: -200% +- 0, opposite)
+        self.assertEqual(row(self.table, "fig9a-run", "default", "whole run").verdict, "not run")
+        t = pd.read_csv(os.path.join(self.large, "fig9-runs.csv"))
+        frames = {("dcon", 1): 30, ("dcon", 2): 60, ("dcon", 3): 90, ("dcqcn", 1): 10,
+                  ("dcqcn", 2): 20, ("dcqcn", 3): 30}
+        t["pause_frames_total"] = [frames.get((v, s), 5) if ld == 0.8 else 5
+                                   for v, s, ld in zip(t.variant, t.seed, t.load)]
+        t.to_csv(os.path.join(self.large, "fig9-runs.csv"), index=False)
+        table = pc.claims(self.large, os.path.join(self.tmp.name, "none"),
+                          os.path.join(self.tmp.name, "none"))
+        r = row(table, "fig9a-run", "default", "whole run")
+        self.assertEqual((r.ours, r.verdict), ("+200% +- 0 vs DCQCN", "opposite"))
+
     def test_stationarity_in_verdicts(self):
         # seed 2 of DCQCN at 0.8 not stationary: the reduction vs DCQCN and the "lowest" rows
         # say so, the one vs Swift does not
