@@ -84,14 +84,14 @@ AlgorithmsUsing(TypeId type)
     return names;
 }
 
-/// "a, b and c".
+/// "a, b and c" (or "a, b or c" with \p last = " or ").
 std::string
-JoinNames(const std::vector<std::string>& names)
+JoinNames(const std::vector<std::string>& names, const std::string& last = " and ")
 {
     std::string out;
     for (std::size_t i = 0; i < names.size(); ++i)
     {
-        out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+        out += (i == 0 ? "" : i + 1 == names.size() ? last : ", ") + names[i];
     }
     return out;
 }
@@ -180,8 +180,8 @@ ProgramFrame::AddChoice(const std::string& name,
         {
             if (std::find(choices.begin(), choices.end(), text) == choices.end())
             {
-                throw std::invalid_argument("--" + name + ": got " + QuoteText(text) + ", expected "
-                                            + JoinNames(choices));
+                throw std::invalid_argument("--" + name + ": got " + QuoteText(text)
+                                            + ", expected one of " + JoinNames(choices, " or "));
             }
             value = text;
         },

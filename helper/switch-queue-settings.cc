@@ -224,6 +224,11 @@ SwitchQueueSettings::Check() const
             }
         }
     }
+    else if (explicitOptions.count("pfcAlpha"))
+    {
+        throw std::invalid_argument("--pfcAlpha applies to --pfcThreshold=dynamic only (the "
+                                    "static threshold is --xoff)");
+    }
     if (xon.GetValue() > xoff.GetValue())
     {
         throw std::invalid_argument("PFC xon " + bytes(xon) + " is above xoff " + bytes(xoff));

@@ -134,7 +134,7 @@ TEST(ProgramFrame, BadValuesAreRefusedNamingThem)
         {{"--rate=0bps"}, "--rate: got '0bps', expected at least 1 bit/s"},
         {{"--size=10p"}, "--size: got '10p', expected a size in bytes"},
         {{"--size=5000000000B"}, "above 4294967295 B"},
-        {{"--choice=z"}, "--choice: got 'z', expected x and y"},
+        {{"--choice=z"}, "--choice: got 'z', expected one of x or y"},
         {{"--flag=maybe"}, "--flag: got 'maybe', expected true or false"},
         {{"--text="}, "--text: got an empty value"},
         {{"--count=\xef\xbb\xbf"
