@@ -229,6 +229,24 @@ SwitchQueueSettings::Check() const
         throw std::invalid_argument("--pfcAlpha applies to --pfcThreshold=dynamic only (the "
                                     "static threshold is --xoff)");
     }
+    if (explicitOptions.count("qcnmFanOutMode") && qcnmFanOut > 0)
+    {
+        throw std::invalid_argument("--qcnmFanOutMode chooses how M is found when --qcnmFanOut "
+                                    "is 0; --qcnmFanOut=" + std::to_string(qcnmFanOut)
+                                    + " fixes M: give one of them");
+    }
+    for (const char* fixedOpt : {"qcnm", "qcnmFraction"})
+    {
+        for (const char* mOpt : {"qcnmFanOut", "qcnmFanOutMode"})
+        {
+            if (explicitOptions.count(fixedOpt) && explicitOptions.count(mOpt))
+            {
+                throw std::invalid_argument(std::string("--") + mOpt
+                                            + " sets M of the dynamic Q_CNM, which --" + fixedOpt
+                                            + " replaces by a fixed one: give one of them");
+            }
+        }
+    }
     if (xon.GetValue() > xoff.GetValue())
     {
         throw std::invalid_argument("PFC xon " + bytes(xon) + " is above xoff " + bytes(xoff));
