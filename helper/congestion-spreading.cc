@@ -6,7 +6,6 @@
 
 #include "atomic-output-file.h"
 #include "monitor-codec.h"
-
 #include "ns3/dcon-parallel.h"
 #include "ns3/dcon-switch.h"
 #include "ns3/log.h"
@@ -36,8 +35,8 @@ const std::pair<const char*, uint64_t> SIZE_BUCKETS[] = {{"<=10KB", 10000},
 } // namespace
 
 CongestionSpreading::CongestionSpreading(Ptr<RdmaFabric> fabric, Ptr<RdmaFlowHelper> flows)
-    : m_fabric(fabric),
-      m_flows(flows)
+    : m_fabric(fabric)
+    , m_flows(flows)
 {
 }
 
@@ -73,8 +72,7 @@ CongestionSpreading::Start()
             Ptr<PfcNetDevice> dev = end == 0 ? l.devA : l.devB;
             const Transmitter& t = m_tx[tx];
             dev->TraceConnectWithoutContext(
-                "PauseState",
-                MakeCallback(&CongestionSpreading::PauseState, this).Bind(tx));
+                "PauseState", MakeCallback(&CongestionSpreading::PauseState, this).Bind(tx));
             if (t.isSwitch)
             {
                 dev->TraceConnectWithoutContext(
@@ -87,19 +85,16 @@ CongestionSpreading::Start()
                     {
                         Ptr<RdmaEgressQueueDisc> q = sw->GetQueueDisc(t.port, c);
                         q->TraceConnectWithoutContext(
-                            "Enqueue",
-                            MakeCallback(&CongestionSpreading::Queued, this).Bind(tx));
+                            "Enqueue", MakeCallback(&CongestionSpreading::Queued, this).Bind(tx));
                         q->TraceConnectWithoutContext(
-                            "Dequeue",
-                            MakeCallback(&CongestionSpreading::Dequeued, this).Bind(tx));
+                            "Dequeue", MakeCallback(&CongestionSpreading::Dequeued, this).Bind(tx));
                     }
                 }
             }
             else
             {
                 m_fabric->GetNic(t.node)->TraceConnectWithoutContext(
-                    "FlowStart",
-                    MakeCallback(&CongestionSpreading::FlowStarted, this).Bind(tx));
+                    "FlowStart", MakeCallback(&CongestionSpreading::FlowStarted, this).Bind(tx));
             }
         }
     }
@@ -248,9 +243,13 @@ CongestionSpreading::PauseState(uint32_t tx, uint8_t priority, bool paused)
         }
         if (t.isSwitch)
         {
-            m_fabric->GetSwitch(t.node)->GetQueueDisc(t.port, priority)->ForEachItem(
-                [this, tx, &h](const RdmaQueueDiscItem& item)
-                { StartHold(tx, h, item.GetFiveTuple()); });
+            m_fabric->GetSwitch(t.node)
+                ->GetQueueDisc(t.port, priority)
+                ->ForEachItem(
+                    [this, tx, &h](const RdmaQueueDiscItem& item)
+                    {
+                        StartHold(tx, h, item.GetFiveTuple());
+                    });
         }
         else
         {
@@ -295,7 +294,8 @@ CongestionSpreading::Dequeued(uint32_t tx, Ptr<const QueueDiscItem> item)
     if (h.carries && !h.paused
         && m_fabric->GetSwitch(m_tx[tx].node)
                    ->GetQueueDisc(m_tx[tx].port, rdma.GetPriority())
-                   ->GetNBytes() == 0)
+                   ->GetNBytes()
+               == 0)
     {
         h.carries = false; // the backlog the pause left has drained
     }

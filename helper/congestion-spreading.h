@@ -5,12 +5,11 @@
 #ifndef CONGESTION_SPREADING_H
 #define CONGESTION_SPREADING_H
 
-#include "rdma-fabric-helper.h"
-#include "rdma-flow-helper.h"
-
 #include "ns3/nstime.h"
 #include "ns3/rdma-flow-id.h"
 #include "ns3/simple-ref-count.h"
+#include "rdma-fabric-helper.h"
+#include "rdma-flow-helper.h"
 
 #include <array>
 #include <functional>
@@ -37,10 +36,11 @@ class QueueDiscItem;
  * arrived on p (DconSwitch::GetIngressBytesTo; ties to the lowest port). If that egress port is
  * paused by its downstream neighbour, or was paused since its queue was last empty (its backlog
  * is what the pause left), the PAUSE continues that pause's tree: same root, depth one more;
- * otherwise the egress queue is the root and the depth is 1 (the root switch's own PAUSE). The transmitter the PAUSE stops (the peer's port or NIC) carries that root and depth
- * until the next PAUSE frame for it or its resume. A congestion event is a maximal interval in
- * which some transmitter is paused under one root; it counts the transmitters it paused, their
- * summed pause time and its deepest spread.
+ * otherwise the egress queue is the root and the depth is 1 (the root switch's own PAUSE). The
+ * transmitter the PAUSE stops (the peer's port or NIC) carries that root and depth until the next
+ * PAUSE frame for it or its resume. A congestion event is a maximal interval in which some
+ * transmitter is paused under one root; it counts the transmitters it paused, their summed pause
+ * time and its deepest spread.
  *
  * \par Culprit and victim time
  * A flow waits at a transmitter while the transmitter is paused for the flow's priority and the
@@ -70,29 +70,29 @@ public:
     /// One PAUSE frame a switch sent.
     struct PauseFrame
     {
-        Time time;            //!< when it was sent
-        uint32_t sw{0};       //!< the switch
-        uint32_t port{0};     //!< the ingress port it pauses
-        uint32_t peer{0};     //!< the node it pauses
-        uint8_t priority{0};  //!< priority
-        Root root;            //!< root egress queue
-        uint32_t depth{0};    //!< hops upstream of the root (1: the root switch's own PAUSE)
-        uint32_t event{0};    //!< congestion event id
+        Time time;           //!< when it was sent
+        uint32_t sw{0};      //!< the switch
+        uint32_t port{0};    //!< the ingress port it pauses
+        uint32_t peer{0};    //!< the node it pauses
+        uint8_t priority{0}; //!< priority
+        Root root;           //!< root egress queue
+        uint32_t depth{0};   //!< hops upstream of the root (1: the root switch's own PAUSE)
+        uint32_t event{0};   //!< congestion event id
     };
 
     /// One congestion event (a root's pause tree while it lasts).
     struct Event
     {
-        uint32_t id{0};             //!< event id (in order of start)
-        Root root;                  //!< the root egress queue
-        Time start;                 //!< first pause of the tree
-        Time end{Time(-1)};         //!< last resume (negative: still paused at the end)
-        uint32_t maxDepth{0};       //!< deepest PAUSE frame
-        uint64_t pauseFrames{0};    //!< PAUSE frames of the tree
+        uint32_t id{0};                     //!< event id (in order of start)
+        Root root;                          //!< the root egress queue
+        Time start;                         //!< first pause of the tree
+        Time end{Time(-1)};                 //!< last resume (negative: still paused at the end)
+        uint32_t maxDepth{0};               //!< deepest PAUSE frame
+        uint64_t pauseFrames{0};            //!< PAUSE frames of the tree
         std::vector<uint32_t> transmitters; //!< transmitters paused (ids, sorted, distinct)
-        Time pausedTime;            //!< paused time summed over them
-        Time culpritTime;           //!< flow-time held as culprits
-        Time victimTime;            //!< flow-time held as victims
+        Time pausedTime;                    //!< paused time summed over them
+        Time culpritTime;                   //!< flow-time held as culprits
+        Time victimTime;                    //!< flow-time held as victims
     };
 
     /// Per flow.
@@ -158,9 +158,9 @@ private:
     /// One flow held at one transmitter.
     struct Hold
     {
-        Time since;           //!< since when (under the transmitter's current root)
-        bool known{false};    //!< the transmitter's pause has a root
-        bool culprit{false};  //!< the flow's path runs through that root
+        Time since;          //!< since when (under the transmitter's current root)
+        bool known{false};   //!< the transmitter's pause has a root
+        bool culprit{false}; //!< the flow's path runs through that root
     };
 
     /// A flow's running state: how many transmitters hold it now, and since when at least one.
@@ -176,25 +176,25 @@ private:
     /// The pause state of one transmitter and priority.
     struct Held
     {
-        bool paused{false};            //!< paused now
-        bool carries{false};           //!< paused since its queue was last empty (switch port)
-        Time since;                    //!< when the current pause began
-        bool labelled{false};          //!< a PAUSE frame named its root
-        Root root;                     //!< the root of the last PAUSE frame for it
-        uint32_t depth{0};             //!< its depth
-        uint32_t event{0};             //!< its event
-        Time eventSince;               //!< since when it counts in that event
+        bool paused{false};   //!< paused now
+        bool carries{false};  //!< paused since its queue was last empty (switch port)
+        Time since;           //!< when the current pause began
+        bool labelled{false}; //!< a PAUSE frame named its root
+        Root root;            //!< the root of the last PAUSE frame for it
+        uint32_t depth{0};    //!< its depth
+        uint32_t event{0};    //!< its event
+        Time eventSince;      //!< since when it counts in that event
         std::map<RdmaFiveTuple, Hold> waiting; //!< flows held now (this root)
     };
 
     /// A transmitter: a switch port or a NIC.
     struct Transmitter
     {
-        uint32_t node{0};              //!< its node
-        uint32_t port{0};              //!< switch port (NICs: 0)
-        bool isSwitch{false};          //!< a switch port
-        uint32_t peer{0};              //!< the node at the other end of its link
-        std::array<Held, 8> held;      //!< per priority
+        uint32_t node{0};         //!< its node
+        uint32_t port{0};         //!< switch port (NICs: 0)
+        bool isSwitch{false};     //!< a switch port
+        uint32_t peer{0};         //!< the node at the other end of its link
+        std::array<Held, 8> held; //!< per priority
     };
 
     void PfcSent(uint32_t sw, uint32_t port, uint8_t priority, uint16_t quanta);
@@ -221,13 +221,13 @@ private:
     Ptr<RdmaFlowHelper> m_flows;
     std::vector<Transmitter> m_tx;
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> m_txOf; //!< (node, port) -> transmitter
-    std::map<RdmaFiveTuple, uint32_t> m_flowOf;                //!< 5-tuple -> flow id
-    std::map<RdmaFiveTuple, FlowState> m_flowState;            //!< per flow
+    std::map<RdmaFiveTuple, uint32_t> m_flowOf;               //!< 5-tuple -> flow id
+    std::map<RdmaFiveTuple, FlowState> m_flowState;           //!< per flow
     std::vector<PauseFrame> m_frames;
     std::vector<Event> m_events;
-    std::map<Root, uint32_t> m_openEvent;         //!< root -> open event id
-    std::vector<uint32_t> m_eventActive;          //!< per event: transmitters paused now
-    Time m_unattributed;                          //!< flow-time held without a known root
+    std::map<Root, uint32_t> m_openEvent; //!< root -> open event id
+    std::vector<uint32_t> m_eventActive;  //!< per event: transmitters paused now
+    Time m_unattributed;                  //!< flow-time held without a known root
     bool m_finished{false};
 };
 

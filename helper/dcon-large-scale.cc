@@ -42,7 +42,6 @@ constexpr double MAX_SAMPLES = 1e7;
 /// Hosts get 10.0.0.1 and up (RdmaFabricHelper): at most 10.255.255.254.
 constexpr uint64_t MAX_HOSTS = 0xFFFFFE;
 
-
 /**
  * \brief The leaf-spine of the settings, after checking its counts in 64 bits (before anything
  * is allocated per leaf or host).
@@ -224,9 +223,10 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
         if (m_specs.empty())
         {
             throw std::invalid_argument(
-                "the workload has no flow: load " + FormatNumber(config.load) + " (" + config.loadType
-                + ", host-link load " + FormatNumber(m_hostLoad) + ") gives none in the arrival "
-                + "window of " + FormatTime(config.duration) + ": raise the load or the duration");
+                "the workload has no flow: load " + FormatNumber(config.load) + " ("
+                + config.loadType + ", host-link load " + FormatNumber(m_hostLoad)
+                + ") gives none in the arrival " + "window of " + FormatTime(config.duration)
+                + ": raise the load or the duration");
         }
     }
     const Time sampleEnd = std::min(config.maxTime, m_arrivalStart + m_arrivalDuration);

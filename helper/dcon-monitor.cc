@@ -364,7 +364,10 @@ DconMonitor::Write(const std::string& dir, double wallSeconds) const
     fs::create_directories(dir);
     fs::path d(dir);
     const Totals t = m_collected ? m_totals : LocalTotals();
-    const auto name = [this](uint32_t node) { return GetNodeName(node); };
+    const auto name = [this](uint32_t node)
+    {
+        return GetNodeName(node);
+    };
     if (m_dcon)
     {
         m_dcon->WriteCnmCsv((d / "cnm.csv").string(), name);

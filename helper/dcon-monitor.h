@@ -5,10 +5,10 @@
 #ifndef DCON_MONITOR_H
 #define DCON_MONITOR_H
 
-#include "ns3/event-id.h"
-#include "ns3/simple-ref-count.h"
 #include "congestion-spreading.h"
 #include "dcon-recorder.h"
+#include "ns3/event-id.h"
+#include "ns3/simple-ref-count.h"
 #include "rdma-fabric-helper.h"
 #include "rdma-flow-helper.h"
 
@@ -260,15 +260,15 @@ private:
         std::vector<uint64_t> txFrames;                     //!< per link end
         std::vector<std::map<std::string, uint64_t>> drops; //!< per switch (GetSwitches order)
         uint64_t marks{0};                                  //!< ECN marks
-        uint64_t mmuTotal{0};     //!< buffer in use at the end
-        uint64_t mmuShared{0};    //!< shared part
-        uint64_t mmuHeadroom{0};  //!< headroom part
-        uint64_t ingress{0};      //!< ingress bytes counted
-        uint64_t egress{0};       //!< egress bytes queued
-        uint64_t paused{0};       //!< paused (port, priority) pairs
-        RdmaNic::Stats nic;       //!< NIC counters
-        uint64_t events{0};       //!< events executed
-        Time now;                 //!< simulated time at the end
+        uint64_t mmuTotal{0};                               //!< buffer in use at the end
+        uint64_t mmuShared{0};                              //!< shared part
+        uint64_t mmuHeadroom{0};                            //!< headroom part
+        uint64_t ingress{0};                                //!< ingress bytes counted
+        uint64_t egress{0};                                 //!< egress bytes queued
+        uint64_t paused{0};                                 //!< paused (port, priority) pairs
+        RdmaNic::Stats nic;                                 //!< NIC counters
+        uint64_t events{0};                                 //!< events executed
+        Time now;                                           //!< simulated time at the end
     };
 
     /// \return this process's counters.
@@ -315,10 +315,10 @@ private:
     std::vector<RdmaFlowRecord> m_records;
     Time m_interval;
     Time m_stop;
-    std::string m_incomplete; //!< why the run is incomplete (empty: it is complete)
-    bool m_collected{false};  //!< Collect ran in a parallel run
-    Totals m_totals;          //!< over every rank (valid when m_collected)
-    Ptr<DconRecorder> m_dcon; //!< DCON's records (fabrics with DCON queues), or null
+    std::string m_incomplete;             //!< why the run is incomplete (empty: it is complete)
+    bool m_collected{false};              //!< Collect ran in a parallel run
+    Totals m_totals;                      //!< over every rank (valid when m_collected)
+    Ptr<DconRecorder> m_dcon;             //!< DCON's records (fabrics with DCON queues), or null
     Ptr<CongestionSpreading> m_spreading; //!< congestion spreading, when enabled
 };
 

@@ -6,7 +6,6 @@
 
 #include "atomic-output-file.h"
 #include "monitor-codec.h"
-
 #include "ns3/dcon-cnm-generator.h"
 #include "ns3/dcon-parallel.h"
 #include "ns3/dcon-queue-disc.h"
@@ -86,8 +85,7 @@ DconRecorder::Start()
     for (uint32_t h : m_fabric->GetHosts())
     {
         m_fabric->GetNic(h)->TraceConnectWithoutContext(
-            "CnmReceived",
-            MakeCallback(&DconRecorder::CnmReceived, this));
+            "CnmReceived", MakeCallback(&DconRecorder::CnmReceived, this));
     }
 }
 
@@ -107,10 +105,7 @@ DconRecorder::CnmSent(uint32_t sw, uint32_t port, const RdmaFiveTuple& flow, uin
 }
 
 void
-DconRecorder::CnmReceived(const CnmHeader& cnm,
-                          uint32_t flowId,
-                          DataRate rateBefore,
-                          bool applied)
+DconRecorder::CnmReceived(const CnmHeader& cnm, uint32_t flowId, DataRate rateBefore, bool applied)
 {
     Receipt r;
     r.time = Simulator::Now();
@@ -132,7 +127,9 @@ DconRecorder::GetCnms() const
     std::stable_sort(out.begin(),
                      out.end(),
                      [](const Cnm& a, const Cnm& b)
-                     { return std::tie(a.sent, a.sw, a.port) < std::tie(b.sent, b.sw, b.port); });
+                     {
+                         return std::tie(a.sent, a.sw, a.port) < std::tie(b.sent, b.sw, b.port);
+                     });
     std::vector<Receipt> rec = m_receipts;
     std::stable_sort(rec.begin(),
                      rec.end(),
@@ -146,8 +143,8 @@ DconRecorder::GetCnms() const
     for (std::size_t i = 0; i < out.size(); ++i)
     {
         const Cnm& c = out[i];
-        waiting[Key((static_cast<uint64_t>(c.sw) << 16) | c.port, c.src, c.dst, c.sport)]
-            .push_back(i);
+        waiting[Key((static_cast<uint64_t>(c.sw) << 16) | c.port, c.src, c.dst, c.sport)].push_back(
+            i);
     }
     std::map<std::tuple<uint32_t, uint32_t, uint16_t>, uint32_t> flowOf; // 5-tuple -> flow id
     for (const Receipt& r : rec)
@@ -437,12 +434,14 @@ DconRecorder::WriteSummary(std::ostream& out,
         }
     }
     const double congested = total[1] + total[2] + total[3];
-    auto share = [congested](double x) { return congested > 0 ? x / congested : 0.0; };
+    auto share = [congested](double x)
+    {
+        return congested > 0 ? x / congested : 0.0;
+    };
     out << "  \"dcon_queues\": {\"arrivals\": " << c.arrivals
         << ", \"arrivals_qcnm_at_qecn\": " << c.atFloor
-        << ", \"unmarked_above_qecn\": " << c.unmarked
-        << ", \"latched_arrivals\": " << c.latched << ", \"burst_onsets\": " << c.onsets
-        << ", \"cnm_triggers\": " << c.triggers
+        << ", \"unmarked_above_qecn\": " << c.unmarked << ", \"latched_arrivals\": " << c.latched
+        << ", \"burst_onsets\": " << c.onsets << ", \"cnm_triggers\": " << c.triggers
         << ", \"reports_no_innocent_flow\": " << c.suppressedNoInnocent
         << ", \"reports_rate_limited\": " << c.rateLimited << ",\n";
     out << "    \"queue_seconds\": {\"below_qecn\": " << total[0] << ", \"marking\": " << total[1]

@@ -60,12 +60,12 @@ struct DconTestbedConfig
      * \return them
      */
     static SwitchQueueSettings TestbedSwitchSettings();
-    double cnmWindowRtts{3};               //!< DCON T in RTTs
-    bool burstViaS0{false};                //!< pin the burst through S0 (default: per-flow ECMP)
-    bool burstStagger{false};              //!< offset sender k by k x burstInterval / senders
-    bool pcap{false};                      //!< write pcap of L2's ports
-    bool spreading{false};                 //!< measure congestion spreading (victims.csv, ...)
-    std::string outdir;                    //!< where pcap files go (if pcap)
+    double cnmWindowRtts{3};  //!< DCON T in RTTs
+    bool burstViaS0{false};   //!< pin the burst through S0 (default: per-flow ECMP)
+    bool burstStagger{false}; //!< offset sender k by k x burstInterval / senders
+    bool pcap{false};         //!< write pcap of L2's ports
+    bool spreading{false};    //!< measure congestion spreading (victims.csv, ...)
+    std::string outdir;       //!< where pcap files go (if pcap)
 };
 
 /**
@@ -101,10 +101,10 @@ struct DconTestbedFacts
     /// time f0 and f1 were held by PFC pauses as victims (congestion they do not feed) and as
     /// culprits, in seconds
     double f0VictimS{-1};
-    double f0CulpritS{-1};  //!< see f0VictimS
-    double f1VictimS{-1};   //!< see f0VictimS
-    double f1CulpritS{-1};  //!< see f0VictimS
-    uint32_t maxDepth{0};   //!< deepest PAUSE of any pause tree (spreading only)
+    double f0CulpritS{-1}; //!< see f0VictimS
+    double f1VictimS{-1};  //!< see f0VictimS
+    double f1CulpritS{-1}; //!< see f0VictimS
+    uint32_t maxDepth{0};  //!< deepest PAUSE of any pause tree (spreading only)
 
     /**
      * \brief The paper's Fig. 2 (DCQCN): L2 pauses S1, S1 pauses L0 and L1, f0 and f1 fall

@@ -50,7 +50,6 @@ const char* const PRINT_OPTIONS[] = {"help",
 const char* const PARALLEL_ENGINES[]
     = {"ns3::DistributedSimulatorImpl", "ns3::NullMessageSimulatorImpl"};
 
-
 /// The global value named \p name, or nullptr.
 GlobalValue*
 FindGlobal(const std::string& name)
@@ -202,8 +201,9 @@ ProgramFrame::AddDouble(const std::string& name,
         [&value, name, minValue, maxValue, minOpen](const std::string& text)
         {
             std::optional<double> v = ReadDecimalNumber(text);
-            const std::string range = (minOpen ? "(" : "[") + FormatNumber(minValue) + ", "
-                                      + (std::isinf(maxValue) ? "inf)" : FormatNumber(maxValue) + "]");
+            const std::string range
+                = (minOpen ? "(" : "[") + FormatNumber(minValue) + ", "
+                  + (std::isinf(maxValue) ? "inf)" : FormatNumber(maxValue) + "]");
             if (!v)
             {
                 throw std::invalid_argument("--" + name + ": got " + QuoteText(text)

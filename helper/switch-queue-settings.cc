@@ -232,8 +232,8 @@ SwitchQueueSettings::Check() const
     if (explicitOptions.count("qcnmFanOutMode") && qcnmFanOut > 0)
     {
         throw std::invalid_argument("--qcnmFanOutMode chooses how M is found when --qcnmFanOut "
-                                    "is 0; --qcnmFanOut=" + std::to_string(qcnmFanOut)
-                                    + " fixes M: give one of them");
+                                    "is 0; --qcnmFanOut="
+                                    + std::to_string(qcnmFanOut) + " fixes M: give one of them");
     }
     for (const char* fixedOpt : {"qcnm", "qcnmFraction"})
     {

@@ -383,10 +383,10 @@ private:
     uint32_t m_ecmpSeed;
     uint16_t m_pauseQuanta;
     double m_pauseRefreshRatio;
-    std::vector<uint64_t> m_fanBytes; //!< bytes per (inPort, outPort, priority)
-    std::vector<uint32_t> m_fanOut;   //!< egress ports with bytes, per (inPort, priority)
+    std::vector<uint64_t> m_fanBytes;     //!< bytes per (inPort, outPort, priority)
+    std::vector<uint32_t> m_fanOut;       //!< egress ports with bytes, per (inPort, priority)
     std::vector<uint32_t> m_designFanOut; //!< configured fan-out per ingress port (0 = none)
-    uint8_t m_controlPriority;        //!< priority served from Port::controlIp
+    uint8_t m_controlPriority;            //!< priority served from Port::controlIp
 
     TracedCallback<Ptr<const Packet>, const char*> m_dropTrace;      //!< packet dropped, reason
     TracedCallback<uint32_t, uint32_t, uint8_t> m_packetQueuedTrace; //!< in, out, priority

@@ -73,8 +73,11 @@ RdmaEgressQueueDisc::ForEachItem(const std::function<void(const RdmaQueueDiscIte
         throw std::logic_error(GetInstanceTypeId().GetName()
                                + "::ForEachItem: the internal queue is not an RdmaFifoQueue");
     }
-    fifo->ForEach([&fn](const QueueDiscItem& item)
-                  { fn(static_cast<const RdmaQueueDiscItem&>(item)); });
+    fifo->ForEach(
+        [&fn](const QueueDiscItem& item)
+        {
+            fn(static_cast<const RdmaQueueDiscItem&>(item));
+        });
 }
 
 void

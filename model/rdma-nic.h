@@ -5,12 +5,12 @@
 #ifndef RDMA_NIC_H
 #define RDMA_NIC_H
 
+#include "cnm-header.h"
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
-#include "cnm-header.h"
 #include "pfc-net-device.h"
 #include "rdma-flow-id.h"
 #include "rdma-queue-pair.h"

@@ -23,8 +23,8 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <iostream>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -38,11 +38,11 @@ namespace
 /// What a small DCON incast run shows.
 struct IncastResult
 {
-    DconCnmGenerator::Stats stats;        //!< the leaf's generator
-    uint64_t burstOnsets{0};              //!< of the receiver's queue
-    std::map<uint32_t, uint64_t> cnmsOf;  //!< CNMs per flow id (recorder)
-    std::vector<DconRecorder::Cnm> cnms;  //!< every CNM
-    uint32_t completed{0};                //!< flows completed
+    DconCnmGenerator::Stats stats;       //!< the leaf's generator
+    uint64_t burstOnsets{0};             //!< of the receiver's queue
+    std::map<uint32_t, uint64_t> cnmsOf; //!< CNMs per flow id (recorder)
+    std::vector<DconRecorder::Cnm> cnms; //!< every CNM
+    uint32_t completed{0};               //!< flows completed
 };
 
 /**
@@ -180,9 +180,9 @@ TEST(DconSwitch, MonitorWritesCnmsAndPhases)
     mon->Start(MicroSeconds(100), MilliSeconds(50));
     Simulator::Stop(MilliSeconds(50));
     Simulator::Run();
-    const std::string dir =
-        (std::filesystem::temp_directory_path() / ("dcon-cnm-test-" + std::to_string(getpid())))
-            .string();
+    const std::string dir
+        = (std::filesystem::temp_directory_path() / ("dcon-cnm-test-" + std::to_string(getpid())))
+              .string();
     mon->Write(dir, 0);
     const auto sent = f->GetCnmGenerator(ls.GetLeaf(0))->GetStats().sent;
     Simulator::Destroy();

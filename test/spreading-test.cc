@@ -10,9 +10,9 @@
 #include "ns3/dcon-monitor.h"
 #include "ns3/fabric-spec.h"
 #include "ns3/queue-size.h"
-#include "ns3/rdma-queue-disc-item.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/rdma-flow-helper.h"
+#include "ns3/rdma-queue-disc-item.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 
@@ -35,7 +35,8 @@ namespace
 
 /// A topology of 40 Gb/s, 1 us links between the given node pairs; switches are listed.
 TopologySpec
-Topology(uint32_t nNodes, const std::vector<uint32_t>& switches,
+Topology(uint32_t nNodes,
+         const std::vector<uint32_t>& switches,
          const std::vector<std::pair<uint32_t, uint32_t>>& links)
 {
     TopologySpec t;
@@ -73,25 +74,25 @@ struct PausedTime
     void
     Connect(Ptr<PfcNetDevice> dev)
     {
-        dev->TraceConnectWithoutContext(
-            "PauseState",
-            MakeCallback(+[](PausedTime* p, uint8_t prio, bool paused)
-                         {
-                             if (prio != 3)
-                             {
-                                 return;
-                             }
-                             if (paused)
-                             {
-                                 p->since = Simulator::Now();
-                             }
-                             else if (!p->since.IsStrictlyNegative())
-                             {
-                                 p->total += Simulator::Now() - p->since;
-                                 p->since = Time(-1);
-                             }
-                         })
-                .Bind(this));
+        dev->TraceConnectWithoutContext("PauseState",
+                                        MakeCallback(+[](PausedTime* p, uint8_t prio, bool paused)
+                                                     {
+                                                         if (prio != 3)
+                                                         {
+                                                             return;
+                                                         }
+                                                         if (paused)
+                                                         {
+                                                             p->since = Simulator::Now();
+                                                         }
+                                                         else if (!p->since.IsStrictlyNegative())
+                                                         {
+                                                             p->total
+                                                                 += Simulator::Now() - p->since;
+                                                             p->since = Time(-1);
+                                                         }
+                                                     })
+                                            .Bind(this));
     }
 
     /// The total, an interval still open counted up to now.
@@ -282,9 +283,9 @@ TEST(CongestionSpreading, ThreeHopTreeHasDepthThree)
     // switch 1's port to 2, switch 0's port to 1 and h3's NIC, at least
     EXPECT_GE(deepest->transmitters.size(), 3u);
     // Written outputs: the three files and summary.json's "spreading" with max_depth 3.
-    const std::string dir =
-        (std::filesystem::temp_directory_path() / ("dcon-spread-" + std::to_string(getpid())))
-            .string();
+    const std::string dir
+        = (std::filesystem::temp_directory_path() / ("dcon-spread-" + std::to_string(getpid())))
+              .string();
     mon->Write(dir, 0);
     Simulator::Destroy();
     for (const char* file : {"victims.csv", "pause-trees.csv", "pause-events.csv"})
