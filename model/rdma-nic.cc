@@ -214,6 +214,18 @@ RdmaNic::GetSenderCongestionOps(uint32_t flowId) const
     return nullptr;
 }
 
+RdmaFiveTuple
+RdmaNic::TupleOf(const RdmaQueuePair& qp) const
+{
+    RdmaFiveTuple t;
+    t.src = m_address;
+    t.dst = qp.request.dst;
+    t.sport = qp.sport;
+    t.dport = BthHeader::ROCEV2_UDP_PORT;
+    t.protocol = 17; // UDP
+    return t;
+}
+
 bool
 RdmaNic::GetFlowTuple(uint32_t flowId, RdmaFiveTuple& tuple) const
 {
@@ -221,11 +233,7 @@ RdmaNic::GetFlowTuple(uint32_t flowId, RdmaFiveTuple& tuple) const
     {
         if (qp->request.flowId == flowId)
         {
-            tuple.src = m_address;
-            tuple.dst = qp->request.dst;
-            tuple.sport = qp->sport;
-            tuple.dport = BthHeader::ROCEV2_UDP_PORT;
-            tuple.protocol = 17;
+            tuple = TupleOf(*qp);
             return true;
         }
     }
@@ -236,19 +244,19 @@ void
 RdmaNic::ForEachFlowWithData(uint8_t priority,
                              const std::function<void(uint32_t, const RdmaFiveTuple&)>& fn) const
 {
-    std::vector<uint32_t> ids;
+    std::vector<std::pair<uint32_t, RdmaFiveTuple>> flows;
     for (const auto& qp : m_active)
     {
         if (qp->request.priority == priority && qp->state->m_sndNxt < qp->state->m_size)
         {
-            ids.push_back(qp->request.flowId);
+            flows.emplace_back(qp->request.flowId, TupleOf(*qp));
         }
     }
-    std::sort(ids.begin(), ids.end());
-    for (uint32_t id : ids)
+    std::sort(flows.begin(),
+              flows.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [id, t] : flows)
     {
-        RdmaFiveTuple t;
-        GetFlowTuple(id, t);
         fn(id, t);
     }
 }

@@ -210,6 +210,13 @@ protected:
 
 private:
     /**
+     * \brief The 5-tuple of a queue pair's data packets.
+     * \param qp the queue pair
+     * \return its addresses and ports
+     */
+    RdmaFiveTuple TupleOf(const RdmaQueuePair& qp) const;
+
+    /**
      * \brief The device asks for the next frame.
      * \param port unused (the NIC has one device)
      * \param pausedMask paused priorities

@@ -50,6 +50,7 @@ import pandas as pd
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import seed_stats  # noqa: E402
+from rst_table import simple_table  # noqa: E402,F401 (tests use paper_claims.simple_table)
 
 BASELINES = ["dcqcn", "swift", "pcn"]
 READINGS = [("default", "dcon"), ("CNM raises", "dcon-raises")]
@@ -447,14 +448,6 @@ def fmt_cell(row, metric, scale, fmt):
     return text
 
 
-def simple_table(header, rows):
-    """An reStructuredText simple table (columns as wide as their widest cell)."""
-    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
-    rule = "  ".join("=" * w for w in widths)
-    line = lambda cells: "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()
-    return "\n".join([rule, line(header), rule] + [line(r) for r in rows] + [rule])
-
-
 def figure_table(table, fig):
     """One <fig>.csv as an reStructuredText table: a row per variant and load with the average
     FCT (ms), p99 FCT (ms) and PAUSE frames per second, each mean +- 95% CI over the seeds, the
@@ -480,6 +473,29 @@ def figure_tables(large):
     return "\n\n".join(out)
 
 
+RUN_TAGS = ["spread"]  # run-name suffixes of large_sweep.py figures that add arguments
+
+
+def read_records(store, workload, load, tag=""):
+    """{variant: {seed: record data}} of the run records in `store` at one load (run names
+    ending in -TAG when tag is given, without a tag otherwise)."""
+    import glob
+    import json
+    recs = {}
+    suffix = ("-" + tag) if tag else ""
+    for path in sorted(glob.glob(os.path.join(store, f"{workload}-*-load{load:g}-s*.json"))):
+        with open(path) as f:
+            rec = json.load(f)
+        name = rec["run"]
+        tagged = any(name.endswith("-" + t) for t in RUN_TAGS)
+        if (tag and not name.endswith(suffix)) or (not tag and tagged):
+            continue
+        variant = name[len(workload) + 1:name.index(f"-load{load:g}-s")]
+        seed = int(name.split(f"-load{load:g}-s")[1].split("-")[0])
+        recs.setdefault(variant, {})[seed] = rec["data"]
+    return recs
+
+
 CAUSE_VARIANTS = ["dcqcn", "dcon", "dcon-raises", "dcon-listing", "dcon-cnmrateonly",
                   "dcon-tlastport", "dcon-hyper", "dcon-m1", "dcon-m2", "dcon-mqecn",
                   "dcon-mdesign", "dcon-dynpfc", "dcon-dynpfc-m2", "dcqcn-dynpfc",
@@ -493,17 +509,7 @@ def causes_table(store, workload="websearch", load=0.8, variants_=CAUSE_VARIANTS
     marks, CNMs sent and the share that
     raised a rate, and the shares of the queues' congested time spent marking, latched off and
     in burst (the records of scripts/run_store.py in `store`). Returns (text, seeds used)."""
-    import glob
-    import json
-    recs = {}
-    for path in sorted(glob.glob(os.path.join(store, f"{workload}-*-load{load:g}-s*.json"))):
-        with open(path) as f:
-            rec = json.load(f)
-        name = rec["run"]
-        variant = name[len(workload) + 1:name.index(f"-load{load:g}-s")]
-        seed = int(name.split(f"-load{load:g}-s")[1].split("-")[0])
-        if variant in variants_:
-            recs.setdefault(variant, {})[seed] = rec["data"]
+    recs = {v: r for v, r in read_records(store, workload, load).items() if v in variants_}
     present = [v for v in variants_ if v in recs]
     if not present:
         return "", []
@@ -535,6 +541,39 @@ def causes_table(store, workload="websearch", load=0.8, variants_=CAUSE_VARIANTS
     return simple_table(header, rows), seeds
 
 
+SPREAD_VARIANTS = ["dcon", "dcqcn", "swift", "pcn", "dcon-raises"]
+
+
+def spread_table(store, workload="websearch", load=0.8, variants_=SPREAD_VARIANTS):
+    """Congestion spreading at one load (the records of large_sweep.py spread): per variant,
+    the means over its seeds of the average FCT (ms), PAUSE/s (measured window), the PAUSE
+    frames of the whole run, victim and culprit time (flow-seconds), the victim share, the
+    flows victimized, the deepest pause tree (max over seeds) and the victim time per seed."""
+    recs = read_records(store, workload, load, "spread")
+    rows = []
+    for v in [v for v in variants_ if v in recs]:
+        seeds = sorted(recs[v])
+        ds = [recs[v][s] for s in seeds]
+        sp = [d.get("spreading") or {} for d in ds]
+
+        def mean(vals):
+            return sum(vals) / len(vals)
+
+        rows.append([v, " ".join(map(str, seeds)),
+                     "%.2f" % (mean([d["avg_fct_s"] for d in ds]) * 1e3),
+                     "{:,.0f}".format(mean([d["pause_rate_per_s"] for d in ds])),
+                     "{:,.0f}".format(mean([d["pause_frames_total"] for d in ds])),
+                     "%.3f" % mean([x["victim_s"] for x in sp]),
+                     "%.3f" % mean([x["culprit_s"] for x in sp]),
+                     "%.0f%%" % (100 * mean([x["victim_share"] for x in sp])),
+                     "{:,.0f}".format(mean([x["flows_victims"] for x in sp])),
+                     str(max(x["max_depth"] for x in sp)),
+                     " / ".join("%.3f" % x["victim_s"] for x in sp)])
+    header = ["variant", "seeds", "avg FCT ms", "PAUSE/s", "frames (run)", "victim s",
+              "culprit s", "share", "victims", "depth", "victim s per seed"]
+    return simple_table(header, rows)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--large", default="results/large")
@@ -545,6 +584,10 @@ def main(argv=None):
         os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "validation",
         "large"), help="also print where DCON's pauses come from at WebSearch load 0.8 (the "
         "DCON readings of the sens figure, from the run records in STORE)")
+    ap.add_argument("--spread", metavar="STORE", nargs="?", const=os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "validation",
+        "large"), help="also print congestion spreading at WebSearch load 0.8 (the records of "
+        "large_sweep.py spread in STORE)")
     ap.add_argument("--tables", action="store_true",
                     help="also print each large-scale figure's table (LARGE/<fig>.csv): mean "
                          "+- 95%% CI of the average and p99 FCT and the pause rate per point")
@@ -566,6 +609,11 @@ def main(argv=None):
               " ".join(map(str, seeds)))
         print()
         print(text)
+    if args.spread:
+        print()
+        print("Congestion spreading, WebSearch load 0.8")
+        print()
+        print(spread_table(args.spread))
     return 0
 
 

@@ -62,6 +62,7 @@ import pandas as pd
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_store  # noqa: E402
+from rst_table import simple_table  # noqa: E402
 import sweep_runner  # noqa: E402
 import variants  # noqa: E402
 
@@ -366,11 +367,7 @@ def doc_tables(t, variant_names):
             g = cfg[cfg.variant == v]
             if len(g):
                 rows.append([v] + [fn(g) for _, fn in DOC_COLUMNS])
-        header = [f"{sp}, {pl}, {st}"] + [name for name, _ in DOC_COLUMNS]
-        widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
-        rule = "  ".join("=" * w for w in widths)
-        line = lambda cells: "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()
-        out.append("\n".join([rule, line(header), rule] + [line(r) for r in rows] + [rule]))
+        out.append(simple_table([f"{sp}, {pl}, {st}"] + [name for name, _ in DOC_COLUMNS], rows))
     return "\n\n".join(out)
 
 

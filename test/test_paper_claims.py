@@ -299,5 +299,61 @@ class ClaimsTest(unittest.TestCase):
         self.assertFalse(os.path.exists(out + ".part"))
 
 
+
+class RecordTablesTest(unittest.TestCase):
+    """causes_table and spread_table from run records written by hand."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.store = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def record(self, variant, seed, tag="", **data):
+        import json
+        name = f"websearch-{variant}-load0.8-s{seed}-d40ms-w10ms-full-c10ms" + (
+            "-" + tag if tag else "")
+        base = {"avg_fct_s": 1e-3, "pause_rate_per_s": 0.0, "pause_frames_total": 0,
+                "arrival_pause_frames": 0, "ecn_marks": 0}
+        base.update(data)
+        with open(os.path.join(self.store, name + ".json"), "w") as f:
+            json.dump({"run": name, "args": [], "models": {}, "data": base}, f)
+
+    def spread(self, victim, culprit, share, victims, depth):
+        return {"victim_s": victim, "culprit_s": culprit, "victim_share": share,
+                "flows_victims": victims, "max_depth": depth}
+
+    def test_spread_table(self):
+        # DCON seeds 1 and 2: FCT 2 and 4 ms (mean 3.00), 100 and 300 PAUSE/s (200), 10 and 30
+        # frames (20), victim 0.1 and 0.3 s (0.200), culprit 0.2 and 0.4 (0.300), share 25%
+        # and 75% (50%), 3 and 5 victims (4), depth 1 and 3 (max 3). DCQCN: seed 1 only. A
+        # record without the tag (same variant and seed) is not read.
+        self.record("dcon", 1, "spread", avg_fct_s=2e-3, pause_rate_per_s=100,
+                    pause_frames_total=10, spreading=self.spread(0.1, 0.2, 0.25, 3, 1))
+        self.record("dcon", 2, "spread", avg_fct_s=4e-3, pause_rate_per_s=300,
+                    pause_frames_total=30, spreading=self.spread(0.3, 0.4, 0.75, 5, 3))
+        self.record("dcon", 1, avg_fct_s=9e-3)
+        self.record("dcqcn", 1, "spread", pause_frames_total=5,
+                    spreading=self.spread(0.05, 0.0, 1.0, 1, 2))
+        lines = pc.spread_table(self.store).split("\n")
+        self.assertEqual(lines[3].split(), ["dcon", "1", "2", "3.00", "200", "20", "0.200",
+                                            "0.300", "50%", "4", "3", "0.100", "/", "0.300"])
+        self.assertEqual(lines[4].split()[:3], ["dcqcn", "1", "1.00"])
+        self.assertEqual(len(lines), 6)  # rule, header, rule, two rows, rule
+
+    def test_causes_table_reads_untagged_records(self):
+        # the spread record of the same run is left out: DCON's FCT is the untagged 2 ms
+        self.record("dcon", 1, avg_fct_s=2e-3, arrival_pause_frames=4, pause_frames_total=10,
+                    cnms={"sent": 8, "raised_rate": 2})
+        self.record("dcon", 1, "spread", avg_fct_s=9e-3)
+        self.record("dcqcn", 1, avg_fct_s=1e-3)
+        text, seeds = pc.causes_table(self.store)
+        self.assertEqual(seeds, [1])
+        rows = {l.split()[0]: l.split() for l in text.split("\n")[3:-1]}
+        self.assertEqual(rows["dcon"][1:6], ["2.00", "0", "4", "/", "6"])
+        self.assertEqual(rows["dcon"][8], "25.0%")
+        self.assertEqual(rows["dcqcn"][1], "1.00")
+
 if __name__ == "__main__":
     unittest.main()

@@ -177,6 +177,45 @@ class FactsTest(unittest.TestCase):
             tr.plan(["dcon"], ["15us"], [1], ["nowhere"])
 
 
+class DocTablesTest(unittest.TestCase):
+    def rows(self, variant, expected, seeds, **cols):
+        base = {"variant": variant, "expected": expected, "spacing": "15us",
+                "placement": "ecmp", "start": "fair", "pauses_l2_s1": 10, "pauses_s1_l0": 5,
+                "pauses_s1_l1": 0, "f0_before_gbps": 18.0, "f0_during_gbps": 9.0,
+                "f0_end_gbps": 20.0, "f1_during_gbps": 1.0, "cnms_f0": 0, "cnms_f1": 3,
+                "f0_victim_s": 0.002}
+        base.update({c: False for c, *_ in tr.FACTS})
+        out = []
+        for i in range(seeds):
+            r = dict(base)
+            for k, v in cols.items():
+                r[k] = v[i] if isinstance(v, list) else v
+            out.append(r)
+        return out
+
+    def test_means_and_facts(self):
+        # DCON, two seeds: L2->S1 10 and 13 (mean 11.5, shown rounded half to even: 12), f0
+        # victim 2 and 4 ms (3.00); "f1 throttled" holds in both seeds, "f0 keeps half" in
+        # one only: 1 of 3. DCQCN, one seed, every Fig. 2 fact: all 6. PCN: none published.
+        t = pd.DataFrame(
+            self.rows("dcon", "dcon", 2, pauses_l2_s1=[10, 13], f0_victim_s=[0.002, 0.004],
+                      f1_throttled=True, f0_keeps_half=[True, False])
+            + self.rows("dcqcn", "dcqcn", 1, cnms_f0=float("nan"), cnms_f1=float("nan"),
+                        **{c: True for c, _, which, _ in tr.FACTS if which == "dcqcn"})
+            + self.rows("pcn", "", 1))
+        lines = tr.doc_tables(t, ["dcqcn", "dcon", "pcn"]).split("\n")
+        self.assertTrue(lines[1].startswith("15us, ecmp, fair  PAUSE"))
+        rows = {l.split()[0]: l for l in lines[3:-1]}
+        self.assertEqual(list(rows), ["dcqcn", "dcon", "pcn"])
+        self.assertIn("12 / 5 / 0", rows["dcon"])
+        self.assertIn("18.0 / 9.00 / 20.0", rows["dcon"])
+        self.assertIn("0 / 3", rows["dcon"])
+        self.assertTrue(rows["dcon"].endswith("3.00          Fig. 6: 1 of 3 (f1 is throttled)"))
+        self.assertTrue(rows["dcqcn"].endswith("Fig. 2: all 6"))
+        self.assertIn("  -  ", rows["dcqcn"])  # no CNM column for DCQCN
+        self.assertTrue(rows["pcn"].endswith("(none published)"))
+
+
 class SweepTest(unittest.TestCase):
     def test_end_to_end(self):
         with tempfile.TemporaryDirectory() as tmp:
