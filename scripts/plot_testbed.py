@@ -44,6 +44,23 @@ def load(run):
     return q, pfc, thr, summary
 
 
+# Why a fact of the paper fails, printed under it when it does (doc/dcon.rst, "Testbed burst
+# scenario", measures each cause). {fact: function(facts.json) -> lines}.
+REASONS = {
+    "L2 never pauses S1": lambda f: [
+        "    why: each 64 KB burst flow leaves its sender at line rate in 13 us, before",
+        "    any CNM can reach it, so the burst bytes routed through S1 still fill L2's",
+        "    port from S1 (the 230 us burst spacing with a converged start shows Fig. 6)"],
+    "f0 keeps half its rate during the burst": lambda f: [
+        "    f0 kept %.0f%% (%.2f of %.2f Gb/s): it shares S1->L2 with that part of the" % (
+            100 * f["f0_during_gbps"] / f["f0_before_gbps"], f["f0_during_gbps"],
+            f["f0_before_gbps"]),
+        "    burst and waits with it behind S1's queue and L2's pauses (CNMs to f0: %d)"
+        % f["cnms_f0"]]
+    if f.get("f0_before_gbps") else [],
+}
+
+
 def facts_text(run):
     """The lines printed under a column: the run's facts (facts.json), the expected ones first;
     [] when the run has no facts.json (an older run)."""
@@ -64,6 +81,8 @@ def facts_text(run):
             for x in sel:
                 lines.append((("  holds  " if x["holds"] else "  FAILS  ") + x["fact"], expected,
                               x["holds"]))
+                if expected and not x["holds"] and x["fact"] in REASONS:
+                    lines += [(r, True, None) for r in REASONS[x["fact"]](facts)]
     if "cnms_f0" in facts and (facts["cnms_f0"] or facts["cnms_f1"] or facts["cnms_burst"]):
         lines.append((f"CNMs: f0 {facts['cnms_f0']}, f1 {facts['cnms_f1']}, burst flows "
                       f"{facts['cnms_burst']}", True, None))
