@@ -254,7 +254,10 @@ RdmaNic::ForEachFlowWithData(uint8_t priority,
     }
     std::sort(flows.begin(),
               flows.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
+              [](const auto& a, const auto& b)
+              {
+                  return a.first < b.first;
+              });
     for (const auto& [id, t] : flows)
     {
         fn(id, t);
