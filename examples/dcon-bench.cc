@@ -53,8 +53,8 @@
 #include "ns3/atomic-output-file.h"
 #include "ns3/boolean.h"
 #include "ns3/config.h"
-#include "ns3/dcon-monitor.h"
-#include "ns3/dcon-parallel.h"
+#include "ns3/fabric-monitor.h"
+#include "ns3/fabric-parallel.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/hpcc-format.h"
@@ -348,7 +348,7 @@ WriteRunFiles(const std::string& dir,
 int
 main(int argc, char* argv[])
 {
-    DconParallel::Init(&argc, &argv); // MPI builds: mpirun -np N runs one simulation on N ranks
+    FabricParallel::Init(&argc, &argv); // MPI builds: mpirun -np N runs one simulation on N ranks
     Time::SetResolution(Time::PS);
     RdmaFabricHelper::UseFastScheduler(); // before Parse: --SchedulerType overrides
     ProgramFrame frame("dcon-bench", __FILE__);
@@ -426,7 +426,7 @@ main(int argc, char* argv[])
         frame.SetOwned("ns3::DconQueueDisc::QCnm", "Q_CNM is Kmax: " + perRate);
         frame.Parse(argc, argv);
 
-        DconParallel::Start();
+        FabricParallel::Start();
         if (spreading && outdir.empty())
         {
             throw std::invalid_argument("--spreading writes its results as files: give --outdir");
@@ -442,7 +442,7 @@ main(int argc, char* argv[])
         const std::string& queue = ccEntry.queueDisc;
         frame.CheckUse(RdmaFabricHelper::GetCreatedTypes(cc, queue),
                        "--cc=" + cc + " with " + queue);
-        if (par.nodeWork && (outdir.empty() || DconParallel::IsEnabled()))
+        if (par.nodeWork && (outdir.empty() || FabricParallel::IsEnabled()))
         {
             throw std::invalid_argument("--nodeWork: needs --outdir and a sequential run");
         }
@@ -568,10 +568,10 @@ main(int argc, char* argv[])
                 "FlowComplete", MakeCallback(&CompletionCounter::Completed, &done));
         }
 
-        Ptr<DconMonitor> monitor;
+        Ptr<FabricMonitor> monitor;
         if (!outdir.empty())
         {
-            monitor = Create<DconMonitor>(fabric, flows);
+            monitor = Create<FabricMonitor>(fabric, flows);
             if (spreading)
             {
                 monitor->EnableCongestionSpreading();
@@ -581,9 +581,9 @@ main(int argc, char* argv[])
         }
         // The output folder, ready and writable before the run (and not made for a run refused
         // while it was set up).
-        if (!outdir.empty() && DconParallel::IsRoot())
+        if (!outdir.empty() && FabricParallel::IsRoot())
         {
-            std::vector<std::string> kinds = DconMonitor::GetOutputKinds();
+            std::vector<std::string> kinds = FabricMonitor::GetOutputKinds();
             kinds.insert(kinds.end(), {"flows.txt", "run.json", "parallel.json"});
             frame.PrepareOutputFolder(outdir, kinds);
         }
@@ -628,7 +628,7 @@ main(int argc, char* argv[])
         }
         for (uint32_t sw : fabric->GetSwitches())
         {
-            Ptr<DconSwitch> s = fabric->GetSwitch(sw);
+            Ptr<RdmaSwitch> s = fabric->GetSwitch(sw);
             for (const auto& [reason, n] : s->GetMmu()->GetDropCounts())
             {
                 r.dropsByReason[reason] += n;
@@ -657,7 +657,7 @@ main(int argc, char* argv[])
         getrusage(RUSAGE_SELF, &ru);
         r.maxRssKb = ru.ru_maxrss;
         std::string report;
-        if (DconParallel::IsEnabled())
+        if (FabricParallel::IsEnabled())
         {
             // Totals over the ranks (each counted only what its own nodes did); the times and
             // memory are the largest rank's. Collective calls, in the same order on every rank.
@@ -665,7 +665,7 @@ main(int argc, char* argv[])
             {
                 monitor->Collect();
             }
-            report = DconParallel::RankReport(r.runSeconds);
+            report = FabricParallel::RankReport(r.runSeconds);
             for (uint64_t* x : {&r.events,
                                 &r.linkFrames,
                                 &r.pauseFrames,
@@ -678,23 +678,23 @@ main(int argc, char* argv[])
                                 &r.cnps,
                                 &r.drops})
             {
-                *x = DconParallel::SumAll(*x);
+                *x = FabricParallel::SumAll(*x);
             }
-            r.flowsCompleted = DconParallel::SumAll(r.flowsCompleted);
+            r.flowsCompleted = FabricParallel::SumAll(r.flowsCompleted);
             r.lastCompletion = PicoSeconds(static_cast<int64_t>(
-                DconParallel::MaxAll(static_cast<double>(r.lastCompletion.GetPicoSeconds()))));
+                FabricParallel::MaxAll(static_cast<double>(r.lastCompletion.GetPicoSeconds()))));
             r.maxBufferBytes = static_cast<uint64_t>(
-                DconParallel::MaxAll(static_cast<double>(r.maxBufferBytes)));
-            r.maxRssKb = static_cast<long>(DconParallel::MaxAll(static_cast<double>(r.maxRssKb)));
-            r.runSeconds = DconParallel::MaxAll(r.runSeconds);
-            r.runCpuSeconds = DconParallel::MaxAll(r.runCpuSeconds);
+                FabricParallel::MaxAll(static_cast<double>(r.maxBufferBytes)));
+            r.maxRssKb = static_cast<long>(FabricParallel::MaxAll(static_cast<double>(r.maxRssKb)));
+            r.runSeconds = FabricParallel::MaxAll(r.runSeconds);
+            r.runCpuSeconds = FabricParallel::MaxAll(r.runCpuSeconds);
             std::string mine;
             for (const auto& [reason, n] : r.dropsByReason)
             {
                 mine += reason + " " + std::to_string(n) + "\n";
             }
             std::map<std::string, uint64_t> byReason;
-            for (const std::string& part : DconParallel::Gather(mine))
+            for (const std::string& part : FabricParallel::Gather(mine))
             {
                 std::istringstream in(part);
                 std::string reason;
@@ -705,13 +705,13 @@ main(int argc, char* argv[])
                 }
             }
             r.dropsByReason = byReason;
-            if (!DconParallel::IsRoot())
+            if (!FabricParallel::IsRoot())
             {
                 Simulator::Destroy();
-                DconParallel::Finish();
+                FabricParallel::Finish();
                 return 0; // rank 0 reports
             }
-            std::cout << "ranks                  " << DconParallel::GetSize() << " (per rank: "
+            std::cout << "ranks                  " << FabricParallel::GetSize() << " (per rank: "
                       << (outdir.empty() ? std::string("--outdir") : outdir + "/parallel.json")
                       << ")\n";
         }
@@ -751,7 +751,7 @@ main(int argc, char* argv[])
         return ProgramFrame::Fail(e);
     }
     Simulator::Destroy();
-    DconParallel::Finish();
+    FabricParallel::Finish();
     if (validate)
     {
         std::string why;

@@ -22,7 +22,7 @@
 #include "ns3/atomic-output-file.h"
 #include "ns3/boolean.h"
 #include "ns3/config.h"
-#include "ns3/dcon-monitor.h"
+#include "ns3/fabric-monitor.h"
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/program-frame.h"
 #include "ns3/rdma-cc-registry.h"
@@ -72,7 +72,7 @@ struct Net
 {
     Ptr<RdmaFabric> fabric;
     Ptr<RdmaFlowHelper> flows;
-    Ptr<DconMonitor> monitor;
+    Ptr<FabricMonitor> monitor;
     std::vector<uint32_t> hosts;
 };
 
@@ -126,7 +126,7 @@ RunRatio(const Setup& s, uint32_t n, Time duration)
     uint32_t fb = net.flows->AddFlow(net.hosts[1], net.hosts[2], size, Time(0));
     net.flows->SetCcAttributes(fa, {{"CctiIncrease", "1"}});
     net.flows->SetCcAttributes(fb, {{"CctiIncrease", std::to_string(n)}});
-    net.monitor = Create<DconMonitor>(net.fabric, net.flows);
+    net.monitor = Create<FabricMonitor>(net.fabric, net.flows);
     net.monitor->AddThroughputFlow(fa);
     net.monitor->AddThroughputFlow(fb);
     net.monitor->Start(MilliSeconds(1), duration);
@@ -211,7 +211,7 @@ RunTenants(const Setup& s,
         }
     }
     const Time stop = phase * static_cast<int64_t>(maxFlows2);
-    net.monitor = Create<DconMonitor>(net.fabric, net.flows);
+    net.monitor = Create<FabricMonitor>(net.fabric, net.flows);
     for (uint32_t id : ids)
     {
         net.monitor->AddThroughputFlow(id);

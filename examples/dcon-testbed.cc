@@ -37,7 +37,7 @@
 
 #include "ns3/atomic-output-file.h"
 #include "ns3/core-module.h"
-#include "ns3/dcon-parallel.h"
+#include "ns3/fabric-parallel.h"
 #include "ns3/parallel-options.h"
 #include "ns3/pfc-helper.h"
 #include "ns3/program-frame.h"
@@ -52,7 +52,7 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
-    DconParallel::Init(&argc, &argv); // MPI builds: mpirun -np N runs one simulation on N ranks
+    FabricParallel::Init(&argc, &argv); // MPI builds: mpirun -np N runs one simulation on N ranks
     Time::SetResolution(Time::PS);
     RdmaFabricHelper::UseFastScheduler(); // before Parse: --SchedulerType overrides
     ProgramFrame frame("dcon-testbed", __FILE__);
@@ -127,11 +127,11 @@ main(int argc, char* argv[])
         frame.CheckUse(RdmaFabricHelper::GetCreatedTypes(cfg.cc, queue),
                        "--cc=" + cfg.cc + " with " + queue);
 
-        DconParallel::Start();
+        FabricParallel::Start();
         DconTestbed tb(cfg);
-        if (DconParallel::IsRoot())
+        if (FabricParallel::IsRoot())
         {
-            std::vector<std::string> kinds = DconMonitor::GetOutputKinds();
+            std::vector<std::string> kinds = FabricMonitor::GetOutputKinds();
             kinds.insert(kinds.end(),
                          {"facts.json", "run.json", "parallel.json", "testbed-*.pcap"});
             frame.PrepareOutputFolder(cfg.outdir, kinds);
@@ -147,19 +147,19 @@ main(int argc, char* argv[])
             }
         }
         double wall = tb.Run();
-        if (DconParallel::IsEnabled())
+        if (FabricParallel::IsEnabled())
         {
-            std::string report = DconParallel::RankReport(wall);
-            wall = DconParallel::MaxAll(wall);
-            if (!DconParallel::IsRoot())
+            std::string report = FabricParallel::RankReport(wall);
+            wall = FabricParallel::MaxAll(wall);
+            if (!FabricParallel::IsRoot())
             {
                 Simulator::Destroy();
-                DconParallel::Finish();
+                FabricParallel::Finish();
                 return 0; // rank 0 holds every rank's results and writes them
             }
             WriteTextFile(cfg.outdir + "/parallel.json", report);
         }
-        Ptr<DconMonitor> m = tb.GetMonitor();
+        Ptr<FabricMonitor> m = tb.GetMonitor();
         if (cfg.runToCompletion && m->GetRecords().size() < tb.GetFlowCount())
         {
             m->SetIncomplete("stop time reached with flows unfinished (--runToCompletion)");
@@ -200,7 +200,7 @@ main(int argc, char* argv[])
                                         : "VALIDATION FAILED")
                       << "\n";
             Simulator::Destroy();
-            DconParallel::Finish();
+            FabricParallel::Finish();
             return ok ? 0 : 1;
         }
     }
@@ -209,6 +209,6 @@ main(int argc, char* argv[])
         return ProgramFrame::Fail(e);
     }
     Simulator::Destroy();
-    DconParallel::Finish();
+    FabricParallel::Finish();
     return 0;
 }

@@ -6,8 +6,8 @@
 
 #include "atomic-output-file.h"
 #include "monitor-codec.h"
-#include "ns3/dcon-parallel.h"
-#include "ns3/dcon-switch.h"
+#include "ns3/fabric-parallel.h"
+#include "ns3/rdma-switch.h"
 #include "ns3/log.h"
 #include "ns3/rdma-queue-disc-item.h"
 #include "ns3/simulator.h"
@@ -44,7 +44,7 @@ void
 CongestionSpreading::Start()
 {
     NS_LOG_FUNCTION(this);
-    if (DconParallel::IsEnabled())
+    if (FabricParallel::IsEnabled())
     {
         throw std::logic_error("congestion spreading is measured in sequential runs only (a "
                                "pause's root is known on the rank of the switch that sends it)");
@@ -78,7 +78,7 @@ CongestionSpreading::Start()
                 dev->TraceConnectWithoutContext(
                     "PfcTx",
                     MakeCallback(&CongestionSpreading::PfcSent, this).Bind(t.node, t.port));
-                Ptr<DconSwitch> sw = m_fabric->GetSwitch(t.node);
+                Ptr<RdmaSwitch> sw = m_fabric->GetSwitch(t.node);
                 for (uint8_t c = 0; c < PfcNetDevice::NUM_PRIORITIES; ++c)
                 {
                     if (c != sw->GetControlPriority())
@@ -157,7 +157,7 @@ CongestionSpreading::PfcSent(uint32_t sw, uint32_t port, uint8_t priority, uint1
     {
         return; // a RESUME
     }
-    Ptr<DconSwitch> s = m_fabric->GetSwitch(sw);
+    Ptr<RdmaSwitch> s = m_fabric->GetSwitch(sw);
     // The egress queue that holds most of the ingress port's bytes.
     uint32_t best = UINT32_MAX;
     uint64_t bestBytes = 0;
@@ -327,7 +327,7 @@ CongestionSpreading::HeadsTo(const RdmaFiveTuple& flow, uint32_t tx, const Root&
         {
             return false; // reached a host
         }
-        Ptr<DconSwitch> sw = m_fabric->GetSwitch(node);
+        Ptr<RdmaSwitch> sw = m_fabric->GetSwitch(node);
         const uint32_t out = sw->Route(flow);
         if (out == UINT32_MAX)
         {

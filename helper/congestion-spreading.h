@@ -33,7 +33,7 @@ class QueueDiscItem;
  * \par Pause trees
  * Every PAUSE frame (refreshes included) that switch S sends for ingress port p and priority c is
  * attributed to a root: the egress queue of S, priority c, that holds most of the bytes that
- * arrived on p (DconSwitch::GetIngressBytesTo; ties to the lowest port). If that egress port is
+ * arrived on p (RdmaSwitch::GetIngressBytesTo; ties to the lowest port). If that egress port is
  * paused by its downstream neighbour, or was paused since its queue was last empty (its backlog
  * is what the pause left), the PAUSE continues that pause's tree: same root, depth one more;
  * otherwise the egress queue is the root and the depth is 1 (the root switch's own PAUSE). The
@@ -58,7 +58,7 @@ class QueueDiscItem;
  * summary.json (WriteSummary).
  *
  * Sequential runs only (a pause's root is known on the rank of the switch that sends it).
- * Off unless enabled (DconMonitor::EnableCongestionSpreading): it adds two callbacks per packet
+ * Off unless enabled (FabricMonitor::EnableCongestionSpreading): it adds two callbacks per packet
  * through a switch (queued, dequeued).
  */
 class CongestionSpreading : public SimpleRefCount<CongestionSpreading>

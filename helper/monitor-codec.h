@@ -6,7 +6,7 @@
 #define MONITOR_CODEC_H
 
 // Internal to the monitors (not installed): time formatting of the output files and the byte
-// format in which parallel ranks exchange their records (DconMonitor::Collect,
+// format in which parallel ranks exchange their records (FabricMonitor::Collect,
 // DconRecorder::Collect).
 
 #include "ns3/nstime.h"

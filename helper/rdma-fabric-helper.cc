@@ -6,7 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/dcon-cnm-generator.h"
-#include "ns3/dcon-parallel.h"
+#include "ns3/fabric-parallel.h"
 #include "ns3/dcon-queue-disc.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
@@ -80,7 +80,7 @@ RdmaFabric::GetNode(uint32_t node) const
     return m_nodes.Get(node);
 }
 
-Ptr<DconSwitch>
+Ptr<RdmaSwitch>
 RdmaFabric::GetSwitch(uint32_t node) const
 {
     if (node >= m_isSwitch.size() || !m_isSwitch[node])
@@ -237,7 +237,7 @@ RdmaFabric::GetRank(uint32_t node) const
 bool
 RdmaFabric::IsLocal(uint32_t node) const
 {
-    return DconParallel::IsLocal(m_nodes.Get(node));
+    return FabricParallel::IsLocal(m_nodes.Get(node));
 }
 
 RdmaNic::Stats
@@ -302,7 +302,7 @@ RdmaFabric::SetCnmWindowInRtts(double rtts)
     Time w = rtt * rtts;
     for (uint32_t s : m_switchIds)
     {
-        Ptr<DconSwitch> sw = m_switches[s];
+        Ptr<RdmaSwitch> sw = m_switches[s];
         if (Ptr<DconCnmGenerator> g = sw->GetObject<DconCnmGenerator>())
         {
             g->GetIngressTracker()->SetAttribute("Window", TimeValue(w));
@@ -385,7 +385,7 @@ RdmaFabric::AssignStreams(int64_t stream)
     int64_t used = 0;
     for (uint32_t s : m_switchIds)
     {
-        Ptr<DconSwitch> sw = m_switches[s];
+        Ptr<RdmaSwitch> sw = m_switches[s];
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
             for (uint8_t prio = 0; prio < PfcNetDevice::NUM_PRIORITIES; ++prio)
@@ -405,7 +405,7 @@ RdmaFabric::AssignStreams(int64_t stream)
 
 RdmaFabricHelper::RdmaFabricHelper()
 {
-    m_switchFactory.SetTypeId(DconSwitch::GetTypeId());
+    m_switchFactory.SetTypeId(RdmaSwitch::GetTypeId());
     m_cnmFactory.SetTypeId(DconCnmGenerator::GetTypeId());
     m_mmuFactory.SetTypeId(SwitchMmu::GetTypeId());
     m_deviceFactory.SetTypeId(PfcNetDevice::GetTypeId());
@@ -464,7 +464,7 @@ RdmaFabricHelper::GetCreatedTypes(const std::string& cc, const std::string& queu
 {
     ObjectFactory queue = QueueDiscFactory(queueDisc);
     std::vector<TypeId> types{TypeId::LookupByName("ns3::Node"),
-                              DconSwitch::GetTypeId(),
+                              RdmaSwitch::GetTypeId(),
                               SwitchMmu::GetTypeId(),
                               PfcNetDevice::GetTypeId(),
                               PfcChannel::GetTypeId(),
@@ -639,8 +639,8 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
     // Attributes this function sets itself on every object (the user's defaults for them would
     // be overwritten).
     RefuseOverwritingUserAttribute(
-        DconSwitch::GetTypeId(), "EcmpSeed", "RdmaFabricHelper (a fixed function of the node id)");
-    RefuseOverwritingUserAttribute(DconSwitch::GetTypeId(),
+        RdmaSwitch::GetTypeId(), "EcmpSeed", "RdmaFabricHelper (a fixed function of the node id)");
+    RefuseOverwritingUserAttribute(RdmaSwitch::GetTypeId(),
                                    "ControlPriority",
                                    "RdmaFabricHelper (the NICs' ns3::RdmaNic::ControlPriority)");
     RefuseOverwritingUserAttribute(PfcNetDevice::GetTypeId(),
@@ -659,7 +659,7 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
     Ptr<RdmaFabric> f = Create<RdmaFabric>();
     f->m_isSwitch = topo.isSwitch;
     // The partition: every rank builds every node; a node's system id is the rank that runs it.
-    const uint32_t ranks = DconParallel::GetSize();
+    const uint32_t ranks = FabricParallel::GetSize();
     f->m_rank.assign(n, 0);
     if (!m_partitionFile.empty())
     {
@@ -687,7 +687,7 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
     {
         if (topo.isSwitch[i])
         {
-            Ptr<DconSwitch> sw = m_switchFactory.Create<DconSwitch>();
+            Ptr<RdmaSwitch> sw = m_switchFactory.Create<RdmaSwitch>();
             sw->SetAttribute("Mmu", PointerValue(m_mmuFactory.Create<SwitchMmu>()));
             // Independent ECMP choices per switch (a fixed function of the node index).
             sw->SetAttribute("EcmpSeed", UintegerValue((i + 1) * 2654435761u));
@@ -755,10 +755,10 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
         f->m_adj[spec.b].emplace_back(spec.a, f->m_links.size());
         f->m_links.push_back(link);
     }
-    if (DconParallel::IsEnabled())
+    if (FabricParallel::IsEnabled())
     {
-        // Links between ranks: frames cross them through MPI (PfcChannel, DconParallel).
-        std::vector<DconParallel::CutLink> cut;
+        // Links between ranks: frames cross them through MPI (PfcChannel, FabricParallel).
+        std::vector<FabricParallel::CutLink> cut;
         std::vector<Ptr<PfcNetDevice>> local;
         for (const auto& l : f->m_links)
         {
@@ -775,7 +775,7 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
                            l.delay});
             local.push_back(f->IsLocal(l.a) ? l.devA : (f->IsLocal(l.b) ? l.devB : nullptr));
         }
-        DconParallel::SetCutLinks(cut, local);
+        FabricParallel::SetCutLinks(cut, local);
     }
     for (uint32_t h : f->m_hosts)
     {
@@ -856,7 +856,7 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
     }
     for (uint32_t s : f->m_switchIds)
     {
-        Ptr<DconSwitch> sw = f->m_switches[s];
+        Ptr<RdmaSwitch> sw = f->m_switches[s];
         if (m_autoHeadroom)
         {
             uint64_t headroom = 0;

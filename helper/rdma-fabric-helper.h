@@ -8,7 +8,7 @@
 #include "fabric-spec.h"
 #include "ns3/attribute-text.h"
 #include "ns3/dcon-cnm-generator.h"
-#include "ns3/dcon-switch.h"
+#include "ns3/rdma-switch.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
 #include "ns3/rdma-nic.h"
@@ -64,7 +64,7 @@ public:
      * \param node topology node index
      * \return the switch (throws std::invalid_argument for a host)
      */
-    Ptr<DconSwitch> GetSwitch(uint32_t node) const;
+    Ptr<RdmaSwitch> GetSwitch(uint32_t node) const;
     /**
      * \brief DCON's CNM generator of a switch node (installed where the switch has a
      * DconQueueDisc).
@@ -179,7 +179,7 @@ public:
      * ports the packets that arrive on it can be forwarded to under the routing tables (all
      * shortest paths). A packet for host h arrives from neighbour u if u is a host other than h,
      * or a switch one hop farther from h; it may leave on every port toward h. Build configures
-     * every switch with these (DconSwitch::SetIngressDesignFanOut; DCON's worst-case M, paper
+     * every switch with these (RdmaSwitch::SetIngressDesignFanOut; DCON's worst-case M, paper
      * Section 4.4). In a leaf-spine fabric: a leaf's spine port reaches the leaf's host ports,
      * a host port the uplinks and the other host ports, a spine port the other leaves.
      * \param sw switch node index
@@ -211,7 +211,7 @@ private:
     NodeContainer m_nodes;
     std::vector<bool> m_isSwitch;
     std::vector<uint32_t> m_rank; //!< per node: the MPI rank that runs it
-    std::vector<Ptr<DconSwitch>> m_switches;
+    std::vector<Ptr<RdmaSwitch>> m_switches;
     std::vector<Ptr<RdmaNic>> m_nics;
     std::vector<Ipv4Address> m_addresses;
     std::vector<uint32_t> m_hosts;
@@ -224,7 +224,7 @@ private:
 
 /**
  * \ingroup dcon
- * \brief Builds an RdmaFabric from a TopologySpec: PfcNetDevice/PfcChannel links, a DconSwitch
+ * \brief Builds an RdmaFabric from a TopologySpec: PfcNetDevice/PfcChannel links, a RdmaSwitch
  * (with SwitchMmu and egress queue discs) on every switch node, an RdmaNic on every host, host
  * addresses 10.0.0.0 + index + 1, and all-shortest-path routes for per-flow ECMP.
  *
@@ -239,7 +239,7 @@ public:
     RdmaFabricHelper();
 
     /**
-     * \brief Set an attribute of every DconSwitch.
+     * \brief Set an attribute of every RdmaSwitch.
      * \param name attribute name
      * \param value value
      */
@@ -264,7 +264,7 @@ public:
      */
     void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
     /**
-     * \brief Set an attribute of every RdmaNic. (Build() gives every DconSwitch the NICs'
+     * \brief Set an attribute of every RdmaNic. (Build() gives every RdmaSwitch the NICs'
      * ControlPriority, the priority of their ACK, NAK and CNP.)
      * \param name attribute name
      * \param value value

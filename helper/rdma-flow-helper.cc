@@ -5,7 +5,7 @@
 #include "rdma-flow-helper.h"
 
 #include "ns3/bth-header.h"
-#include "ns3/dcon-parallel.h"
+#include "ns3/fabric-parallel.h"
 #include "ns3/simulator.h"
 
 #include <sstream>
@@ -25,7 +25,7 @@ RdmaFlowHelper::RdmaFlowHelper(Ptr<RdmaFabric> fabric)
     : m_fabric(fabric)
 {
     m_connected.assign(fabric->GetNNodes(), false);
-    if (DconParallel::IsEnabled())
+    if (FabricParallel::IsEnabled())
     {
         // A rank whose hosts send nothing is done from the start (all flows are added before
         // the simulation runs).
@@ -234,7 +234,7 @@ void
 RdmaFlowHelper::Completed(const RdmaFlowRecord& rec)
 {
     m_completed++;
-    if (DconParallel::IsEnabled())
+    if (FabricParallel::IsEnabled())
     {
         CheckLocalDone();
     }
@@ -249,7 +249,7 @@ RdmaFlowHelper::CheckLocalDone()
 {
     if (m_stopWhenDone && m_completed == m_localFlows)
     {
-        DconParallel::NotifyLocalDone(m_drain);
+        FabricParallel::NotifyLocalDone(m_drain);
     }
 }
 

@@ -17,7 +17,7 @@ draws give no flow at all is skipped. Every finished run is checked:
                flows.txt (line i + 2), and its source, destination and start agree;
   pfc          per (node, port, priority) of pfc.csv, in time order: the first frame is a
                PAUSE; a RESUME follows a PAUSE (never a RESUME while not paused); a PAUSE while
-               paused is a refresh (DconSwitch re-sends the PAUSE every PauseRefreshRatio x
+               paused is a refresh (RdmaSwitch re-sends the PAUSE every PauseRefreshRatio x
                pause time while the MMU keeps the ingress paused) and is allowed, whatever its
                spacing (a RESUME overwritten by a new PAUSE before it was sent, PfcNetDevice
                keeping one pending value per priority, also leaves one); the last frame

@@ -22,7 +22,7 @@ data/validation/testbed): a run recorded there with today's arguments and model 
 run again, and the table is made from the records.
 
 The facts are computed here from each run's files, with the rules of the C++ code
-(helper/dcon-testbed.cc DconTestbed::GetFacts, helper/dcon-monitor.cc GetAverageThroughput):
+(helper/dcon-testbed.cc DconTestbed::GetFacts, helper/fabric-monitor.cc GetAverageThroughput):
   pauses X->Y   PAUSE frames sent by X to Y over the whole run (summary.json
                 pause_frames_per_link; 0 when absent), for L2->S1, S1->L0 and S1->L1;
   mean(f, a, b) the mean of flow f's throughput.csv samples (Gb/s over the sample interval

@@ -11,7 +11,7 @@
 // share = goodput ceiling / 2 = 40e9 x 1000 / 1082 / 2 = 18.48 Gb/s (1000 B payload in 1062 B
 // frames + 20 B preamble/IFG).
 #include "ns3/config.h"
-#include "ns3/dcon-monitor.h"
+#include "ns3/fabric-monitor.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/leaf-spine-helper.h"
@@ -52,7 +52,7 @@ RunTwoFlows(const std::string& cc,
 {
     test::TwoFlowScenario sc(cc, DataRate("40Gbps"), 4000000000ULL, MilliSeconds(1), setQueue);
     Ptr<RdmaFabric> f = sc.fabric;
-    Ptr<DconMonitor> mon = sc.monitor;
+    Ptr<FabricMonitor> mon = sc.monitor;
     const uint32_t a = sc.a;
     const uint32_t b = sc.b;
     mon->Start(MicroSeconds(100), stop);

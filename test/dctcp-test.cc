@@ -7,7 +7,7 @@
 // alpha starts at 1. Then its registration (step marking at K = 3 KB per Gb/s), the NIC's CE
 // echo end to end, and two flows sharing a 40 Gb/s bottleneck.
 #include "ns3/config.h"
-#include "ns3/dcon-monitor.h"
+#include "ns3/fabric-monitor.h"
 #include "ns3/double.h"
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/rdma-cc-registry.h"
@@ -282,7 +282,7 @@ RunTwoDctcpFlows(double pacingGain)
     const Time stop = MilliSeconds(30);
     test::TwoFlowScenario sc("dctcp", DataRate("40Gbps"), 4000000000ULL, MilliSeconds(1));
     Ptr<RdmaFabric> f = sc.fabric;
-    Ptr<DconMonitor> mon = sc.monitor;
+    Ptr<FabricMonitor> mon = sc.monitor;
     const uint32_t a = sc.a;
     const uint32_t b = sc.b;
     mon->AddQueueSample(sc.leaf, sc.bottleneckPort, false);

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // Scenario tests of small lossless fabrics built with LeafSpineHelper + RdmaFabricHelper +
-// RdmaFlowHelper (+ DconMonitor): flow completion times, losslessness under incast, go-back-N
+// RdmaFlowHelper (+ FabricMonitor): flow completion times, losslessness under incast, go-back-N
 // without PFC, ECMP spreading, DCQCN fairness, absence of spurious PAUSEs, input validation
 // and determinism.
 //
@@ -18,8 +18,8 @@
 #include "ns3/config.h"
 #include "ns3/dcon-cnm-generator.h"
 #include "ns3/dcon-ingress-tracker.h"
-#include "ns3/dcon-monitor.h"
-#include "ns3/dcon-switch.h"
+#include "ns3/fabric-monitor.h"
+#include "ns3/rdma-switch.h"
 #include "ns3/global-value.h"
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/pfc-channel.h"
@@ -108,7 +108,7 @@ RunIncast(bool pfc, const std::string& buffer, uint64_t size)
     {
         flows->AddFlow(h, rx, size, Time(0));
     }
-    Ptr<DconMonitor> mon = Create<DconMonitor>(f, flows);
+    Ptr<FabricMonitor> mon = Create<FabricMonitor>(f, flows);
     mon->Start(MicroSeconds(100), Seconds(1));
     Simulator::Stop(Seconds(1)); // safety net; the flow helper stops when all are done
     Simulator::Run();
@@ -188,7 +188,7 @@ TEST_F(Fabric, LoneFlowFctIsIdeal)
         EXPECT_EQ(f->GetIdealFct(src, dst, 5000000000).GetPicoSeconds(), 1082008718000);
         Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(f);
         flows->AddFlow(src, dst, c.size, MicroSeconds(10));
-        Ptr<DconMonitor> mon = Create<DconMonitor>(f, flows);
+        Ptr<FabricMonitor> mon = Create<FabricMonitor>(f, flows);
         mon->Start(MicroSeconds(100), Seconds(1));
         Simulator::Run();
         ASSERT_EQ(mon->GetRecords().size(), 1u);
@@ -221,7 +221,7 @@ QueueDiscPackets(Ptr<RdmaFabric> f)
     std::array<uint64_t, PfcNetDevice::NUM_PRIORITIES> n{};
     for (uint32_t s : f->GetSwitches())
     {
-        Ptr<DconSwitch> sw = f->GetSwitch(s);
+        Ptr<RdmaSwitch> sw = f->GetSwitch(s);
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
             for (uint8_t prio = 0; prio < PfcNetDevice::NUM_PRIORITIES; ++prio)
@@ -367,7 +367,7 @@ TEST_F(Fabric, ControlPacketsAndTlast)
         flows->AddFlow(ls.GetHost(0, 0), ls.GetHost(1, 0), 10000000, Time(0));
         Simulator::Stop(MicroSeconds(50));
         Simulator::Run();
-        Ptr<DconSwitch> leaf = f->GetSwitch(ls.GetLeaf(0));
+        Ptr<RdmaSwitch> leaf = f->GetSwitch(ls.GetLeaf(0));
         Ptr<DconIngressTracker> tracker = f->GetCnmGenerator(ls.GetLeaf(0))->GetIngressTracker();
         uint32_t fromSpine = UINT32_MAX;
         uint32_t fromHost = UINT32_MAX;
@@ -426,7 +426,7 @@ TEST_F(Fabric, DynamicQcnmFollowsIngressFanOut)
     flows->AddFlow(h0, h3, 10000000, Time(0));
     flows->AddFlow(h1, h3, 10000000, Time(0));
     flows->AddFlow(h4, h2, 10000000, Time(0));
-    Ptr<DconSwitch> leaf = f->GetSwitch(ls.GetLeaf(0));
+    Ptr<RdmaSwitch> leaf = f->GetSwitch(ls.GetLeaf(0));
     std::set<uint32_t> seen;
     for (uint32_t dst : {h2, h3})
     {
@@ -598,7 +598,7 @@ TEST_F(Fabric, EcmpSpreadsFlowsOverSpines)
     fh.SetCongestionControl("none");
     Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
     Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(f);
-    Ptr<DconSwitch> leaf0 = f->GetSwitch(ls.GetLeaf(0));
+    Ptr<RdmaSwitch> leaf0 = f->GetSwitch(ls.GetLeaf(0));
     std::vector<uint32_t> perSpine(8, 0);
     for (uint32_t i = 0; i < 1000; ++i)
     {
@@ -622,7 +622,7 @@ TEST_F(Fabric, EcmpSpreadsFlowsOverSpines)
         std::cout << " " << perSpine[s];
         EXPECT_GE(perSpine[s], 90u) << "spine " << s;
         EXPECT_LE(perSpine[s], 160u) << "spine " << s;
-        Ptr<DconSwitch> spine = f->GetSwitch(ls.GetSpine(s));
+        Ptr<RdmaSwitch> spine = f->GetSwitch(ls.GetSpine(s));
         // spine s's port to leaf l is l
         const auto& st = spine->GetDevice(1)->GetStats();
         EXPECT_EQ(st.txFrames - st.pauseSent - st.resumeSent, perSpine[s]) << "spine " << s;
@@ -645,7 +645,7 @@ TEST_F(Fabric, NoPauseBelowThresholds)
     Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
     Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(f);
     flows->AddFlow(ls.GetHost(0, 0), ls.GetHost(1, 1), 5000000, Time(0));
-    Ptr<DconMonitor> mon = Create<DconMonitor>(f, flows);
+    Ptr<FabricMonitor> mon = Create<FabricMonitor>(f, flows);
     mon->Start(MicroSeconds(100), Seconds(1));
     Simulator::Run();
     ASSERT_EQ(mon->GetRecords().size(), 1u);
@@ -792,7 +792,7 @@ TEST_F(Fabric, Deterministic)
         {
             flows->AddFlow(h, 6, 200000 + 10000 * h, MicroSeconds(h));
         }
-        Ptr<DconMonitor> mon = Create<DconMonitor>(f, flows);
+        Ptr<FabricMonitor> mon = Create<FabricMonitor>(f, flows);
         mon->Start(MicroSeconds(10), Seconds(1));
         Simulator::Run();
         mon->Write((base / name).string(), 0.0);

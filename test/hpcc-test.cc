@@ -10,8 +10,8 @@
 // = 40 Mb/s x 10 us / 8 = 50 B; the smallest window 100 Mb/s x 10 us / 8 = 125 B.
 #include "ns3/boolean.h"
 #include "ns3/config.h"
-#include "ns3/dcon-monitor.h"
-#include "ns3/dcon-switch.h"
+#include "ns3/fabric-monitor.h"
+#include "ns3/rdma-switch.h"
 #include "ns3/double.h"
 #include "ns3/int-header.h"
 #include "ns3/leaf-spine-helper.h"
@@ -538,7 +538,7 @@ constexpr double kHpccCeiling = 0.95 * 40.0 * 1000 / 1094;
 
 /// The bottleneck (leaf -> receiver) queue over [from, to): mean and max in KB.
 std::pair<double, double>
-QueueStats(Ptr<DconMonitor> mon, uint32_t leaf, uint32_t port, Time from, Time to)
+QueueStats(Ptr<FabricMonitor> mon, uint32_t leaf, uint32_t port, Time from, Time to)
 {
     double sum = 0;
     double max = 0;
@@ -563,7 +563,7 @@ TEST(Convergence, Hpcc)
     const Time stop = MilliSeconds(10);
     test::TwoFlowScenario sc("hpcc", DataRate("40Gbps"), 4000000000ULL, MilliSeconds(1));
     Ptr<RdmaFabric> f = sc.fabric;
-    Ptr<DconMonitor> mon = sc.monitor;
+    Ptr<FabricMonitor> mon = sc.monitor;
     const uint32_t a = sc.a;
     const uint32_t b = sc.b;
     mon->AddQueueSample(sc.leaf, sc.bottleneckPort, false);
@@ -637,7 +637,7 @@ RunIncast(const std::string& cc)
                                                       })
                                              .Bind(&r.last));
     }
-    Ptr<DconMonitor> mon = Create<DconMonitor>(f, flows);
+    Ptr<FabricMonitor> mon = Create<FabricMonitor>(f, flows);
     uint32_t leaf = ls.GetLeaf(0);
     uint32_t port = f->GetPort(leaf, ls.GetHost(0, 8));
     mon->AddQueueSample(leaf, port, false);

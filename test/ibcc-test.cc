@@ -8,7 +8,7 @@
 #include "ns3/attribute-text.h"
 #include "ns3/boolean.h"
 #include "ns3/config.h"
-#include "ns3/dcon-monitor.h"
+#include "ns3/fabric-monitor.h"
 #include "ns3/double.h"
 #include "ns3/ib-fecn-queue-disc.h"
 #include "ns3/leaf-spine-helper.h"
@@ -321,7 +321,7 @@ TEST(Ibcc, NicHoldsEachAggregateForItsIrd)
     flows->SetStopWhenDone(false);
     uint32_t a = flows->AddFlow(ls.GetHost(0, 0), ls.GetHost(0, 1), 1000000000ULL, Time(0));
     flows->SetCcAttributes(a, {{"Cct", "0 20.48"}, {"CctiMin", "1"}, {"CctiLimit", "1"}});
-    Ptr<DconMonitor> mon = Create<DconMonitor>(f, flows);
+    Ptr<FabricMonitor> mon = Create<FabricMonitor>(f, flows);
     mon->AddThroughputFlow(a);
     mon->Start(MicroSeconds(100), MilliSeconds(5));
     Simulator::Stop(MilliSeconds(5));
@@ -431,7 +431,7 @@ RunPair(const std::vector<std::pair<std::string, std::string>>& attrsB, Time fro
     test::TwoFlowScenario sc("ibcc", DataRate("10Gbps"), 1000000000000ULL, Time(0));
     sc.flows->SetCcAttributes(sc.b, attrsB);
     Ptr<RdmaFabric> f = sc.fabric;
-    Ptr<DconMonitor> mon = sc.monitor;
+    Ptr<FabricMonitor> mon = sc.monitor;
     const uint32_t a = sc.a;
     const uint32_t b = sc.b;
     mon->Start(MilliSeconds(1), to);

@@ -3,11 +3,11 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // Parallel runs without MPI: the partition (RankPartition) by hand on a leaf-spine and on a
-// three-layer fat-tree, its file format and its errors, and what DconParallel does in a
+// three-layer fat-tree, its file format and its errors, and what FabricParallel does in a
 // sequential build (one rank; a parallel engine asked for is refused with the way to get one).
 // The runs on several ranks are tested by test/mpi-tests.sh (ctest, when build-mpi/ exists).
 
-#include "ns3/dcon-parallel.h"
+#include "ns3/fabric-parallel.h"
 #include "ns3/global-value.h"
 #include "ns3/hpcc-format.h"
 #include "ns3/leaf-spine-helper.h"
@@ -325,27 +325,27 @@ TEST(RankPartition, ReadsAFileAndRejectsBadLines)
         "'/nonexistent/partition.txt' cannot be read");
 }
 
-TEST(DconParallel, SequentialBuildIsOneRank)
+TEST(FabricParallel, SequentialBuildIsOneRank)
 {
-    EXPECT_FALSE(DconParallel::IsEnabled());
-    EXPECT_EQ(DconParallel::GetRank(), 0u);
-    EXPECT_EQ(DconParallel::GetSize(), 1u);
-    EXPECT_TRUE(DconParallel::IsRoot());
-    EXPECT_EQ(DconParallel::Who(), "");
-    EXPECT_EQ(DconParallel::Gather("x"), (std::vector<std::string>{"x"}));
-    EXPECT_EQ(DconParallel::SumAll(7), 7u);
-    EXPECT_EQ(DconParallel::MaxAll(2.5), 2.5);
-    EXPECT_EQ(DconParallel::RankReport(1.0), "");
+    EXPECT_FALSE(FabricParallel::IsEnabled());
+    EXPECT_EQ(FabricParallel::GetRank(), 0u);
+    EXPECT_EQ(FabricParallel::GetSize(), 1u);
+    EXPECT_TRUE(FabricParallel::IsRoot());
+    EXPECT_EQ(FabricParallel::Who(), "");
+    EXPECT_EQ(FabricParallel::Gather("x"), (std::vector<std::string>{"x"}));
+    EXPECT_EQ(FabricParallel::SumAll(7), 7u);
+    EXPECT_EQ(FabricParallel::MaxAll(2.5), 2.5);
+    EXPECT_EQ(FabricParallel::RankReport(1.0), "");
     ::testing::internal::CaptureStderr();
-    EXPECT_EQ(DconParallel::Fail("bad input x"), 2); // returns in a sequential run
+    EXPECT_EQ(FabricParallel::Fail("bad input x"), 2); // returns in a sequential run
     EXPECT_EQ(::testing::internal::GetCapturedStderr(), "error: bad input x\n");
-    DconParallel::SetCutLinks({}, {});
-    EXPECT_THROW(DconParallel::NotifyLocalDone(Time(0)), std::logic_error);
+    FabricParallel::SetCutLinks({}, {});
+    EXPECT_THROW(FabricParallel::NotifyLocalDone(Time(0)), std::logic_error);
 }
 
-TEST(DconParallel, ParallelEngineWithoutMpiIsRefused)
+TEST(FabricParallel, ParallelEngineWithoutMpiIsRefused)
 {
-    if (DconParallel::HasMpi())
+    if (FabricParallel::HasMpi())
     {
         GTEST_SKIP() << "this build has MPI";
     }
@@ -353,11 +353,11 @@ TEST(DconParallel, ParallelEngineWithoutMpiIsRefused)
     char name[] = "dcon-test";
     char* args[] = {name, nullptr};
     char** argv = args;
-    DconParallel::Init(&argc, &argv);
+    FabricParallel::Init(&argc, &argv);
     GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::NullMessageSimulatorImpl"));
     try
     {
-        DconParallel::Start();
+        FabricParallel::Start();
         ADD_FAILURE() << "a parallel engine was accepted without MPI";
     }
     catch (const std::runtime_error& e)
@@ -370,12 +370,12 @@ TEST(DconParallel, ParallelEngineWithoutMpiIsRefused)
         EXPECT_NE(std::string(e.what()).find("scripts/setup-mpi.sh"), std::string::npos);
     }
     GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
-    DconParallel::Start(); // the sequential engine: fine
-    EXPECT_FALSE(DconParallel::IsEnabled());
-    DconParallel::Finish();
+    FabricParallel::Start(); // the sequential engine: fine
+    EXPECT_FALSE(FabricParallel::IsEnabled());
+    FabricParallel::Finish();
 }
 
-TEST(DconParallel, FabricRefusesAPartitionBeyondTheRanks)
+TEST(FabricParallel, FabricRefusesAPartitionBeyondTheRanks)
 {
     LeafSpineHelper ls(1, 2, 2);
     RdmaFabricHelper fh;
@@ -391,7 +391,7 @@ TEST(DconParallel, FabricRefusesAPartitionBeyondTheRanks)
     Simulator::Destroy();
 }
 
-TEST(DconParallel, FabricTakesAOneRankPartitionFile)
+TEST(FabricParallel, FabricTakesAOneRankPartitionFile)
 {
     LeafSpineHelper ls(1, 2, 2);
     TopologySpec t = ls.GetTopology();

@@ -10,7 +10,7 @@
 // complete, the two 1 GB flows cannot (1 GB needs 200 ms at 40 Gb/s), so only burst flows are
 // counted. Measured (2026-11-21): DCQCN 137 PAUSE frames, PCN 14; the test asks only for
 // PCN < DCQCN, the paper's qualitative claim (a factor of 10 here).
-#include "ns3/dcon-monitor.h"
+#include "ns3/fabric-monitor.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/hpcc-format.h"

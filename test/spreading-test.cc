@@ -7,7 +7,7 @@
 // flow, and pause trees, in small fabrics whose answers follow from the PFC traces.
 
 #include "ns3/congestion-spreading.h"
-#include "ns3/dcon-monitor.h"
+#include "ns3/fabric-monitor.h"
 #include "ns3/fabric-spec.h"
 #include "ns3/queue-size.h"
 #include "ns3/rdma-fabric-helper.h"
@@ -144,7 +144,7 @@ TEST(CongestionSpreading, InnocentFlowIsVictimForExactlyThePausesItSatBehind)
     const uint32_t alone = flows->AddFlow(6, 5, 100000000, Time(0));
     flows->SetStartRate(innocent, DataRate("15Gbps"));
     flows->SetStartRate(culprit, DataRate("22Gbps"));
-    Ptr<DconMonitor> mon = Create<DconMonitor>(f, flows);
+    Ptr<FabricMonitor> mon = Create<FabricMonitor>(f, flows);
     mon->EnableCongestionSpreading();
     // The expected victim time, counted independently: A's port to B paused (priority 3) while
     // at least one of h2's packets is in its queue, plus h2's NIC paused.
@@ -248,7 +248,7 @@ TEST(CongestionSpreading, ThreeHopTreeHasDepthThree)
     Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(f);
     flows->AddFlow(3, 4, 100000000, Time(0));
     flows->AddFlow(5, 4, 100000000, Time(0));
-    Ptr<DconMonitor> mon = Create<DconMonitor>(f, flows);
+    Ptr<FabricMonitor> mon = Create<FabricMonitor>(f, flows);
     mon->EnableCongestionSpreading();
     mon->Start(MicroSeconds(100), MilliSeconds(2));
     Simulator::Stop(MilliSeconds(2));

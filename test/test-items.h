@@ -5,7 +5,7 @@
 #ifndef DCON_TEST_ITEMS_H
 #define DCON_TEST_ITEMS_H
 
-// Shared by the tests: build the switch's parsed packet the way DconSwitch does; count a
+// Shared by the tests: build the switch's parsed packet the way RdmaSwitch does; count a
 // fabric's PAUSE frames; expect a bad-input error that names the bad value; a header's bytes.
 
 #include "ns3/ipv4-header.h"

@@ -294,7 +294,7 @@ TEST_F(Testbed, NoBurstNoPause)
     cfg.stopTime = MilliSeconds(38); // the window of interest ends at 30 + 7 ms
     DconTestbed tb(cfg);
     tb.Run();
-    Ptr<DconMonitor> m = tb.GetMonitor();
+    Ptr<FabricMonitor> m = tb.GetMonitor();
     uint64_t l2s1 = m->GetPauseFrames(tb.L(2), tb.S(1));
     double before = tb.AverageThroughput(0, cfg.burstStart - MilliSeconds(2), cfg.burstStart);
     double during = tb.AverageThroughput(0, cfg.burstStart, cfg.burstStart + MilliSeconds(7));

@@ -7,7 +7,7 @@
 
 // Shared by the convergence tests: a fabric for one algorithm; two long flows on one bottleneck.
 
-#include "ns3/dcon-monitor.h"
+#include "ns3/fabric-monitor.h"
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/rdma-flow-helper.h"
@@ -62,7 +62,7 @@ struct TwoFlowScenario
 {
     Ptr<RdmaFabric> fabric;     //!< the built fabric
     Ptr<RdmaFlowHelper> flows;  //!< the flows (SetStopWhenDone(false))
-    Ptr<DconMonitor> monitor;   //!< throughput of A and B recorded, not started
+    Ptr<FabricMonitor> monitor;   //!< throughput of A and B recorded, not started
     uint32_t a{0};              //!< flow A
     uint32_t b{0};              //!< flow B
     uint32_t leaf{0};           //!< the switch
@@ -88,7 +88,7 @@ struct TwoFlowScenario
         flows->SetStopWhenDone(false);
         a = flows->AddFlow(ls.GetHost(0, 0), ls.GetHost(0, 2), bytes, Time(0));
         b = flows->AddFlow(ls.GetHost(0, 1), ls.GetHost(0, 2), bytes, bStart);
-        monitor = Create<DconMonitor>(fabric, flows);
+        monitor = Create<FabricMonitor>(fabric, flows);
         monitor->AddThroughputFlow(a);
         monitor->AddThroughputFlow(b);
         leaf = ls.GetLeaf(0);

@@ -1,0 +1,499 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "dcon-recorder.h"
+
+#include "ns3/atomic-output-file.h"
+#include "ns3/monitor-codec.h"
+#include "ns3/dcon-cnm-generator.h"
+#include "ns3/fabric-parallel.h"
+#include "ns3/dcon-queue-disc.h"
+#include "ns3/rdma-switch.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <deque>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <tuple>
+
+namespace ns3
+{
+
+using monitor_codec::Decoder;
+using monitor_codec::Encoder;
+
+namespace
+{
+/// "1.234567" Gb/s of a rate in bit/s (six decimals, no exponent).
+std::string
+Gbps(uint64_t bps)
+{
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(6) << static_cast<double>(bps) / 1e9;
+    return os.str();
+}
+
+/// A dotted-quad address of a host-order value.
+std::string
+Dotted(uint32_t a)
+{
+    std::ostringstream os;
+    Ipv4Address(a).Print(os);
+    return os.str();
+}
+} // namespace
+
+DconRecorder::DconRecorder(Ptr<RdmaFabric> fabric)
+    : m_fabric(fabric)
+{
+}
+
+bool
+DconRecorder::HasDconQueues(Ptr<RdmaFabric> fabric)
+{
+    for (uint32_t s : fabric->GetSwitches())
+    {
+        Ptr<RdmaSwitch> sw = fabric->GetSwitch(s);
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            for (uint8_t c = 0; c < PfcNetDevice::NUM_PRIORITIES; ++c)
+            {
+                if (DynamicCast<DconQueueDisc>(sw->GetQueueDisc(p, c)))
+                {
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
+void
+DconRecorder::Start()
+{
+    for (uint32_t s : m_fabric->GetSwitches())
+    {
+        if (Ptr<DconCnmGenerator> g = m_fabric->GetCnmGenerator(s))
+        {
+            g->TraceConnectWithoutContext("CnmSent",
+                                          MakeCallback(&DconRecorder::CnmSent, this).Bind(s));
+        }
+    }
+    for (uint32_t h : m_fabric->GetHosts())
+    {
+        m_fabric->GetNic(h)->TraceConnectWithoutContext(
+            "CnmReceived", MakeCallback(&DconRecorder::CnmReceived, this));
+    }
+}
+
+void
+DconRecorder::CnmSent(uint32_t sw, uint32_t port, const RdmaFiveTuple& flow, uint32_t n)
+{
+    Cnm c;
+    c.sent = Simulator::Now();
+    c.sw = sw;
+    c.port = port;
+    c.src = flow.src.Get();
+    c.dst = flow.dst.Get();
+    c.sport = flow.sport;
+    c.n = static_cast<uint16_t>(std::min<uint32_t>(n, UINT16_MAX)); // as the CNM carries it
+    c.capacityBps = m_fabric->GetSwitch(sw)->GetDevice(port)->GetDataRate().GetBitRate();
+    m_sent.push_back(c);
+}
+
+void
+DconRecorder::CnmReceived(const CnmHeader& cnm, uint32_t flowId, DataRate rateBefore, bool applied)
+{
+    Receipt r;
+    r.time = Simulator::Now();
+    r.cpid = cnm.GetCpid();
+    r.src = cnm.GetSource().Get();
+    r.dst = cnm.GetDestination().Get();
+    r.sport = cnm.GetSourcePort();
+    r.flowId = flowId;
+    r.rateBefore = rateBefore.GetBitRate();
+    r.applied = applied;
+    m_receipts.push_back(r);
+}
+
+std::vector<DconRecorder::Cnm>
+DconRecorder::GetCnms() const
+{
+    std::vector<Cnm> out = m_sent;
+    // One order whatever engine ran (a parallel run gathers rank by rank).
+    std::stable_sort(out.begin(),
+                     out.end(),
+                     [](const Cnm& a, const Cnm& b)
+                     {
+                         return std::tie(a.sent, a.sw, a.port) < std::tie(b.sent, b.sw, b.port);
+                     });
+    std::vector<Receipt> rec = m_receipts;
+    std::stable_sort(rec.begin(),
+                     rec.end(),
+                     [](const Receipt& a, const Receipt& b)
+                     {
+                         return std::tie(a.time, a.cpid, a.src, a.sport)
+                                < std::tie(b.time, b.cpid, b.src, b.sport);
+                     });
+    using Key = std::tuple<uint64_t, uint32_t, uint32_t, uint16_t>; // cpid, src, dst, sport
+    std::map<Key, std::deque<std::size_t>> waiting;
+    for (std::size_t i = 0; i < out.size(); ++i)
+    {
+        const Cnm& c = out[i];
+        waiting[Key((static_cast<uint64_t>(c.sw) << 16) | c.port, c.src, c.dst, c.sport)].push_back(
+            i);
+    }
+    std::map<std::tuple<uint32_t, uint32_t, uint16_t>, uint32_t> flowOf; // 5-tuple -> flow id
+    for (const Receipt& r : rec)
+    {
+        auto it = waiting.find(Key(r.cpid, r.src, r.dst, r.sport));
+        if (it == waiting.end() || it->second.empty())
+        {
+            continue; // not sent by a recorded generator (cannot happen in one fabric)
+        }
+        Cnm& c = out[it->second.front()];
+        it->second.pop_front();
+        c.received = r.time;
+        c.flowOpen = r.flowId != UINT32_MAX;
+        c.flowId = r.flowId;
+        c.rateBeforeBps = r.rateBefore;
+        c.applied = r.applied;
+        if (c.flowOpen)
+        {
+            flowOf[{r.src, r.dst, r.sport}] = r.flowId;
+        }
+    }
+    for (Cnm& c : out)
+    {
+        if (c.flowId == UINT32_MAX)
+        {
+            auto it = flowOf.find({c.src, c.dst, c.sport});
+            if (it != flowOf.end())
+            {
+                c.flowId = it->second;
+            }
+        }
+    }
+    return out;
+}
+
+DconRecorder::Counters
+DconRecorder::LocalCounters() const
+{
+    Counters c;
+    for (uint32_t s : m_fabric->GetSwitches())
+    {
+        if (!m_fabric->IsLocal(s))
+        {
+            continue;
+        }
+        Ptr<RdmaSwitch> sw = m_fabric->GetSwitch(s);
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            for (uint8_t prio = 0; prio < PfcNetDevice::NUM_PRIORITIES; ++prio)
+            {
+                if (Ptr<DconQueueDisc> dq = DynamicCast<DconQueueDisc>(sw->GetQueueDisc(p, prio)))
+                {
+                    c.arrivals += dq->GetStats().nTotalEnqueuedPackets;
+                    c.atFloor += dq->GetArrivalsAtQecnFloor();
+                    c.unmarked += dq->GetUnmarkedAboveQecn();
+                    c.latched += dq->GetLatchedArrivals();
+                    c.onsets += dq->GetBurstOnsets();
+                    c.triggers += dq->GetCnmTriggers();
+                }
+            }
+        }
+        if (Ptr<DconCnmGenerator> g = m_fabric->GetCnmGenerator(s))
+        {
+            c.suppressedNoInnocent += g->GetStats().noInnocentFlow;
+            c.rateLimited += g->GetStats().rateLimited;
+        }
+    }
+    return c;
+}
+
+std::vector<DconRecorder::QueueTimes>
+DconRecorder::LocalQueueTimes() const
+{
+    std::vector<QueueTimes> out;
+    for (uint32_t s : m_fabric->GetSwitches())
+    {
+        Ptr<RdmaSwitch> sw = m_fabric->GetSwitch(s);
+        const bool local = m_fabric->IsLocal(s);
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            for (uint8_t prio = 0; prio < PfcNetDevice::NUM_PRIORITIES; ++prio)
+            {
+                Ptr<DconQueueDisc> dq = DynamicCast<DconQueueDisc>(sw->GetQueueDisc(p, prio));
+                if (!dq || prio == sw->GetControlPriority())
+                {
+                    continue;
+                }
+                QueueTimes q;
+                q.sw = s;
+                q.port = p;
+                q.priority = prio;
+                if (local) // a node of another rank never runs here: zeros, summed by Collect
+                {
+                    const auto t = dq->GetTimeInStates();
+                    for (std::size_t k = 0; k < t.size(); ++k)
+                    {
+                        q.ps[k] = t[k].GetPicoSeconds();
+                    }
+                    q.latchedArrivals = dq->GetLatchedArrivals();
+                }
+                out.push_back(q);
+            }
+        }
+    }
+    return out;
+}
+
+std::vector<DconRecorder::QueueTimes>
+DconRecorder::GetQueueTimes() const
+{
+    return m_collected ? m_queueTimes : LocalQueueTimes();
+}
+
+void
+DconRecorder::Collect()
+{
+    if (!FabricParallel::IsEnabled() || m_collected)
+    {
+        return;
+    }
+    Encoder e;
+    e.Put<uint64_t>(m_sent.size());
+    for (const Cnm& c : m_sent)
+    {
+        e.PutTime(c.sent);
+        e.Put(c.sw);
+        e.Put(c.port);
+        e.Put(c.src);
+        e.Put(c.dst);
+        e.Put(c.sport);
+        e.Put(c.n);
+        e.Put(c.capacityBps);
+    }
+    e.Put<uint64_t>(m_receipts.size());
+    for (const Receipt& r : m_receipts)
+    {
+        e.PutTime(r.time);
+        e.Put(r.cpid);
+        e.Put(r.src);
+        e.Put(r.dst);
+        e.Put(r.sport);
+        e.Put(r.flowId);
+        e.Put(r.rateBefore);
+        e.Put<uint8_t>(r.applied);
+    }
+    const Counters mine = LocalCounters();
+    for (uint64_t x : {mine.arrivals,
+                       mine.atFloor,
+                       mine.unmarked,
+                       mine.latched,
+                       mine.onsets,
+                       mine.triggers,
+                       mine.suppressedNoInnocent,
+                       mine.rateLimited})
+    {
+        e.Put(x);
+    }
+    const std::vector<QueueTimes> times = LocalQueueTimes();
+    for (const QueueTimes& q : times)
+    {
+        for (int64_t ps : q.ps)
+        {
+            e.Put(ps);
+        }
+        e.Put(q.latchedArrivals);
+    }
+    std::vector<std::string> parts = FabricParallel::Gather(e.buf);
+    m_collected = true;
+    if (!FabricParallel::IsRoot())
+    {
+        return;
+    }
+    m_sent.clear();
+    m_receipts.clear();
+    m_counters = Counters();
+    m_queueTimes = times;
+    for (QueueTimes& q : m_queueTimes)
+    {
+        q.ps.fill(0);
+        q.latchedArrivals = 0;
+    }
+    for (std::size_t r = 0; r < parts.size(); ++r)
+    {
+        Decoder d(parts[r]);
+        for (auto n = d.Get<uint64_t>(); n > 0; --n)
+        {
+            Cnm c;
+            c.sent = d.GetTime();
+            c.sw = d.Get<uint32_t>();
+            c.port = d.Get<uint32_t>();
+            c.src = d.Get<uint32_t>();
+            c.dst = d.Get<uint32_t>();
+            c.sport = d.Get<uint16_t>();
+            c.n = d.Get<uint16_t>();
+            c.capacityBps = d.Get<uint64_t>();
+            m_sent.push_back(c);
+        }
+        for (auto n = d.Get<uint64_t>(); n > 0; --n)
+        {
+            Receipt x;
+            x.time = d.GetTime();
+            x.cpid = d.Get<uint64_t>();
+            x.src = d.Get<uint32_t>();
+            x.dst = d.Get<uint32_t>();
+            x.sport = d.Get<uint16_t>();
+            x.flowId = d.Get<uint32_t>();
+            x.rateBefore = d.Get<uint64_t>();
+            x.applied = d.Get<uint8_t>() != 0;
+            m_receipts.push_back(x);
+        }
+        for (uint64_t* x : {&m_counters.arrivals,
+                            &m_counters.atFloor,
+                            &m_counters.unmarked,
+                            &m_counters.latched,
+                            &m_counters.onsets,
+                            &m_counters.triggers,
+                            &m_counters.suppressedNoInnocent,
+                            &m_counters.rateLimited})
+        {
+            *x += d.Get<uint64_t>();
+        }
+        for (QueueTimes& q : m_queueTimes)
+        {
+            for (int64_t& ps : q.ps)
+            {
+                ps += d.Get<int64_t>();
+            }
+            q.latchedArrivals += d.Get<uint64_t>();
+        }
+        if (!d.AtEnd())
+        {
+            throw std::runtime_error("DconRecorder::Collect: rank " + std::to_string(r)
+                                     + " sent more than expected");
+        }
+    }
+}
+
+void
+DconRecorder::WriteCnmCsv(const std::string& path,
+                          const std::function<std::string(uint32_t)>& name) const
+{
+    AtomicOutputFile file(path);
+    std::ofstream& out = file.Stream();
+    out << "time_s,switch,port,flow_id,src,dst,sport,n,capacity_gbps,target_gbps,received_s,"
+           "rate_before_gbps,applied\n";
+    for (const Cnm& c : GetCnms())
+    {
+        auto host = [this, &name](uint32_t addr)
+        {
+            const uint32_t node = m_fabric->GetNodeByAddress(Ipv4Address(addr));
+            return node == UINT32_MAX ? Dotted(addr) : name(node);
+        };
+        out << monitor_codec::Seconds(c.sent) << "," << name(c.sw) << "," << c.port << ",";
+        if (c.flowId != UINT32_MAX)
+        {
+            out << c.flowId;
+        }
+        out << "," << host(c.src) << "," << host(c.dst) << "," << c.sport << "," << c.n << ","
+            << Gbps(c.capacityBps) << "," << Gbps(c.capacityBps / std::max<uint16_t>(c.n, 1))
+            << ",";
+        if (!c.received.IsStrictlyNegative())
+        {
+            out << monitor_codec::Seconds(c.received);
+        }
+        out << ",";
+        if (c.flowOpen)
+        {
+            out << Gbps(c.rateBeforeBps);
+        }
+        out << "," << (c.applied ? 1 : 0) << "\n";
+    }
+    file.Commit();
+}
+
+void
+DconRecorder::WriteSummary(std::ostream& out,
+                           const std::function<std::string(uint32_t)>& name) const
+{
+    const Counters c = m_collected ? m_counters : LocalCounters();
+    const std::vector<QueueTimes> times = GetQueueTimes();
+    std::array<double, 4> total{};
+    for (const QueueTimes& q : times)
+    {
+        for (std::size_t k = 0; k < 4; ++k)
+        {
+            total[k] += static_cast<double>(q.ps[k]) * 1e-12;
+        }
+    }
+    const double congested = total[1] + total[2] + total[3];
+    auto share = [congested](double x)
+    {
+        return congested > 0 ? x / congested : 0.0;
+    };
+    out << "  \"dcon_queues\": {\"arrivals\": " << c.arrivals
+        << ", \"arrivals_qcnm_at_qecn\": " << c.atFloor
+        << ", \"unmarked_above_qecn\": " << c.unmarked << ", \"latched_arrivals\": " << c.latched
+        << ", \"burst_onsets\": " << c.onsets << ", \"cnm_triggers\": " << c.triggers
+        << ", \"reports_no_innocent_flow\": " << c.suppressedNoInnocent
+        << ", \"reports_rate_limited\": " << c.rateLimited << ",\n";
+    out << "    \"queue_seconds\": {\"below_qecn\": " << total[0] << ", \"marking\": " << total[1]
+        << ", \"latched\": " << total[2] << ", \"burst\": " << total[3] << "},\n";
+    out << "    \"shares_above_qecn\": {\"marking\": " << share(total[1])
+        << ", \"latched\": " << share(total[2]) << ", \"burst\": " << share(total[3]) << "},\n";
+    out << "    \"per_queue\": [";
+    bool first = true;
+    for (const QueueTimes& q : times)
+    {
+        const int64_t above = q.ps[1] + q.ps[2] + q.ps[3];
+        if (above == 0)
+        {
+            continue; // never left "below Q_ECN"
+        }
+        // Seconds, not shares of the run: the time below Q_ECN runs on to the end of the
+        // simulation, which depends on the engine (a parallel run stops up to the completion
+        // message's delay later), while the time at or above Q_ECN does not.
+        out << (first ? "\n" : ",\n") << "      {\"switch\": \"" << name(q.sw)
+            << "\", \"port\": " << q.port << ", \"priority\": " << +q.priority
+            << ", \"marking_s\": " << static_cast<double>(q.ps[1]) * 1e-12
+            << ", \"latched_s\": " << static_cast<double>(q.ps[2]) * 1e-12
+            << ", \"burst_s\": " << static_cast<double>(q.ps[3]) * 1e-12
+            << ", \"latched_arrivals\": " << q.latchedArrivals << "}";
+        first = false;
+    }
+    out << (first ? "" : "\n    ") << "]},\n";
+    uint64_t received = 0;
+    uint64_t applied = 0;
+    uint64_t notLowering = 0;
+    uint64_t raised = 0;
+    uint64_t flowEnded = 0;
+    const std::vector<Cnm> cnms = GetCnms();
+    for (const Cnm& m : cnms)
+    {
+        if (m.received.IsStrictlyNegative())
+        {
+            continue;
+        }
+        received++;
+        applied += m.applied;
+        flowEnded += !m.flowOpen;
+        const uint64_t target = m.capacityBps / std::max<uint16_t>(m.n, 1);
+        if (m.flowOpen && target >= m.rateBeforeBps)
+        {
+            notLowering++;
+            raised += m.applied && target > m.rateBeforeBps;
+        }
+    }
+    out << "  \"cnms\": {\"sent\": " << cnms.size() << ", \"received\": " << received
+        << ", \"applied\": " << applied << ", \"not_lowering\": " << notLowering
+        << ", \"raised_rate\": " << raised << ", \"flow_ended\": " << flowEnded << "},\n";
+}
+
+} // namespace ns3

@@ -1,0 +1,372 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "switch-queue-settings.h"
+
+#include "ns3/boolean.h"
+#include "ns3/dcon-queue-disc.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/rdma-cc-registry.h"
+#include "ns3/rdma-congestion-ops.h"
+#include "ns3/string.h"
+#include "ns3/switch-mmu.h"
+#include "ns3/uinteger.h"
+#include "program-frame.h"
+#include "ns3/rdma-fabric-helper.h"
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// The short names of --queue and their queue disciplines.
+const std::pair<const char*, const char*> QUEUE_NAMES[] = {
+    {"red", "ns3::RedEcnQueueDisc"},
+    {"dcon", "ns3::DconQueueDisc"},
+    {"npecn", "ns3::NpEcnQueueDisc"},
+};
+
+} // namespace
+
+std::string
+SwitchQueueSettings::QueueForCc(const std::string& cc)
+{
+    RdmaCongestionOps::LookupTypeId(cc); // throws naming an unknown cc
+    return RdmaCcRegistry::Lookup(cc).queueDisc;
+}
+
+std::string
+SwitchQueueSettings::GetQueueDisc(const std::string& cc) const
+{
+    if (queue == "auto")
+    {
+        return QueueForCc(cc);
+    }
+    for (const auto& [name, tid] : QUEUE_NAMES)
+    {
+        if (queue == name)
+        {
+            return tid;
+        }
+    }
+    throw std::invalid_argument("unknown switch queue '" + queue
+                                + "' (expected auto, red, dcon or npecn)");
+}
+
+SwitchQueueSettings
+SwitchQueueSettings::ForCc(const std::string& cc, DataRate portRate) const
+{
+    SwitchQueueSettings out = *this;
+    const std::string q = GetQueueDisc(cc);
+    const RdmaCcEntry entry = RdmaCcRegistry::Lookup(cc);
+    if (q != entry.queueDisc)
+    {
+        return out;
+    }
+    out.extraQueueAttributes.clear();
+    for (const auto& [attr, value] : entry.GetQueueAttributes(portRate))
+    {
+        // The option that feeds this attribute of this queue, if any.
+        QueueSize* size = nullptr;
+        double* number = nullptr;
+        std::string option;
+        if (q == "ns3::RedEcnQueueDisc" && attr == "Kmin")
+        {
+            size = &out.kmin;
+            option = "kmin";
+        }
+        else if (q == "ns3::RedEcnQueueDisc" && attr == "Kmax")
+        {
+            size = &out.kmax;
+            option = "kmax";
+        }
+        else if (q == "ns3::RedEcnQueueDisc" && attr == "Pmax")
+        {
+            number = &out.pmax;
+            option = "pmax";
+        }
+        else if (q == "ns3::DconQueueDisc" && attr == "QEcn")
+        {
+            size = &out.qecn;
+            option = "qecn";
+        }
+        if (option.empty())
+        {
+            out.extraQueueAttributes.emplace_back(attr, value);
+        }
+        else if (!explicitOptions.count(option))
+        {
+            if (size)
+            {
+                *size = QueueSize(value);
+            }
+            else
+            {
+                *number = std::stod(value);
+            }
+        }
+    }
+    return out;
+}
+
+void
+SwitchQueueSettings::AddCommandLineOptions(ProgramFrame& frame)
+{
+    frame.AddQueueSize("bufferSize", "Switch buffer", bufferSize, 1);
+    frame.AddQueueSize("xoff", "PFC pause threshold (per ingress port and priority)", xoff);
+    frame.AddQueueSize("xon", "PFC resume threshold", xon);
+    frame.AddQueueSize("kmin", "RED ECN Kmin (DCQCN, Swift, TIMELY; DCQCN paper: 5KB)", kmin);
+    frame.AddQueueSize(
+        "kmax", "RED ECN Kmax (DCQCN paper: 200KB; kmin = kmax: step marking)", kmax);
+    frame.AddDouble("pmax", "RED ECN Pmax (DCQCN paper: 0.01)", pmax, 0, 1);
+    frame.AddQueueSize("qecn", "DCON Q_ECN (default 5KB; the testbed: 200KB)", qecn, 1);
+    frame.AddChoice("queue",
+                    "Switch egress queue: auto (from --cc), red, dcon, npecn",
+                    queue,
+                    {"auto", "red", "dcon", "npecn"});
+    frame.AddQueueSize("qcnm", "DCON fixed Q_CNM (0B = dynamic, paper Section 4.4)", qcnm);
+    frame.AddDouble("qcnmFraction",
+                    "DCON fixed Q_CNM as a fraction of the PFC threshold (0 = not used)",
+                    qcnmFraction,
+                    0,
+                    1);
+    frame.AddUnsigned("qcnmFanOut",
+                      "M of the dynamic Q_CNM for every ingress port (0 = from --qcnmFanOutMode)",
+                      qcnmFanOut);
+    frame.AddChoice("qcnmFanOutMode",
+                    "M of the dynamic Q_CNM when --qcnmFanOut is 0: live (egress queues holding "
+                    "packets of the ingress port now), aboveQecn (the same, other queues counted "
+                    "only at or above Q_ECN), design (the egress ports the ingress can reach by "
+                    "routing: the paper's worst case)",
+                    qcnmFanOutMode,
+                    {"live", "aboveQecn", "design"});
+    frame.AddChoice("pfcThreshold",
+                    "PFC pause threshold: static (--xoff/--xon) or dynamic (--pfcAlpha x free "
+                    "shared buffer)",
+                    pfcThreshold,
+                    {"static", "dynamic"});
+    frame.AddDouble("pfcAlpha",
+                    "Dynamic PFC threshold: alpha x free shared buffer (--pfcThreshold=dynamic)",
+                    pfcAlpha,
+                    0,
+                    1000,
+                    true);
+    frame.AddFlag("dconMarkInBurst",
+                  "DCON: keep ECN marking in burst congestion (no latch; paper: false)",
+                  markInBurst);
+    // Options of one queue discipline: refused (ProgramFrame::CheckUse) when the run uses
+    // another.
+    for (const char* red : {"kmin", "kmax", "pmax"})
+    {
+        frame.SetOptionTypes(red, {"ns3::RedEcnQueueDisc"});
+    }
+    for (const char* dcon :
+         {"qecn", "qcnm", "qcnmFraction", "qcnmFanOut", "qcnmFanOutMode", "dconMarkInBurst"})
+    {
+        frame.SetOptionTypes(dcon, {"ns3::DconQueueDisc"});
+    }
+}
+
+QueueSize
+SwitchQueueSettings::GetFixedQcnm() const
+{
+    if (qcnmFraction > 0)
+    {
+        return QueueSize(QueueSizeUnit::BYTES,
+                         static_cast<uint32_t>(qcnmFraction * xoff.GetValue()));
+    }
+    return qcnm;
+}
+
+QueueSize
+SwitchQueueSettings::GetDynamicQcnm(uint32_t m, Time linkDelay, DataRate linkRate) const
+{
+    return DconQueueDisc::ComputeDynamicQcnm(qecn, xoff, m, linkDelay, linkRate);
+}
+
+void
+SwitchQueueSettings::Check() const
+{
+    auto bytes = [](const QueueSize& q)
+    {
+        return std::to_string(q.GetValue()) + " B";
+    };
+    for (const auto& [name, q] :
+         {std::pair<const char*, const QueueSize&>{"bufferSize", bufferSize},
+          {"xoff", xoff},
+          {"xon", xon},
+          {"kmin", kmin},
+          {"kmax", kmax},
+          {"qecn", qecn},
+          {"qcnm", qcnm}})
+    {
+        if (q.GetUnit() != QueueSizeUnit::BYTES)
+        {
+            throw std::invalid_argument(std::string("--") + name + " must be in bytes, got "
+                                        + std::to_string(q.GetValue()) + " packets");
+        }
+    }
+    if (pfcThreshold == "dynamic")
+    {
+        for (const char* opt : {"xoff", "xon", "qcnmFraction"})
+        {
+            if (explicitOptions.count(opt))
+            {
+                throw std::invalid_argument(std::string("--") + opt
+                                            + " applies to --pfcThreshold=static only (the "
+                                              "dynamic threshold is --pfcAlpha x the free "
+                                              "shared buffer)");
+            }
+        }
+    }
+    else if (explicitOptions.count("pfcAlpha"))
+    {
+        throw std::invalid_argument("--pfcAlpha applies to --pfcThreshold=dynamic only (the "
+                                    "static threshold is --xoff)");
+    }
+    if (explicitOptions.count("qcnmFanOutMode") && qcnmFanOut > 0)
+    {
+        throw std::invalid_argument("--qcnmFanOutMode chooses how M is found when --qcnmFanOut "
+                                    "is 0; --qcnmFanOut="
+                                    + std::to_string(qcnmFanOut) + " fixes M: give one of them");
+    }
+    for (const char* fixedOpt : {"qcnm", "qcnmFraction"})
+    {
+        for (const char* mOpt : {"qcnmFanOut", "qcnmFanOutMode"})
+        {
+            if (explicitOptions.count(fixedOpt) && explicitOptions.count(mOpt))
+            {
+                throw std::invalid_argument(std::string("--") + mOpt
+                                            + " sets M of the dynamic Q_CNM, which --" + fixedOpt
+                                            + " replaces by a fixed one: give one of them");
+            }
+        }
+    }
+    if (xon.GetValue() > xoff.GetValue())
+    {
+        throw std::invalid_argument("PFC xon " + bytes(xon) + " is above xoff " + bytes(xoff));
+    }
+    if (xoff.GetValue() > bufferSize.GetValue())
+    {
+        throw std::invalid_argument("PFC xoff " + bytes(xoff) + " is above the buffer size "
+                                    + bytes(bufferSize) + ": no ingress could ever pause");
+    }
+    if (qcnmFanOutMode != "live" && qcnmFanOutMode != "aboveQecn" && qcnmFanOutMode != "design")
+    {
+        throw std::invalid_argument("unknown qcnmFanOutMode '" + qcnmFanOutMode
+                                    + "' (expected live, aboveQecn or design)");
+    }
+    if (pfcThreshold != "static" && pfcThreshold != "dynamic")
+    {
+        throw std::invalid_argument("unknown pfcThreshold '" + pfcThreshold
+                                    + "' (expected static or dynamic)");
+    }
+    if (!(pfcAlpha > 0 && pfcAlpha <= 1000))
+    {
+        throw std::invalid_argument("pfcAlpha must be in (0, 1000], got "
+                                    + std::to_string(pfcAlpha));
+    }
+    if (!(qcnmFraction >= 0 && qcnmFraction <= 1))
+    {
+        throw std::invalid_argument("qcnmFraction must be in [0, 1] (0 = not used), got "
+                                    + std::to_string(qcnmFraction));
+    }
+    if (qecn.GetValue() == 0 || (pfcThreshold == "static" && qecn.GetValue() > xoff.GetValue()))
+    {
+        throw std::invalid_argument("DCON qecn " + bytes(qecn)
+                                    + " must be > 0 and <= the PFC "
+                                      "threshold xoff "
+                                    + bytes(xoff) + " (Q_ECN <= Q_CNM <= Q_PFC)");
+    }
+    QueueSize fixed = GetFixedQcnm();
+    if (fixed.GetValue() > 0
+        && (fixed.GetValue() < qecn.GetValue()
+            || (pfcThreshold == "static" && fixed.GetValue() > xoff.GetValue())))
+    {
+        throw std::invalid_argument(
+            "DCON Q_CNM " + bytes(fixed)
+            + (qcnmFraction > 0 ? " (qcnmFraction " + std::to_string(qcnmFraction) + " x xoff)"
+                                : std::string(" (qcnm)"))
+            + " is outside [qecn " + bytes(qecn) + ", xoff " + bytes(xoff)
+            + "]: need Q_ECN <= Q_CNM <= Q_PFC");
+    }
+}
+
+QueueSize
+SwitchQueueSettings::Apply(RdmaFabricHelper& fh,
+                           const std::string& cc,
+                           Time linkDelay,
+                           DataRate linkRate) const
+{
+    const SwitchQueueSettings s = ForCc(cc, linkRate);
+    return s.ApplySettings(fh, s.GetQueueDisc(cc), linkDelay);
+}
+
+QueueSize
+SwitchQueueSettings::ApplySettings(RdmaFabricHelper& fh, const std::string& q, Time linkDelay) const
+{
+    Check();
+    fh.SetMmuAttribute("BufferSize", QueueSizeValue(bufferSize));
+    if (pfcThreshold == "dynamic")
+    {
+        fh.SetMmuAttribute("ThresholdMode", EnumValue(SwitchMmu::DYNAMIC));
+        fh.SetMmuAttribute("Alpha", DoubleValue(pfcAlpha));
+    }
+    else
+    {
+        fh.SetMmuAttribute("ThresholdMode", EnumValue(SwitchMmu::STATIC));
+        fh.SetMmuAttribute("XOff", QueueSizeValue(xoff));
+        fh.SetMmuAttribute("XOn", QueueSizeValue(xon));
+    }
+    QueueSize fixedQcnm("0B");
+    if (q == "ns3::RedEcnQueueDisc")
+    {
+        fh.SetQueueDisc("ns3::RedEcnQueueDisc",
+                        "Kmin",
+                        QueueSizeValue(kmin),
+                        "Kmax",
+                        QueueSizeValue(kmax),
+                        "Pmax",
+                        DoubleValue(pmax));
+    }
+    else if (q == "ns3::DconQueueDisc")
+    {
+        QueueSize fixed = GetFixedQcnm();
+        bool dynamic = fixed.GetValue() == 0;
+        fh.SetQueueDisc("ns3::DconQueueDisc",
+                        "QEcn",
+                        QueueSizeValue(qecn),
+                        "QcnmMode",
+                        EnumValue(dynamic ? DconQueueDisc::DYNAMIC : DconQueueDisc::FIXED),
+                        "QCnm",
+                        QueueSizeValue(dynamic ? qecn : fixed),
+                        "FanOut",
+                        UintegerValue(qcnmFanOut),
+                        "FanOutMode",
+                        EnumValue(qcnmFanOutMode == "design"      ? DconQueueDisc::DESIGN
+                                  : qcnmFanOutMode == "aboveQecn" ? DconQueueDisc::LIVE_ABOVE_QECN
+                                                                  : DconQueueDisc::LIVE),
+                        "HopDelay",
+                        TimeValue(linkDelay),
+                        "MarkInBurst",
+                        BooleanValue(markInBurst));
+        fixedQcnm = fixed;
+    }
+    else
+    {
+        // NP-ECN, or the queue discipline of an algorithm that brought its own.
+        fh.SetQueueDisc(q);
+    }
+    for (const auto& [name, value] : extraQueueAttributes)
+    {
+        fh.SetQueueDiscAttribute(name, StringValue(value));
+    }
+    return fixedQcnm;
+}
+
+} // namespace ns3

@@ -1,0 +1,327 @@
+/*
+ * Copyright (c) 2026 dcon authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef FABRIC_MONITOR_H
+#define FABRIC_MONITOR_H
+
+#include "congestion-spreading.h"
+#include "ns3/dcon-recorder.h"
+#include "ns3/event-id.h"
+#include "ns3/simple-ref-count.h"
+#include "rdma-fabric-helper.h"
+#include "rdma-flow-helper.h"
+
+#include <map>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup dcon
+ * \brief Records what happens in a fabric and writes it as plain CSV files (a header line,
+ * units in the column names) and a summary.json to an output directory.
+ *
+ * Files:
+ * - flows.csv: flow_id,src,dst,size_bytes,start_s,end_s,fct_s,ideal_fct_s,slowdown (completed
+ *   flows; flows that did not complete are counted in summary.json)
+ * - pfc.csv: time_s,node,port,peer,priority,event,quanta (every PFC frame sent; event is pause
+ *   or resume)
+ * - queues.csv: time_s,node,port,kind,bytes (kind egress = bytes queued for the port, all
+ *   priorities; ingress = bytes held in the switch that arrived on the port, all priorities)
+ * - throughput.csv: time_s,flow,gbps (acknowledged bytes per sample interval)
+ * - drops.csv: node,reason,packets
+ * - victims.csv, pause-trees.csv, pause-events.csv (with EnableCongestionSpreading)
+ * - cnm.csv (fabrics with DCON queues): every CNM sent and what its sender did with it
+ *   (DconRecorder)
+ * - summary.json: totals (see doc/dcon.rst); with DCON queues also their counters and time
+ *   shares and the CNM totals (DconRecorder::WriteSummary)
+ *
+ * Nodes are named in outputs by SetNodeName (default "h<node>" for hosts, "s<node>" for
+ * switches).
+ */
+class FabricMonitor : public SimpleRefCount<FabricMonitor>
+{
+public:
+    /**
+     * \brief Create a monitor.
+     * \param fabric the fabric to watch
+     * \param flows the flows (for ideal FCTs and completion counts)
+     */
+    FabricMonitor(Ptr<RdmaFabric> fabric, Ptr<RdmaFlowHelper> flows);
+
+    /**
+     * \brief Name a node in the outputs.
+     * \param node node index
+     * \param name the name (no commas)
+     */
+    void SetNodeName(uint32_t node, const std::string& name);
+
+    /**
+     * \brief The output name of a node.
+     * \param node node index
+     * \return the name
+     */
+    std::string GetNodeName(uint32_t node) const;
+
+    /**
+     * \brief Sample a switch port's queue every sample interval.
+     * \param node switch node index
+     * \param port port index
+     * \param ingress true for the ingress (MMU) bytes, false for egress queue bytes
+     */
+    void AddQueueSample(uint32_t node, uint32_t port, bool ingress);
+
+    /**
+     * \brief Sample the bytes buffered in the whole fabric (the sum and the largest of the
+     * switches' SwitchMmu::GetTotalUsed) every sample interval, written as buffer.csv: a
+     * stationarity check for long runs.
+     */
+    void AddBufferSample();
+
+    /**
+     * \brief Sample a flow's throughput every sample interval.
+     * \param flowId the flow
+     */
+    void AddThroughputFlow(uint32_t flowId);
+
+    /**
+     * \brief Start recording (connects traces, starts sampling).
+     * \param interval sampling interval for queues and throughput
+     * \param stop no samples after this time
+     */
+    void Start(Time interval, Time stop);
+
+    /**
+     * \brief In a parallel run (FabricParallel), bring every rank's records, PFC events, samples
+     * and counters to rank 0, which then holds what a sequential run's monitor holds. A
+     * collective call: every rank makes it once, after Simulator::Run and before any other
+     * accessor. A sequential run does nothing.
+     */
+    void Collect();
+
+    /**
+     * \brief Write every file to \p dir (created if needed), summary.json last. Each file is
+     * written under a temporary name and renamed when complete (AtomicOutputFile), so an
+     * interrupted write leaves no truncated file. summary.json says whether the run is
+     * complete (SetIncomplete) and what the switches still hold ("mmu_at_end"). Throws
+     * std::runtime_error if a file cannot be written. pfc.csv is in time order, same-time
+     * events by node, port and priority. In a parallel run only rank 0 writes (after
+     * Collect), and summary.json holds the totals over all ranks.
+     * \param dir output directory
+     * \param wallSeconds wall-clock time of the run, for the summary
+     */
+    void Write(const std::string& dir, double wallSeconds) const;
+
+    /**
+     * \brief The names (and patterns) of every file Write, WriteHpccFct (as "fct.txt") and
+     * WriteNodeWork (as "node-work") may write, for ProgramFrame::PrepareOutputFolder.
+     * \return e.g. {"flows.csv", ..., "summary.json"}
+     */
+    static std::vector<std::string> GetOutputKinds();
+
+    /**
+     * \brief Mark the run as incomplete (for example stopped by a safety limit with flows
+     * unfinished): summary.json then says "complete": false and gives the reason. A run is
+     * complete unless this is called.
+     * \throws std::invalid_argument if the reason has quotes, backslashes or control characters
+     * \param reason plain text
+     */
+    void SetIncomplete(const std::string& reason);
+
+    /**
+     * \brief Write the work of every node and link of this process (the input of
+     * scripts/parallel_model.py): PREFIX-nodes.csv (node, kind, frames_sent, frames_received,
+     * summed over the node's devices) and PREFIX-links.csv (a, b, delay_s, frames_a_to_b,
+     * frames_b_to_a). Meant for a sequential run.
+     * \param prefix path prefix of the two files
+     */
+    void WriteNodeWork(const std::string& prefix) const;
+
+    /**
+     * \brief Write the completed flows in the HPCC simulator's FCT format (its fct.txt), so that
+     * analysis scripts written for it keep working: one line per flow, in flow-id order,
+     * \verbatim
+       sip dip sport dport size_bytes start_ns fct_ns ideal_fct_ns
+       \endverbatim
+     * with the IPv4 addresses as 8 hex digits (e.g. 0a000001 for 10.0.0.1), the UDP ports of
+     * the wire (dport 4791) and times in whole nanoseconds (truncated). The ideal FCT is
+     * RdmaFabric::GetIdealFct (HPCC's "standalone FCT"). Throws std::runtime_error if the
+     * file cannot be written.
+     * \param path the file
+     */
+    void WriteHpccFct(const std::string& path) const;
+
+    /**
+     * \brief PFC pause frames (non-zero time) sent by \p from on its link to \p to.
+     * \param from sender of the PAUSE frames
+     * \param to its neighbour
+     * \return frames
+     */
+    uint64_t GetPauseFrames(uint32_t from, uint32_t to) const;
+
+    /**
+     * \brief Completed flow records, in completion order.
+     * \return the records
+     */
+    const std::vector<RdmaFlowRecord>& GetRecords() const;
+
+    /**
+     * \brief Completed flow records sorted by flow id (the order of the output files, which
+     * then does not depend on how completions at the same time were ordered).
+     * \return the records
+     */
+    std::vector<RdmaFlowRecord> GetRecordsById() const;
+
+    /**
+     * \brief Throughput samples of a flow as (time, Gb/s).
+     * \param flowId the flow
+     * \return samples
+     */
+    std::vector<std::pair<Time, double>> GetThroughput(uint32_t flowId) const;
+
+    /**
+     * \brief Mean throughput of a flow over the samples that lie in (from, to] (a sample at t
+     * covers (t - interval, t]).
+     * \param flowId the flow (must have been added with AddThroughputFlow)
+     * \param from window start
+     * \param to window end
+     * \return Gb/s (0 if no sample lies in the window)
+     */
+    double GetAverageThroughput(uint32_t flowId, Time from, Time to) const;
+
+    /**
+     * \brief Queue samples of a port as (time, bytes).
+     * \param node switch node
+     * \param port port
+     * \param ingress ingress or egress
+     * \return samples
+     */
+    std::vector<std::pair<Time, uint64_t>> GetQueueSamples(uint32_t node,
+                                                           uint32_t port,
+                                                           bool ingress) const;
+
+    /**
+     * \brief Measure congestion spreading too (CongestionSpreading: culprit and victim time per
+     * flow, pause trees); Write then also writes victims.csv, pause-trees.csv, pause-events.csv
+     * and summary.json's "spreading". Call before Start. Sequential runs only.
+     */
+    void EnableCongestionSpreading();
+
+    /**
+     * \brief The congestion-spreading measurement, when enabled.
+     * \return it, or null
+     */
+    Ptr<CongestionSpreading> GetCongestionSpreading() const;
+
+    /**
+     * \brief DCON's records (CNMs, queue phases), when the fabric has DCON queues.
+     * \return the recorder, or null
+     */
+    Ptr<DconRecorder> GetDconRecorder() const;
+
+private:
+    /// A sampled port.
+    struct QueueProbe
+    {
+        uint32_t node;                                  //!< switch node
+        uint32_t port;                                  //!< port
+        bool ingress;                                   //!< which counter
+        std::vector<std::pair<Time, uint64_t>> samples; //!< (time, bytes)
+    };
+    /// A sampled flow.
+    struct FlowProbe
+    {
+        Ptr<RdmaFlowState> state;                     //!< set when the flow starts
+        uint64_t lastAcked{0};                        //!< acked bytes at the previous sample
+        std::vector<std::pair<Time, double>> samples; //!< (time, Gb/s)
+    };
+    /// One PFC frame sent.
+    struct PfcEvent
+    {
+        Time time;        //!< when
+        uint32_t node;    //!< sender
+        uint32_t port;    //!< its port
+        uint32_t peer;    //!< neighbour it pauses
+        uint8_t priority; //!< priority
+        uint16_t quanta;  //!< pause time (0 = resume)
+    };
+
+    /// Take one sample of everything.
+    /// Counters summed over the fabric (over every rank after Collect).
+    struct Totals
+    {
+        std::vector<uint64_t> pauseSent;                    //!< per link end (2 * link + end)
+        std::vector<uint64_t> resumeSent;                   //!< per link end
+        std::vector<uint64_t> txFrames;                     //!< per link end
+        std::vector<std::map<std::string, uint64_t>> drops; //!< per switch (GetSwitches order)
+        uint64_t marks{0};                                  //!< ECN marks
+        uint64_t mmuTotal{0};                               //!< buffer in use at the end
+        uint64_t mmuShared{0};                              //!< shared part
+        uint64_t mmuHeadroom{0};                            //!< headroom part
+        uint64_t ingress{0};                                //!< ingress bytes counted
+        uint64_t egress{0};                                 //!< egress bytes queued
+        uint64_t paused{0};                                 //!< paused (port, priority) pairs
+        RdmaNic::Stats nic;                                 //!< NIC counters
+        uint64_t events{0};                                 //!< events executed
+        Time now;                                           //!< simulated time at the end
+    };
+
+    /// \return this process's counters.
+    Totals LocalTotals() const;
+
+    /**
+     * \brief Every counter of \p t that adds up over ranks, in one fixed order (exchanged and
+     * summed by Collect).
+     * \param t the totals
+     * \return pointers into \p t
+     */
+    static std::vector<uint64_t*> Counters(Totals& t);
+
+    void Sample();
+    /**
+     * \brief A PFC frame was sent.
+     * \param link link index
+     * \param fromA true if sent by end a
+     * \param priority priority
+     * \param quanta time
+     */
+    void PfcSent(uint32_t link, bool fromA, uint8_t priority, uint16_t quanta);
+    /**
+     * \brief A flow started.
+     * \param flowId flow
+     * \param state its state
+     */
+    void FlowStarted(uint32_t flowId, Ptr<RdmaFlowState> state);
+    /**
+     * \brief A flow completed.
+     * \param rec its record
+     */
+    void FlowCompleted(const RdmaFlowRecord& rec);
+
+    Ptr<RdmaFabric> m_fabric;
+    Ptr<RdmaFlowHelper> m_flows;
+    std::map<uint32_t, std::string> m_names;
+    std::vector<QueueProbe> m_queues;
+    std::map<uint32_t, FlowProbe> m_flowProbes;
+    bool m_bufferProbe{false}; //!< AddBufferSample was called
+    /// (time, bytes buffered in all switches, bytes in the fullest switch)
+    std::vector<std::tuple<Time, uint64_t, uint64_t>> m_bufferSamples;
+    std::vector<PfcEvent> m_pfc;
+    std::vector<RdmaFlowRecord> m_records;
+    Time m_interval;
+    Time m_stop;
+    std::string m_incomplete;             //!< why the run is incomplete (empty: it is complete)
+    bool m_collected{false};              //!< Collect ran in a parallel run
+    Totals m_totals;                      //!< over every rank (valid when m_collected)
+    Ptr<DconRecorder> m_dcon;             //!< DCON's records (fabrics with DCON queues), or null
+    Ptr<CongestionSpreading> m_spreading; //!< congestion spreading, when enabled
+};
+
+} // namespace ns3
+
+#endif /* FABRIC_MONITOR_H */
