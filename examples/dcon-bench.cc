@@ -53,10 +53,10 @@
 #include "ns3/atomic-output-file.h"
 #include "ns3/boolean.h"
 #include "ns3/config.h"
-#include "ns3/fabric-monitor.h"
-#include "ns3/fabric-parallel.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/fabric-monitor.h"
+#include "ns3/fabric-parallel.h"
 #include "ns3/hpcc-format.h"
 #include "ns3/log.h"
 #include "ns3/parallel-options.h"
@@ -64,9 +64,9 @@
 #include "ns3/queue-size.h"
 #include "ns3/rank-partition.h"
 #include "ns3/rdma-cc-registry.h"
-#include "ns3/rdma-dcqcn.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/rdma-flow-helper.h"
+#include "ns3/rdma-queue-registry.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -93,6 +93,22 @@ NS_LOG_COMPONENT_DEFINE("DconBench");
 
 namespace
 {
+
+/// The parameter set of the HPCC simulator's settings (RdmaCcEntry::parameterSets).
+constexpr const char* REFERENCE_SET = "hpcc-sim";
+
+/**
+ * \brief Whether a type has an attribute (its own or inherited).
+ * \param type TypeId name
+ * \param attribute attribute name
+ * \return true if it has
+ */
+bool
+HasAttribute(const std::string& type, const std::string& attribute)
+{
+    TypeId::AttributeInformation info;
+    return TypeId::LookupByName(type).LookupAttributeByName(attribute, &info);
+}
 
 /// Payload bytes per data packet (the HPCC simulator's 1000).
 constexpr uint32_t PAYLOAD = 1000;
@@ -386,9 +402,37 @@ main(int argc, char* argv[])
         frame.AddDouble(
             "alpha", "Dynamic PFC threshold factor, in (0, 1000]", alpha, 0, 1000, true);
         frame.AddDouble("pmax", "ECN marking probability at Kmax, in [0, 1]", pmax, 0, 1);
-        frame.SetOptionTypes("pmax", {"ns3::RedEcnQueueDisc"});
-        frame.AddDataRate("minRate", "DCQCN and HPCC minimum rate (> 0)", minRate, DataRate(1));
-        frame.SetOptionTypes("minRate", {"ns3::RdmaDcqcn", "ns3::RdmaHpcc"});
+        std::vector<std::string> pmaxTypes;
+        for (const RdmaQueueEntry& q : RdmaQueueRegistry::GetAll())
+        {
+            if (!q.GetAttribute("pmax").empty())
+            {
+                pmaxTypes.push_back(q.typeName);
+            }
+        }
+        frame.SetOptionTypes("pmax", pmaxTypes);
+        frame.AddDataRate("minRate",
+                          "Rate floor of the congestion control (its MinRate attribute; the "
+                          "reference parameter set's is 1 Gb/s), > 0",
+                          minRate,
+                          DataRate(1));
+        // The algorithms with a reference parameter set that sets a rate floor.
+        std::vector<std::string> floorTypes;
+        for (const RdmaCcEntry& e : RdmaCcRegistry::GetAll())
+        {
+            for (const std::string& set : e.GetParameterSetNames())
+            {
+                for (const auto& [attribute, value] :
+                     e.GetParameterSet(set).values(DataRate("100Gbps")))
+                {
+                    if (set == REFERENCE_SET && attribute == "MinRate")
+                    {
+                        floorTypes.push_back(e.typeId().GetName());
+                    }
+                }
+            }
+        }
+        frame.SetOptionTypes("minRate", floorTypes);
         frame.AddTime("safetyStop",
                       "Stop this long after the last flow start at the latest (>= 0)",
                       safety,
@@ -417,13 +461,27 @@ main(int argc, char* argv[])
         frame.SetOwned("ns3::SwitchMmu::Alpha", "use --alpha");
         frame.SetOwned("ns3::SwitchMmu::Headroom",
                        "each switch's PFC headroom is sized from the delay and rate of its links");
-        frame.SetOwned("ns3::RedEcnQueueDisc::Kmin", perRate);
-        frame.SetOwned("ns3::RedEcnQueueDisc::Kmax", perRate);
-        frame.SetOwned("ns3::RedEcnQueueDisc::Pmax", "use --pmax");
-        frame.SetOwned("ns3::RedEcnQueueDisc::MarkOnDequeue",
-                       "the reference marks at dequeue, per port rate");
-        frame.SetOwned("ns3::DconQueueDisc::QEcn", "Q_ECN is Kmin: " + perRate);
-        frame.SetOwned("ns3::DconQueueDisc::QCnm", "Q_CNM is Kmax: " + perRate);
+        // The queue attributes the reference's per-rate settings feed (each queue discipline's
+        // registry entry names its thresholds and its --pmax attribute).
+        for (const RdmaQueueEntry& q : RdmaQueueRegistry::GetAll())
+        {
+            if (!q.lowThreshold.empty())
+            {
+                frame.SetOwned(q.typeName + "::" + q.lowThreshold,
+                               "the lower marking threshold: " + perRate);
+                frame.SetOwned(q.typeName + "::" + q.highThreshold,
+                               "the upper marking threshold: " + perRate);
+            }
+            if (!q.GetAttribute("pmax").empty())
+            {
+                frame.SetOwned(q.typeName + "::" + q.GetAttribute("pmax"), "use --pmax");
+            }
+            if (HasAttribute(q.typeName, "MarkOnDequeue"))
+            {
+                frame.SetOwned(q.typeName + "::MarkOnDequeue",
+                               "the reference marks at dequeue, per port rate");
+            }
+        }
         frame.Parse(argc, argv);
 
         FabricParallel::Start();
@@ -476,26 +534,32 @@ main(int argc, char* argv[])
                                         + FormatTime(ProgramFrame::GetMaxRunTime())
                                         + ", half of ns-3's time range");
         }
-        DataRate lineRate = HostLineRate(topo);
-        frame.ApplyPreset(
-            [&lineRate]()
-            {
-                RdmaDcqcn::SetPreset("cx4", lineRate);
-            });
-        // The reference runs use a 1 Gb/s floor (the preset has 100 Mb/s).
-        frame.SetDefault("ns3::RdmaDcqcn::MinRate", DataRateValue(minRate), "minRate");
-        // HPCC as the HPCC simulator's run.py runs it at 100 Gb/s (T is set below, from the
-        // fabric): mi = 0, the rest are RdmaHpcc's defaults (eta 0.95, RateAi = line / 2500).
-        frame.SetDefault("ns3::RdmaHpcc::MaxStage", UintegerValue(0));
-        frame.SetDefault("ns3::RdmaHpcc::MinRate", DataRateValue(minRate), "minRate");
         // The reference's NIC and switch settings, as defaults: an attribute the user gives wins.
         frame.SetDefault("ns3::RdmaNic::Mtu", UintegerValue(PAYLOAD));
         frame.SetDefault("ns3::RdmaNic::AckInterval", UintegerValue(1));
         frame.SetDefault("ns3::SwitchMmu::PfcEnabled", BooleanValue(true));
         frame.SetDefault("ns3::SwitchMmu::ThresholdMode", EnumValue(SwitchMmu::DYNAMIC));
 
+        // The algorithm as the HPCC simulator runs it: its reference parameter set if it has
+        // one (DCQCN and DCON: ConnectX-4's settings; HPCC: mi = 0), applied to the NICs at
+        // their line rate; a --ns3:: attribute the user gives wins, --minRate replaces the
+        // set's floor.
         RdmaFabricHelper fh;
-        fh.SetCongestionControl(cc);
+        const std::vector<std::string> sets = ccEntry.GetParameterSetNames();
+        fh.SetCongestionControl(
+            cc,
+            std::find(sets.begin(), sets.end(), REFERENCE_SET) != sets.end() ? REFERENCE_SET : "");
+        if (frame.IsGiven("minRate"))
+        {
+            if (IsUserAttribute(ccEntry.typeId(), "MinRate"))
+            {
+                TypeId owner;
+                FindAttributeOwner(ccEntry.typeId(), "MinRate", &owner);
+                throw std::invalid_argument("--minRate and --" + owner.GetName()
+                                            + "::MinRate set the same thing: give one of them");
+            }
+            fh.SetCongestionControlAttribute("MinRate", DataRateValue(minRate));
+        }
         fh.SetMmuAttribute("BufferSize", QueueSizeValue(bufferSize));
         fh.SetMmuAttribute("Alpha", DoubleValue(alpha));
         // ECN thresholds scale with the port speed: 4 KB / 16 KB per Gb/s, i.e. 400/1600 KB at
@@ -511,26 +575,23 @@ main(int argc, char* argv[])
             DataRate rate(bps);
             QueueSizeValue kmin(EcnThreshold(rate, 4000));
             QueueSizeValue kmax(EcnThreshold(rate, 16000));
-            if (queue == "ns3::RedEcnQueueDisc")
+            fh.SetQueueDiscForRate(rate, queue);
+            // The reference's marking thresholds, on the attributes the queue discipline
+            // declares for them (RED: Kmin and Kmax; DCON: Q_ECN and Q_CNM), and RED's Pmax and
+            // marking at dequeue where the queue has them.
+            const RdmaQueueEntry& qe = RdmaQueueRegistry::Lookup(queue);
+            if (!qe.lowThreshold.empty())
             {
-                fh.SetQueueDiscForRate(rate,
-                                       "ns3::RedEcnQueueDisc",
-                                       "Kmin",
-                                       kmin,
-                                       "Kmax",
-                                       kmax,
-                                       "Pmax",
-                                       DoubleValue(pmax),
-                                       "MarkOnDequeue",
-                                       BooleanValue(true));
+                fh.SetQueueDiscAttributeForRate(rate, qe.lowThreshold, kmin);
+                fh.SetQueueDiscAttributeForRate(rate, qe.highThreshold, kmax);
             }
-            else if (queue == "ns3::DconQueueDisc")
+            if (!qe.GetAttribute("pmax").empty())
             {
-                fh.SetQueueDiscForRate(rate, "ns3::DconQueueDisc", "QEcn", kmin, "QCnm", kmax);
+                fh.SetQueueDiscAttributeForRate(rate, qe.GetAttribute("pmax"), DoubleValue(pmax));
             }
-            else
+            if (HasAttribute(queue, "MarkOnDequeue"))
             {
-                fh.SetQueueDiscForRate(rate, queue);
+                fh.SetQueueDiscAttributeForRate(rate, "MarkOnDequeue", BooleanValue(true));
             }
             // What the algorithm itself asks of the queue (e.g. DCTCP's step threshold K, 3 KB
             // per Gb/s as in the HPCC simulator's run.py); an explicit --pmax wins.
@@ -544,10 +605,18 @@ main(int argc, char* argv[])
         }
         fh.SetPartitionFile(par.partitionFile);
         Ptr<RdmaFabric> fabric = fh.Build(topo);
-        if (ccEntry.name == "hpcc")
+        if (HasAttribute(ccEntry.typeId().GetName(), "BaseRtt"))
         {
-            // One T for every flow, the largest base RTT (run.py's GLOBAL_T 1).
-            frame.SetDefault("ns3::RdmaHpcc::BaseRtt", TimeValue(fabric->GetMaxBaseRtt()));
+            // An algorithm with one T for every flow (HPCC) gets the largest base RTT (run.py's
+            // GLOBAL_T 1), unless the user gave it.
+            if (!IsUserAttribute(ccEntry.typeId(), "BaseRtt"))
+            {
+                const TimeValue t(fabric->GetMaxBaseRtt());
+                for (uint32_t h : fabric->GetHosts())
+                {
+                    fabric->GetNic(h)->SetCongestionControlAttribute("BaseRtt", t);
+                }
+            }
         }
         const Ptr<RdmaNic> firstNic = fabric->GetNic(fabric->GetHosts().front());
         const uint8_t controlPriority = firstNic->GetControlPriority();
@@ -717,8 +786,8 @@ main(int argc, char* argv[])
         }
 
         std::cout << "topology               " << topoPath << " (" << topo.nNodes << " nodes, "
-                  << topo.links.size() << " links, host line rate " << lineRate.GetBitRate() / 1e9
-                  << " Gb/s)\n";
+                  << topo.links.size() << " links, host line rate "
+                  << HostLineRate(topo).GetBitRate() / 1e9 << " Gb/s)\n";
         std::cout << "flow file              " << flowsPath << "\n";
         Print(r);
         if (monitor)

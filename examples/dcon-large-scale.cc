@@ -83,7 +83,7 @@ main(int argc, char* argv[])
         frame.AddCcOptions(cfg.cc);
         frame.AddChoice(
             "dcqcnPreset", "DCQCN parameter set: paper or cx4", cfg.dcqcnPreset, {"paper", "cx4"});
-        frame.SetOptionTypes("dcqcnPreset", {"ns3::RdmaDcqcn"});
+        frame.SetOptionTypes("dcqcnPreset", ParameterSetUsers("paper"));
         frame.AddString(
             "workload",
             "Flow sizes: websearch, datamining, datamining-fine, fbhadoop or a CDF file",
@@ -140,7 +140,7 @@ main(int argc, char* argv[])
         cfg.sw.AddCommandLineOptions(frame);
         frame.AddDouble(
             "cnmWindowRtts", "DCON T in RTTs, in (0, 1000000]", cfg.cnmWindowRtts, 0, 1e6, true);
-        frame.SetOptionTypes("cnmWindowRtts", {"ns3::DconQueueDisc"});
+        frame.SetOptionTypes("cnmWindowRtts", SwitchAgentWindowQueues());
         frame.AddDouble("incastShare",
                         "Share of the load sent as Poisson incast events, in [0, 1)",
                         cfg.incastShare,

@@ -23,7 +23,6 @@
 #include "ns3/output-files.h"
 #include "ns3/program-frame.h"
 #include "ns3/rdma-cc-registry.h"
-#include "ns3/rdma-dcqcn.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/rdma-flow-helper.h"
 #include "ns3/rdma-rtt-pid.h"
@@ -164,34 +163,33 @@ main(int argc, char* argv[])
             frame.SetDefault("ns3::RdmaRttPid::PredictorFile",
                              StringValue(predictor == "none" ? "" : predictor),
                              "predictor");
-            if (gains == "tuned")
-            {
-                frame.SetDefault("ns3::RdmaRttPid::Kp", DoubleValue(-0.358), "gains");
-                frame.SetDefault("ns3::RdmaRttPid::Ki", DoubleValue(-0.060), "gains");
-                frame.SetDefault("ns3::RdmaRttPid::Kd", DoubleValue(0.040), "gains");
-                frame.SetDefault("ns3::RdmaRttPid::GainTuning", BooleanValue(false), "gains");
-            }
         }
-        if (tid == RdmaDcqcn::GetTypeId() || tid.IsChildOf(RdmaDcqcn::GetTypeId()))
-        {
-            // DCQCN's paper parameters at this line rate; a --ns3::RdmaDcqcn::... argument wins.
-            frame.ApplyPreset(
-                [&rate]()
-                {
-                    RdmaDcqcn::SetPreset("paper", rate);
-                });
-        }
+        // The algorithm's parameter set: RTT-PID's from --gains, DCQCN's "paper" (the first
+        // set of an algorithm that has sets) for the others; applied to the NICs' factories,
+        // where a --ns3:: argument the user gives wins.
+        const RdmaCcEntry entry = RdmaCcRegistry::Lookup(cc);
+        const std::string parameterSet
+            = pid ? gains : (entry.parameterSets.empty() ? "" : entry.parameterSets.front().name);
         if (!outdir.empty())
         {
             frame.PrepareOutputFolder(outdir, {"run.json", "summary.json"});
         }
         if (pid)
         {
-            // What runs: the defaults as they are now (options, then --ns3:: arguments).
-            auto value = [](const std::string& name)
+            // What runs: the parameter set, the user's --ns3:: arguments, the defaults.
+            const auto setValues = entry.GetParameterValues(parameterSet, rate);
+            auto value = [&setValues](const std::string& name)
             {
+                TypeId tid = RdmaRttPid::GetTypeId();
+                for (const auto& [attribute, text] : setValues)
+                {
+                    if (attribute == name && !IsUserAttribute(tid, name))
+                    {
+                        return text;
+                    }
+                }
                 TypeId::AttributeInformation info;
-                RdmaRttPid::GetTypeId().LookupAttributeByName(name, &info);
+                tid.LookupAttributeByName(name, &info);
                 return info.initialValue->SerializeToString(info.checker);
             };
             const std::string file = value("PredictorFile");
@@ -215,7 +213,7 @@ main(int argc, char* argv[])
             topo.links.push_back({h, 21, rate, linkDelay});
         }
         RdmaFabricHelper fh;
-        fh.SetCongestionControl(cc);
+        fh.SetCongestionControl(cc, parameterSet);
         sw.Apply(fh, cc, linkDelay, rate);
         Ptr<RdmaFabric> f = fh.Build(topo);
         Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(f);

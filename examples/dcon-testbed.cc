@@ -37,6 +37,7 @@
 
 #include "ns3/atomic-output-file.h"
 #include "ns3/core-module.h"
+#include "ns3/dcon-recorder.h"
 #include "ns3/fabric-parallel.h"
 #include "ns3/parallel-options.h"
 #include "ns3/pfc-helper.h"
@@ -63,7 +64,7 @@ main(int argc, char* argv[])
         frame.AddCcOptions(cfg.cc);
         frame.AddChoice(
             "dcqcnPreset", "DCQCN parameter set: paper or cx4", cfg.dcqcnPreset, {"paper", "cx4"});
-        frame.SetOptionTypes("dcqcnPreset", {"ns3::RdmaDcqcn"});
+        frame.SetOptionTypes("dcqcnPreset", ParameterSetUsers("paper"));
         frame.AddString("outdir", "Output directory (default results/testbed-<cc>)", cfg.outdir);
         frame.AddTime("burstStart", "Start of the burst", cfg.burstStart, Time(0));
         frame.AddUnsigned("burstFlowsPerHost",
@@ -103,7 +104,7 @@ main(int argc, char* argv[])
                         0,
                         1e6,
                         true);
-        frame.SetOptionTypes("cnmWindowRtts", {"ns3::DconQueueDisc"});
+        frame.SetOptionTypes("cnmWindowRtts", SwitchAgentWindowQueues());
         frame.AddFlag("pcap", "Write pcap files of L2's ports", cfg.pcap);
         frame.AddFlag("spreading",
                       "Measure congestion spreading: victims.csv, pause-trees.csv, "
@@ -177,7 +178,7 @@ main(int argc, char* argv[])
                   << f.f0Before << ", during " << f.f0During << ", end of run " << f.f0After
                   << "\n  f1 throughput (Gb/s): before burst " << f.f1Before << ", during "
                   << f.f1During;
-        if (m->GetDconRecorder())
+        if (m->GetExtension<DconRecorder>())
         {
             std::cout << "\n  CNMs sent for f0 " << f.cnmsF0 << ", for f1 " << f.cnmsF1 << " ("
                       << f.cnmsAppliedF1 << " applied), for burst flows " << f.cnmsBurst;

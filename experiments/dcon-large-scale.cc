@@ -5,14 +5,14 @@
 #include "dcon-large-scale.h"
 
 #include "ns3/atomic-output-file.h"
+#include "ns3/fabric-parallel.h"
 #include "ns3/flow-size-cdf.h"
 #include "ns3/hpcc-format.h"
-#include "ns3/fabric-parallel.h"
+#include "ns3/poisson-flow-generator.h"
 #include "ns3/rdma-dcqcn.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/value-text.h"
-#include "ns3/poisson-flow-generator.h"
 #include "scenario-attributes.h"
 
 #include <algorithm>
@@ -167,15 +167,15 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
 
     RngSeedManager::SetRun(config.seed);
     RejectScenarioSetAttributes(config.attributeArgs);
-    ApplyCcPreset(config.cc, config.dcqcnPreset, config.linkRate, config.attributeArgs);
+    ApplyAttributeArguments(config.attributeArgs);
     RdmaFabricHelper fh;
-    fh.SetCongestionControl(config.cc);
+    fh.SetCongestionControl(config.cc, ParameterSetFor(config.cc, config.dcqcnPreset));
     // The queue attributes the algorithm declares, so that summary.json shows what runs.
     m_config.sw = config.sw.ForCc(config.cc, config.linkRate);
     m_qcnm = m_config.sw.Apply(fh, config.cc, config.linkDelay, config.linkRate);
     fh.SetPartitionFile(config.partitionFile);
     m_fabric = fh.Build(m_topo.GetTopology());
-    m_fabric->SetCnmWindowInRtts(config.cnmWindowRtts);
+    m_fabric->SetSwitchAgentWindowInRtts(config.cnmWindowRtts);
 
     std::vector<uint32_t> hosts = m_topo.GetTopology().GetHostIds();
     if (replay)

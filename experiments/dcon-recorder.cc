@@ -5,15 +5,17 @@
 #include "dcon-recorder.h"
 
 #include "ns3/atomic-output-file.h"
-#include "ns3/monitor-codec.h"
 #include "ns3/dcon-cnm-generator.h"
-#include "ns3/fabric-parallel.h"
 #include "ns3/dcon-queue-disc.h"
+#include "ns3/fabric-monitor.h"
+#include "ns3/fabric-parallel.h"
+#include "ns3/monitor-codec.h"
 #include "ns3/rdma-switch.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
 #include <deque>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <map>
@@ -44,6 +46,26 @@ Dotted(uint32_t a)
     Ipv4Address(a).Print(os);
     return os.str();
 }
+/**
+ * \brief DconRecorder as FabricMonitor's extension, for fabrics with DCON queues.
+ * \param fabric the fabric
+ * \return the recorder, or nullptr
+ */
+Ptr<FabricMonitorExtension>
+CreateDconRecorder(Ptr<RdmaFabric> fabric)
+{
+    if (!DconRecorder::HasDconQueues(fabric))
+    {
+        return nullptr;
+    }
+    return Create<DconRecorder>(fabric);
+}
+
+/// FabricMonitor writes DCON's records (cnm.csv, summary.json's DCON keys) through this.
+const FabricMonitorExtension::Registration g_dconRecorderRegistration("dcon",
+                                                                      &CreateDconRecorder,
+                                                                      {"cnm.csv"});
+
 } // namespace
 
 DconRecorder::DconRecorder(Ptr<RdmaFabric> fabric)
@@ -76,7 +98,7 @@ DconRecorder::Start()
 {
     for (uint32_t s : m_fabric->GetSwitches())
     {
-        if (Ptr<DconCnmGenerator> g = m_fabric->GetCnmGenerator(s))
+        if (Ptr<DconCnmGenerator> g = DynamicCast<DconCnmGenerator>(m_fabric->GetSwitchAgent(s)))
         {
             g->TraceConnectWithoutContext("CnmSent",
                                           MakeCallback(&DconRecorder::CnmSent, this).Bind(s));
@@ -184,29 +206,22 @@ DconRecorder::Counters
 DconRecorder::LocalCounters() const
 {
     Counters c;
+    // The DCON queues' named counters (DconQueueDisc::GetCounters), added up on this rank.
+    std::map<std::string, uint64_t> q
+        = FabricMonitor::SumQueueCounters(m_fabric, DconQueueDisc::GetTypeId());
+    c.arrivals = q["arrivals"];
+    c.atFloor = q["arrivals_at_qecn_floor"];
+    c.unmarked = q["unmarked_above_qecn"];
+    c.latched = q["latched_arrivals"];
+    c.onsets = q["burst_onsets"];
+    c.triggers = q["cnm_triggers"];
     for (uint32_t s : m_fabric->GetSwitches())
     {
         if (!m_fabric->IsLocal(s))
         {
             continue;
         }
-        Ptr<RdmaSwitch> sw = m_fabric->GetSwitch(s);
-        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
-        {
-            for (uint8_t prio = 0; prio < PfcNetDevice::NUM_PRIORITIES; ++prio)
-            {
-                if (Ptr<DconQueueDisc> dq = DynamicCast<DconQueueDisc>(sw->GetQueueDisc(p, prio)))
-                {
-                    c.arrivals += dq->GetStats().nTotalEnqueuedPackets;
-                    c.atFloor += dq->GetArrivalsAtQecnFloor();
-                    c.unmarked += dq->GetUnmarkedAboveQecn();
-                    c.latched += dq->GetLatchedArrivals();
-                    c.onsets += dq->GetBurstOnsets();
-                    c.triggers += dq->GetCnmTriggers();
-                }
-            }
-        }
-        if (Ptr<DconCnmGenerator> g = m_fabric->GetCnmGenerator(s))
+        if (Ptr<DconCnmGenerator> g = DynamicCast<DconCnmGenerator>(m_fabric->GetSwitchAgent(s)))
         {
             c.suppressedNoInnocent += g->GetStats().noInnocentFlow;
             c.rateLimited += g->GetStats().rateLimited;
@@ -420,8 +435,13 @@ DconRecorder::WriteCnmCsv(const std::string& path,
 }
 
 void
-DconRecorder::WriteSummary(std::ostream& out,
-                           const std::function<std::string(uint32_t)>& name) const
+DconRecorder::WriteFiles(const std::string& dir, const NodeNames& name) const
+{
+    WriteCnmCsv((std::filesystem::path(dir) / "cnm.csv").string(), name);
+}
+
+void
+DconRecorder::WriteSummary(std::ostream& out, const NodeNames& name) const
 {
     const Counters c = m_collected ? m_counters : LocalCounters();
     const std::vector<QueueTimes> times = GetQueueTimes();

@@ -5,12 +5,11 @@
 #ifndef DCON_RECORDER_H
 #define DCON_RECORDER_H
 
-#include "ns3/rdma-fabric-helper.h"
-
 #include "ns3/cnm-header.h"
 #include "ns3/data-rate.h"
+#include "ns3/fabric-monitor-extension.h"
 #include "ns3/nstime.h"
-#include "ns3/simple-ref-count.h"
+#include "ns3/rdma-fabric-helper.h"
 
 #include <array>
 #include <functional>
@@ -44,35 +43,35 @@ namespace ns3
  *
  * In a parallel run Collect brings every rank's records to rank 0.
  */
-class DconRecorder : public SimpleRefCount<DconRecorder>
+class DconRecorder : public FabricMonitorExtension
 {
 public:
     /// One CNM sent.
     struct Cnm
     {
-        Time sent;                    //!< when the switch sent it
-        uint32_t sw{0};               //!< switch node
-        uint32_t port{0};             //!< congested egress port
-        uint32_t src{0};              //!< flow source address (host order)
-        uint32_t dst{0};              //!< flow destination address
-        uint16_t sport{0};            //!< flow UDP source port
-        uint16_t n{0};                //!< N
-        uint64_t capacityBps{0};      //!< C
-        Time received{Time(-1)};      //!< arrival at the sender (negative: not arrived)
-        uint32_t flowId{UINT32_MAX};  //!< the flow (UINT32_MAX: unknown)
-        uint64_t rateBeforeBps{0};    //!< sending rate when it arrived
-        bool flowOpen{false};         //!< the flow was open when it arrived
-        bool applied{false};          //!< the sender applied it
+        Time sent;                   //!< when the switch sent it
+        uint32_t sw{0};              //!< switch node
+        uint32_t port{0};            //!< congested egress port
+        uint32_t src{0};             //!< flow source address (host order)
+        uint32_t dst{0};             //!< flow destination address
+        uint16_t sport{0};           //!< flow UDP source port
+        uint16_t n{0};               //!< N
+        uint64_t capacityBps{0};     //!< C
+        Time received{Time(-1)};     //!< arrival at the sender (negative: not arrived)
+        uint32_t flowId{UINT32_MAX}; //!< the flow (UINT32_MAX: unknown)
+        uint64_t rateBeforeBps{0};   //!< sending rate when it arrived
+        bool flowOpen{false};        //!< the flow was open when it arrived
+        bool applied{false};         //!< the sender applied it
     };
 
     /// One DCON queue's time in each phase (DconQueueDisc::Phase) and latched arrivals.
     struct QueueTimes
     {
-        uint32_t sw{0};                 //!< switch node
-        uint32_t port{0};               //!< port
-        uint8_t priority{0};            //!< priority
-        std::array<int64_t, 4> ps{};    //!< picoseconds per phase
-        uint64_t latchedArrivals{0};    //!< arrivals in the band with marking latched off
+        uint32_t sw{0};              //!< switch node
+        uint32_t port{0};            //!< port
+        uint8_t priority{0};         //!< priority
+        std::array<int64_t, 4> ps{}; //!< picoseconds per phase
+        uint64_t latchedArrivals{0}; //!< arrivals in the band with marking latched off
     };
 
     /**
@@ -91,13 +90,13 @@ public:
     /**
      * \brief Connect to every switch's DconCnmGenerator and every NIC (before the run).
      */
-    void Start();
+    void Start() override;
 
     /**
      * \brief In a parallel run, bring every rank's CNM records and queue times to rank 0 (a
      * collective call, after Simulator::Run). A sequential run does nothing.
      */
-    void Collect();
+    void Collect() override;
 
     /**
      * \brief The CNMs sent, with their arrival matched (send order).
@@ -125,31 +124,38 @@ public:
      * \param out the stream
      * \param name the output name of a node
      */
-    void WriteSummary(std::ostream& out, const std::function<std::string(uint32_t)>& name) const;
+    void WriteSummary(std::ostream& out, const NodeNames& name) const override;
+
+    /**
+     * \brief Write cnm.csv into \p dir (WriteCnmCsv).
+     * \param dir the output folder
+     * \param name node names
+     */
+    void WriteFiles(const std::string& dir, const NodeNames& name) const override;
 
 private:
     /// An arrival reported by a NIC.
     struct Receipt
     {
-        Time time;               //!< when
-        uint64_t cpid{0};        //!< the CNM's congestion point (switch << 16 | port)
-        uint32_t src{0};         //!< flow source address
-        uint32_t dst{0};         //!< flow destination address
-        uint16_t sport{0};       //!< flow source port
-        uint32_t flowId{0};      //!< the flow (UINT32_MAX: ended)
-        uint64_t rateBefore{0};  //!< its rate before
-        bool applied{false};     //!< applied
+        Time time;              //!< when
+        uint64_t cpid{0};       //!< the CNM's congestion point (switch << 16 | port)
+        uint32_t src{0};        //!< flow source address
+        uint32_t dst{0};        //!< flow destination address
+        uint16_t sport{0};      //!< flow source port
+        uint32_t flowId{0};     //!< the flow (UINT32_MAX: ended)
+        uint64_t rateBefore{0}; //!< its rate before
+        bool applied{false};    //!< applied
     };
 
     /// Counters of the DCON queues (summed).
     struct Counters
     {
-        uint64_t arrivals{0};   //!< arrivals
-        uint64_t atFloor{0};    //!< Q_CNM at its Q_ECN floor
-        uint64_t unmarked{0};   //!< arrivals above Q_ECN not marked
-        uint64_t latched{0};    //!< arrivals in the band, latched off
-        uint64_t onsets{0};     //!< burst onsets
-        uint64_t triggers{0};   //!< congested-flow reports
+        uint64_t arrivals{0};             //!< arrivals
+        uint64_t atFloor{0};              //!< Q_CNM at its Q_ECN floor
+        uint64_t unmarked{0};             //!< arrivals above Q_ECN not marked
+        uint64_t latched{0};              //!< arrivals in the band, latched off
+        uint64_t onsets{0};               //!< burst onsets
+        uint64_t triggers{0};             //!< congested-flow reports
         uint64_t suppressedNoInnocent{0}; //!< reports without a non-congested flow on the ingress
         uint64_t rateLimited{0};          //!< reports within CnmInterval
     };
@@ -163,7 +169,7 @@ private:
     std::vector<Cnm> m_sent;         //!< CNMs sent (this rank; all after Collect)
     std::vector<Receipt> m_receipts; //!< arrivals (this rank; all after Collect)
     bool m_collected{false};
-    Counters m_counters;                 //!< after Collect
+    Counters m_counters;                  //!< after Collect
     std::vector<QueueTimes> m_queueTimes; //!< after Collect
 };
 

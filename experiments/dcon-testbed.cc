@@ -7,12 +7,13 @@
 #include "ns3/atomic-output-file.h"
 #include "ns3/boolean.h"
 #include "ns3/bth-header.h"
-#include "ns3/fabric-parallel.h"
 #include "ns3/dcon-queue-disc.h"
+#include "ns3/dcon-recorder.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
-#include "ns3/rdma-dcon.h"
-#include "ns3/rdma-dcqcn.h"
+#include "ns3/fabric-parallel.h"
+#include "ns3/rdma-cc-registry.h"
+#include "ns3/rdma-congestion-ops.h"
 #include "ns3/simulator.h"
 #include "ns3/value-text.h"
 #include "scenario-attributes.h"
@@ -26,6 +27,25 @@
 
 namespace ns3
 {
+
+namespace
+{
+
+/**
+ * \brief The registry name of \p cc when it is a registered algorithm itself (not a subclass
+ * of one): the paper's figures show DCQCN (Fig. 2) and DCON (Fig. 6) as they are.
+ * \param cc short or TypeId name
+ * \return e.g. "dcqcn", or "" for an unregistered subclass
+ */
+std::string
+RegisteredName(const std::string& cc)
+{
+    const TypeId tid = RdmaCongestionOps::LookupTypeId(cc);
+    const RdmaCcEntry e = RdmaCcRegistry::Lookup(tid.GetName());
+    return e.typeId() == tid ? e.name : "";
+}
+
+} // namespace
 
 namespace
 {
@@ -82,15 +102,15 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
                                     + " s, beyond half of ns-3's time range");
     }
     RejectScenarioSetAttributes(config.attributeArgs);
-    ApplyCcPreset(config.cc, config.dcqcnPreset, m_topo.GetFabricLinkRate(), config.attributeArgs);
+    ApplyAttributeArguments(config.attributeArgs);
     RdmaFabricHelper fh;
-    fh.SetCongestionControl(config.cc);
+    fh.SetCongestionControl(config.cc, ParameterSetFor(config.cc, config.dcqcnPreset));
     m_config.sw = config.sw.ForCc(config.cc, m_topo.GetFabricLinkRate());
     m_qcnm
         = m_config.sw.Apply(fh, config.cc, m_topo.GetFabricLinkDelay(), m_topo.GetFabricLinkRate());
     fh.SetPartitionFile(config.partitionFile);
     m_fabric = fh.Build(m_topo.GetTopology());
-    m_fabric->SetCnmWindowInRtts(config.cnmWindowRtts);
+    m_fabric->SetSwitchAgentWindowInRtts(config.cnmWindowRtts);
     m_flows = Create<RdmaFlowHelper>(m_fabric);
     m_flows->SetStopWhenDone(config.runToCompletion);
 
@@ -207,12 +227,12 @@ DconTestbedFacts::DirectNotificationFacts() const
 std::vector<DconTestbedFact>
 DconTestbedFacts::ExpectedFacts(const std::string& cc) const
 {
-    TypeId tid = RdmaCongestionOps::LookupTypeId(cc);
-    if (tid == RdmaDcqcn::GetTypeId())
+    const std::string name = RegisteredName(cc);
+    if (name == "dcqcn")
     {
         return CongestionSpreadingFacts();
     }
-    if (tid == RdmaDcon::GetTypeId())
+    if (name == "dcon")
     {
         return DirectNotificationFacts();
     }
@@ -282,7 +302,7 @@ DconTestbed::GetFacts() const
             f.maxDepth = std::max(f.maxDepth, e.maxDepth);
         }
     }
-    if (Ptr<DconRecorder> rec = m_monitor->GetDconRecorder())
+    if (Ptr<DconRecorder> rec = m_monitor->GetExtension<DconRecorder>())
     {
         for (const DconRecorder::Cnm& c : rec->GetCnms())
         {
@@ -324,11 +344,11 @@ DconTestbedFacts::WriteJson(const std::string& path, const std::string& cc) cons
             << ",\n  \"max_pause_depth\": " << maxDepth;
     }
     out << ",\n  \"facts\": [";
-    const TypeId tid = RdmaCongestionOps::LookupTypeId(cc);
+    const std::string name = RegisteredName(cc);
     bool first = true;
     for (const auto& [figure, facts, expected] :
-         {std::make_tuple("Fig. 2", CongestionSpreadingFacts(), tid == RdmaDcqcn::GetTypeId()),
-          std::make_tuple("Fig. 6", DirectNotificationFacts(), tid == RdmaDcon::GetTypeId())})
+         {std::make_tuple("Fig. 2", CongestionSpreadingFacts(), name == "dcqcn"),
+          std::make_tuple("Fig. 6", DirectNotificationFacts(), name == "dcon")})
     {
         for (const auto& fact : facts)
         {

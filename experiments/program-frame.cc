@@ -10,10 +10,10 @@
 #include "ns3/fabric-parallel.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
+#include "ns3/output-files.h"
 #include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/rng-seed-manager.h"
-#include "ns3/output-files.h"
 
 #if __has_include("ns3/version-defines.h")
 #include "ns3/version-defines.h"
@@ -653,16 +653,6 @@ ProgramFrame::SetDefault(const std::string& path,
 }
 
 void
-ProgramFrame::ApplyPreset(const std::function<void()>& preset)
-{
-    preset();
-    for (const std::string& arg : m_attributeArgs)
-    {
-        SetAttributeArgument(arg, false);
-    }
-}
-
-void
 ProgramFrame::RefuseGiven(const std::vector<std::string>& options, const std::string& why) const
 {
     for (const std::string& o : options)
@@ -831,8 +821,8 @@ ProgramFrame::Fail(const std::exception& e)
     if (dynamic_cast<const std::bad_alloc*>(&e))
     {
         return FabricParallel::Fail("out of memory (" + std::string(e.what())
-                                  + "): the run needs more memory than this machine gives it; a "
-                                    "smaller fabric or fewer flows need less");
+                                    + "): the run needs more memory than this machine gives it; a "
+                                      "smaller fabric or fewer flows need less");
     }
     return FabricParallel::Fail(e.what());
 }

@@ -45,11 +45,11 @@ namespace ns3
  * - an attribute argument is checked before anything is set (the type and attribute exist, the
  *   text is read strictly, the value is in the attribute's range: ReadValueText) and then set
  *   with Config::SetDefault; an attribute the program sets itself from one of its options or
- *   on its factories (SetOwned) is refused naming the option to use; SetDefault (a preset that
- *   yields to the user's value) and ApplyPreset (a function that sets many defaults, after
- *   which the user's values are set again) let a program's presets come first and the user's
- *   values last; and every attribute the user gave is recorded (SetUserAttributePaths) so that
- *   a factory or object setting of it is refused (RefuseOverwritingUserAttribute);
+ *   on its factories (SetOwned) is refused naming the option to use; SetDefault (a program's
+ *   default that yields to the user's value) lets the user's values win; every attribute the
+ *   user gave is recorded (SetUserAttributePaths) so that a factory or object setting of it is
+ *   refused (RefuseOverwritingUserAttribute) and a congestion control's parameter set leaves it
+ *   alone (RdmaFabricHelper::SetCongestionControl);
  * - ns-3's global values (--RngSeed, --RngRun, --SchedulerType, --SimulatorImplementationType,
  *   --ChecksumEnabled) are checked the same way (an unknown engine or scheduler is refused, and
  *   a parallel engine unless the program runs on MPI ranks) and then handed to ns-3;
@@ -287,13 +287,6 @@ public:
                     const std::string& option = "");
 
     /**
-     * \brief Run a preset that sets attribute defaults (e.g. RdmaDcqcn::SetPreset), then set
-     * the user's attribute arguments again, so that the user's values win.
-     * \param preset the preset
-     */
-    void ApplyPreset(const std::function<void()>& preset);
-
-    /**
      * \brief Refuse options that do not apply in this run.
      * \throws std::invalid_argument naming the first of \p options given, and \p why
      * \param options option names
@@ -388,7 +381,7 @@ private:
              std::function<void(const std::string&)> read,
              const std::string& defaultText);
 
-    /// Check and set one attribute argument (Parse and ApplyPreset).
+    /// Check and set one attribute argument (Parse).
     void SetAttributeArgument(const std::string& arg, bool check) const;
 
     /// Check one global value argument.

@@ -6,32 +6,87 @@
 
 #include "ns3/attribute-text.h"
 #include "ns3/config.h"
+#include "ns3/object-factory.h"
 #include "ns3/program-frame.h"
 #include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-congestion-ops.h"
-#include "ns3/rdma-dcqcn.h"
+#include "ns3/rdma-queue-registry.h"
+#include "ns3/rdma-switch-agent.h"
 #include "ns3/string.h"
 
+#include <algorithm>
+#include <set>
 #include <stdexcept>
 
 namespace ns3
 {
 
-void
-ApplyCcPreset(const std::string& cc,
-              const std::string& preset,
-              DataRate lineRate,
-              const std::vector<std::string>& attributeArgs)
+std::string
+ParameterSetFor(const std::string& cc, const std::string& set)
 {
-    TypeId tid = RdmaCongestionOps::LookupTypeId(cc);
-    if (tid == RdmaDcqcn::GetTypeId() || tid.IsChildOf(RdmaDcqcn::GetTypeId()))
+    const std::vector<std::string> own = RdmaCcRegistry::Lookup(cc).GetParameterSetNames();
+    if (std::find(own.begin(), own.end(), set) != own.end())
     {
-        RdmaDcqcn::SetPreset(preset, lineRate);
+        return set;
     }
-    else if (preset != "paper" && preset != "cx4")
+    std::set<std::string> known;
+    for (const RdmaCcEntry& e : RdmaCcRegistry::GetAll())
     {
-        throw std::invalid_argument("unknown DCQCN preset '" + preset + "' (known: paper, cx4)");
+        for (const std::string& n : e.GetParameterSetNames())
+        {
+            known.insert(n);
+        }
     }
+    if (!known.count(set))
+    {
+        std::string list;
+        for (const std::string& n : known)
+        {
+            list += (list.empty() ? "" : ", ") + n;
+        }
+        throw std::invalid_argument("unknown parameter set '" + set + "' (known: " + list + ")");
+    }
+    return "";
+}
+
+std::vector<std::string>
+ParameterSetUsers(const std::string& set)
+{
+    std::vector<std::string> out;
+    for (const RdmaCcEntry& e : RdmaCcRegistry::GetAll())
+    {
+        const std::vector<std::string> sets = e.GetParameterSetNames();
+        if (std::find(sets.begin(), sets.end(), set) != sets.end())
+        {
+            out.push_back(e.typeId().GetName());
+        }
+    }
+    return out;
+}
+
+std::vector<std::string>
+SwitchAgentWindowQueues()
+{
+    std::vector<std::string> out;
+    for (const RdmaCcEntry& e : RdmaCcRegistry::GetAll())
+    {
+        if (e.switchAgent.empty() || std::find(out.begin(), out.end(), e.queueDisc) != out.end())
+        {
+            continue;
+        }
+        ObjectFactory f;
+        f.SetTypeId(e.switchAgent);
+        if (!f.Create<RdmaSwitchAgent>()->GetWindowAttributes().empty())
+        {
+            out.push_back(e.queueDisc);
+        }
+    }
+    return out;
+}
+
+void
+ApplyAttributeArguments(const std::vector<std::string>& attributeArgs)
+{
     for (const std::string& a : attributeArgs)
     {
         std::string::size_type eq = a.find('=');
@@ -54,6 +109,11 @@ ApplyCcPreset(const std::string& cc,
                 throw std::invalid_argument("cannot set attribute " + name + " to '" + value
                                             + "' (an attribute of a parent type?)");
             }
+            TypeId owner;
+            if (FindAttributeOwner(tid, name.substr(sep + 2), &owner))
+            {
+                AddUserAttributePath(owner.GetName() + "::" + name.substr(sep + 2));
+            }
         }
         else if (!Config::SetDefaultFailSafe(name, StringValue(value)))
         {
@@ -67,9 +127,10 @@ std::vector<std::pair<std::string, std::string>>
 GetScenarioOwnedAttributes()
 {
     // Every attribute the scenarios set on factories or objects (SwitchQueueSettings::Apply,
-    // RdmaFabricHelper::SetCongestionControl and Build, RdmaFabric::SetCnmWindowInRtts), with
-    // the option that sets it.
-    return {
+    // RdmaFabricHelper::SetCongestionControl and Build, RdmaFabric::SetSwitchAgentWindowInRtts),
+    // with the option that sets it: the fabric's own, then what each queue discipline declares
+    // (RdmaQueueRegistry), then the switch agents' window (--cnmWindowRtts).
+    std::vector<std::pair<std::string, std::string>> owned{
         {"ns3::SwitchMmu::BufferSize", "--bufferSize"},
         {"ns3::SwitchMmu::ThresholdMode", "--pfcThreshold"},
         {"ns3::SwitchMmu::Alpha", "--pfcAlpha"},
@@ -78,19 +139,28 @@ GetScenarioOwnedAttributes()
         {"ns3::SwitchMmu::Headroom",
          "none: each switch's PFC headroom is sized from the delay and rate of its links"},
         {"ns3::RdmaNic::CongestionControl", "--cc"},
-        {"ns3::RedEcnQueueDisc::Kmin", "--kmin"},
-        {"ns3::RedEcnQueueDisc::Kmax", "--kmax"},
-        {"ns3::RedEcnQueueDisc::Pmax", "--pmax"},
-        {"ns3::DconQueueDisc::QEcn", "--qecn"},
-        {"ns3::DconQueueDisc::QcnmMode", "--qcnm or --qcnmFraction (0: dynamic)"},
-        {"ns3::DconQueueDisc::QCnm", "--qcnm or --qcnmFraction"},
-        {"ns3::DconQueueDisc::FanOut", "--qcnmFanOut"},
-        {"ns3::DconQueueDisc::FanOutMode", "--qcnmFanOutMode"},
-        {"ns3::DconQueueDisc::HopDelay", "none: d is the fabric's link delay"},
-        {"ns3::DconQueueDisc::MarkInBurst", "--dconMarkInBurst"},
-        {"ns3::DconQueueDisc::FlowWindow", "--cnmWindowRtts"},
-        {"ns3::DconIngressTracker::Window", "--cnmWindowRtts"},
     };
+    for (const RdmaQueueEntry& q : RdmaQueueRegistry::GetAll())
+    {
+        for (const RdmaQueueEntry::Setting& st : q.settings)
+        {
+            owned.emplace_back(q.typeName + "::" + st.attribute, st.setter);
+        }
+    }
+    std::set<std::string> agents;
+    for (const RdmaCcEntry& e : RdmaCcRegistry::GetAll())
+    {
+        if (!e.switchAgent.empty() && agents.insert(e.switchAgent).second)
+        {
+            ObjectFactory f;
+            f.SetTypeId(e.switchAgent);
+            for (const auto& [tid, attribute] : f.Create<RdmaSwitchAgent>()->GetWindowAttributes())
+            {
+                owned.emplace_back(tid.GetName() + "::" + attribute, "--cnmWindowRtts");
+            }
+        }
+    }
+    return owned;
 }
 
 void

@@ -18,21 +18,44 @@ class ProgramFrame;
 
 /**
  * \ingroup dcon
- * \brief Apply a DCQCN parameter set (RdmaDcqcn::SetPreset) if the congestion control runs
- * DCQCN's attributes (DCQCN itself and DCON, a subclass), and then the user's attribute
- * arguments again, so that a preset never overrides a value the user gave.
+ * \brief Set the user's attribute arguments as defaults (Config::SetDefault) and record them
+ * as given by the user (AddUserAttributePath), so that a parameter set applied to a factory
+ * (RdmaFabricHelper::SetCongestionControl) leaves them alone.
  * \throws std::invalid_argument naming the argument if it has no "=value", names an unknown
- * attribute or a value ReadValueText refuses (malformed, out of the attribute's range), or
- * naming the preset or cc if they are unknown.
- * \param cc the congestion control (short or TypeId name)
- * \param preset "paper" or "cx4"
- * \param lineRate the NICs' line rate (scales the "cx4" steps)
+ * attribute or a value ReadValueText refuses (malformed, out of the attribute's range).
  * \param attributeArgs what ProgramFrame::GetAttributeArguments returned
  */
-void ApplyCcPreset(const std::string& cc,
-                   const std::string& preset,
-                   DataRate lineRate,
-                   const std::vector<std::string>& attributeArgs);
+void ApplyAttributeArguments(const std::vector<std::string>& attributeArgs);
+
+/**
+ * \ingroup dcon
+ * \brief The parameter set of \p cc that the scenarios' --dcqcnPreset option names: \p set if
+ * the algorithm's registry entry has a set of that name (DCQCN and DCON: "paper", "cx4"), else
+ * "" (its attribute defaults).
+ * \throws std::invalid_argument naming \p set if no registered algorithm has a set of that
+ * name.
+ * \param cc the congestion control (short or TypeId name)
+ * \param set the set's name
+ * \return the set to apply, or ""
+ */
+std::string ParameterSetFor(const std::string& cc, const std::string& set);
+
+/**
+ * \ingroup dcon
+ * \brief The algorithms that have a parameter set of a name (for ProgramFrame::SetOptionTypes
+ * of an option that chooses it).
+ * \param set the set's name, e.g. "paper"
+ * \return their TypeId names (DCQCN and DCON for "paper")
+ */
+std::vector<std::string> ParameterSetUsers(const std::string& set);
+
+/**
+ * \ingroup dcon
+ * \brief The queue disciplines whose switch agent has a window in base RTTs (DCON's, set by
+ * the scenarios' --cnmWindowRtts), for ProgramFrame::SetOptionTypes.
+ * \return their TypeId names
+ */
+std::vector<std::string> SwitchAgentWindowQueues();
 
 /**
  * \ingroup dcon
@@ -61,7 +84,7 @@ void OwnScenarioAttributes(ProgramFrame& frame, const std::string& fallback = ""
  *
  * The scenarios set the MMU's and the queue disciplines' attributes on their factories
  * (SwitchQueueSettings::Apply) and the CNM window on the built switches
- * (RdmaFabric::SetCnmWindowInRtts), which wins over a default the user gave as
+ * (RdmaFabric::SetSwitchAgentWindowInRtts), which wins over a default the user gave as
  * "--ns3::Type::Attribute=value". Each of these attributes has an option of its own (--xoff
  * for ns3::SwitchMmu::XOff, --qcnm for ns3::DconQueueDisc::QCnm, --cnmWindowRtts for
  * ns3::DconIngressTracker::Window, ...), so an argument naming one of them is an error that

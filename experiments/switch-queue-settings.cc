@@ -8,14 +8,18 @@
 #include "ns3/dcon-queue-disc.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/program-frame.h"
 #include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-congestion-ops.h"
+#include "ns3/rdma-fabric-helper.h"
+#include "ns3/rdma-queue-registry.h"
 #include "ns3/string.h"
 #include "ns3/switch-mmu.h"
 #include "ns3/uinteger.h"
-#include "program-frame.h"
-#include "ns3/rdma-fabric-helper.h"
 
+#include <algorithm>
+#include <cctype>
+#include <map>
 #include <stdexcept>
 
 namespace ns3
@@ -24,12 +28,50 @@ namespace ns3
 namespace
 {
 
-/// The short names of --queue and their queue disciplines.
-const std::pair<const char*, const char*> QUEUE_NAMES[] = {
-    {"red", "ns3::RedEcnQueueDisc"},
-    {"dcon", "ns3::DconQueueDisc"},
-    {"npecn", "ns3::NpEcnQueueDisc"},
-};
+/// "auto" and the registered queues' short names, for --queue.
+std::vector<std::string>
+QueueChoices()
+{
+    std::vector<std::string> out{"auto"};
+    for (const std::string& n : RdmaQueueRegistry::GetNames())
+    {
+        out.push_back(n);
+    }
+    return out;
+}
+
+/**
+ * \brief The size field of \p s that option \p option sets, if it is one.
+ * \param s the settings
+ * \param option option name without "--"
+ * \return the field, or nullptr
+ */
+QueueSize*
+SizeOption(SwitchQueueSettings& s, const std::string& option)
+{
+    const std::pair<const char*, QueueSize*> sizes[]
+        = {{"kmin", &s.kmin}, {"kmax", &s.kmax}, {"qecn", &s.qecn}};
+    for (const auto& [name, field] : sizes)
+    {
+        if (option == name)
+        {
+            return field;
+        }
+    }
+    return nullptr;
+}
+
+/**
+ * \brief The number field of \p s that option \p option sets, if it is one.
+ * \param s the settings
+ * \param option option name without "--"
+ * \return the field, or nullptr
+ */
+double*
+NumberOption(SwitchQueueSettings& s, const std::string& option)
+{
+    return option == "pmax" ? &s.pmax : nullptr;
+}
 
 } // namespace
 
@@ -47,15 +89,20 @@ SwitchQueueSettings::GetQueueDisc(const std::string& cc) const
     {
         return QueueForCc(cc);
     }
-    for (const auto& [name, tid] : QUEUE_NAMES)
+    for (const RdmaQueueEntry& e : RdmaQueueRegistry::GetAll())
     {
-        if (queue == name)
+        if (queue == e.name)
         {
-            return tid;
+            return e.typeName;
         }
     }
-    throw std::invalid_argument("unknown switch queue '" + queue
-                                + "' (expected auto, red, dcon or npecn)");
+    std::string expected;
+    const std::vector<std::string> choices = QueueChoices();
+    for (std::size_t i = 0; i < choices.size(); ++i)
+    {
+        expected += (i == 0 ? "" : (i + 1 == choices.size() ? " or " : ", ")) + choices[i];
+    }
+    throw std::invalid_argument("unknown switch queue '" + queue + "' (expected " + expected + ")");
 }
 
 SwitchQueueSettings
@@ -71,29 +118,25 @@ SwitchQueueSettings::ForCc(const std::string& cc, DataRate portRate) const
     out.extraQueueAttributes.clear();
     for (const auto& [attr, value] : entry.GetQueueAttributes(portRate))
     {
-        // The option that feeds this attribute of this queue, if any.
+        // The option that feeds this attribute of this queue (its registry entry), if any.
         QueueSize* size = nullptr;
         double* number = nullptr;
         std::string option;
-        if (q == "ns3::RedEcnQueueDisc" && attr == "Kmin")
+        for (const std::string& o : RdmaQueueRegistry::Lookup(q).GetOptions())
         {
-            size = &out.kmin;
-            option = "kmin";
+            if (RdmaQueueRegistry::Lookup(q).GetAttribute(o) == attr)
+            {
+                option = o;
+            }
         }
-        else if (q == "ns3::RedEcnQueueDisc" && attr == "Kmax")
+        if (!option.empty())
         {
-            size = &out.kmax;
-            option = "kmax";
-        }
-        else if (q == "ns3::RedEcnQueueDisc" && attr == "Pmax")
-        {
-            number = &out.pmax;
-            option = "pmax";
-        }
-        else if (q == "ns3::DconQueueDisc" && attr == "QEcn")
-        {
-            size = &out.qecn;
-            option = "qecn";
+            size = SizeOption(out, option);
+            number = size ? nullptr : NumberOption(out, option);
+            if (!size && !number)
+            {
+                option.clear(); // not a size or number this code can replace: pass it on
+            }
         }
         if (option.empty())
         {
@@ -125,10 +168,15 @@ SwitchQueueSettings::AddCommandLineOptions(ProgramFrame& frame)
         "kmax", "RED ECN Kmax (DCQCN paper: 200KB; kmin = kmax: step marking)", kmax);
     frame.AddDouble("pmax", "RED ECN Pmax (DCQCN paper: 0.01)", pmax, 0, 1);
     frame.AddQueueSize("qecn", "DCON Q_ECN (default 5KB; the testbed: 200KB)", qecn, 1);
-    frame.AddChoice("queue",
-                    "Switch egress queue: auto (from --cc), red, dcon, npecn",
-                    queue,
-                    {"auto", "red", "dcon", "npecn"});
+    {
+        std::string list;
+        for (const std::string& c : QueueChoices())
+        {
+            list += (list.empty() ? "" : ", ") + c;
+        }
+        frame.AddChoice(
+            "queue", "Switch egress queue: " + list + " (auto: from --cc)", queue, QueueChoices());
+    }
     frame.AddQueueSize("qcnm", "DCON fixed Q_CNM (0B = dynamic, paper Section 4.4)", qcnm);
     frame.AddDouble("qcnmFraction",
                     "DCON fixed Q_CNM as a fraction of the PFC threshold (0 = not used)",
@@ -159,16 +207,35 @@ SwitchQueueSettings::AddCommandLineOptions(ProgramFrame& frame)
     frame.AddFlag("dconMarkInBurst",
                   "DCON: keep ECN marking in burst congestion (no latch; paper: false)",
                   markInBurst);
-    // Options of one queue discipline: refused (ProgramFrame::CheckUse) when the run uses
-    // another.
-    for (const char* red : {"kmin", "kmax", "pmax"})
+    // Options of one queue discipline (every --option its registry entry names): refused
+    // (ProgramFrame::CheckUse) when the run uses another.
+    std::map<std::string, std::vector<std::string>> types;
+    for (const RdmaQueueEntry& e : RdmaQueueRegistry::GetAll())
     {
-        frame.SetOptionTypes(red, {"ns3::RedEcnQueueDisc"});
+        for (const RdmaQueueEntry::Setting& st : e.settings)
+        {
+            for (std::size_t at = st.setter.find("--"); at != std::string::npos;
+                 at = st.setter.find("--", at + 2))
+            {
+                std::size_t end = at + 2;
+                while (end < st.setter.size() && std::isalnum(st.setter[end]))
+                {
+                    ++end;
+                }
+                std::vector<std::string>& t = types[st.setter.substr(at + 2, end - at - 2)];
+                if (std::find(t.begin(), t.end(), e.typeName) == t.end())
+                {
+                    t.push_back(e.typeName);
+                }
+            }
+        }
     }
-    for (const char* dcon :
-         {"qecn", "qcnm", "qcnmFraction", "qcnmFanOut", "qcnmFanOutMode", "dconMarkInBurst"})
+    for (const auto& [option, typeNames] : types)
     {
-        frame.SetOptionTypes(dcon, {"ns3::DconQueueDisc"});
+        if (frame.HasOption(option))
+        {
+            frame.SetOptionTypes(option, typeNames);
+        }
     }
 }
 

@@ -5,10 +5,8 @@
 #include "fabric-monitor.h"
 
 #include "atomic-output-file.h"
-#include "ns3/dcon-recorder.h"
 #include "monitor-codec.h"
 #include "ns3/fabric-parallel.h"
-#include "ns3/dcon-queue-disc.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -27,20 +25,43 @@ using monitor_codec::Decoder;
 using monitor_codec::Encoder;
 using monitor_codec::Seconds;
 
+std::map<std::string, uint64_t>
+FabricMonitor::SumQueueCounters(Ptr<RdmaFabric> fabric, TypeId type)
+{
+    std::map<std::string, uint64_t> sum;
+    for (uint32_t s : fabric->GetSwitches())
+    {
+        if (!fabric->IsLocal(s))
+        {
+            continue;
+        }
+        Ptr<RdmaSwitch> sw = fabric->GetSwitch(s);
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            for (uint8_t prio = 0; prio < PfcNetDevice::NUM_PRIORITIES; ++prio)
+            {
+                Ptr<RdmaEgressQueueDisc> q = sw->GetQueueDisc(p, prio);
+                if (!q
+                    || (type != TypeId() && q->GetInstanceTypeId() != type
+                        && !q->GetInstanceTypeId().IsChildOf(type)))
+                {
+                    continue;
+                }
+                for (const auto& [name, value] : q->GetCounters())
+                {
+                    sum[name] += value;
+                }
+            }
+        }
+    }
+    return sum;
+}
+
 FabricMonitor::FabricMonitor(Ptr<RdmaFabric> fabric, Ptr<RdmaFlowHelper> flows)
     : m_fabric(fabric)
     , m_flows(flows)
 {
-    if (DconRecorder::HasDconQueues(fabric))
-    {
-        m_dcon = Create<DconRecorder>(fabric);
-    }
-}
-
-Ptr<DconRecorder>
-FabricMonitor::GetDconRecorder() const
-{
-    return m_dcon;
+    m_extensions = FabricMonitorExtension::CreateAll(fabric);
 }
 
 void
@@ -115,7 +136,8 @@ FabricMonitor::Start(Time interval, Time stop)
     for (uint32_t h : m_fabric->GetHosts())
     {
         Ptr<RdmaNic> nic = m_fabric->GetNic(h);
-        nic->TraceConnectWithoutContext("FlowStart", MakeCallback(&FabricMonitor::FlowStarted, this));
+        nic->TraceConnectWithoutContext("FlowStart",
+                                        MakeCallback(&FabricMonitor::FlowStarted, this));
         nic->TraceConnectWithoutContext("FlowComplete",
                                         MakeCallback(&FabricMonitor::FlowCompleted, this));
     }
@@ -127,9 +149,9 @@ FabricMonitor::Start(Time interval, Time stop)
         links[l].devB->TraceConnectWithoutContext(
             "PfcTx", MakeCallback(&FabricMonitor::PfcSent, this).Bind(l, false));
     }
-    if (m_dcon)
+    for (const Ptr<FabricMonitorExtension>& e : m_extensions)
     {
-        m_dcon->Start();
+        e->Start();
     }
     if (m_spreading)
     {
@@ -329,20 +351,23 @@ FabricMonitor::WriteHpccFct(const std::string& path) const
 std::vector<std::string>
 FabricMonitor::GetOutputKinds()
 {
-    return {"flows.csv",
-            "pfc.csv",
-            "queues.csv",
-            "buffer.csv",
-            "throughput.csv",
-            "drops.csv",
-            "cnm.csv",
-            "summary.json",
-            "fct.txt",
-            "node-work-nodes.csv",
-            "node-work-links.csv",
-            "victims.csv",
-            "pause-trees.csv",
-            "pause-events.csv"};
+    std::vector<std::string> kinds{
+        "flows.csv", "pfc.csv", "queues.csv", "buffer.csv", "throughput.csv", "drops.csv"};
+    for (const std::string& k : FabricMonitorExtension::GetAllOutputKinds())
+    {
+        kinds.push_back(k);
+    }
+    for (const char* k : {"summary.json",
+                          "fct.txt",
+                          "node-work-nodes.csv",
+                          "node-work-links.csv",
+                          "victims.csv",
+                          "pause-trees.csv",
+                          "pause-events.csv"})
+    {
+        kinds.push_back(k);
+    }
+    return kinds;
 }
 
 void
@@ -368,9 +393,9 @@ FabricMonitor::Write(const std::string& dir, double wallSeconds) const
     {
         return GetNodeName(node);
     };
-    if (m_dcon)
+    for (const Ptr<FabricMonitorExtension>& e : m_extensions)
     {
-        m_dcon->WriteCnmCsv((d / "cnm.csv").string(), name);
+        e->WriteFiles(d.string(), name);
     }
     if (m_spreading)
     {
@@ -530,9 +555,9 @@ FabricMonitor::Write(const std::string& dir, double wallSeconds) const
     out << "  \"cnps_received\": " << nic.cnpsReceived << ",\n";
     out << "  \"cnms_received\": " << nic.cnmsReceived << ",\n";
     out << "  \"naks_sent\": " << nic.naksSent << ",\n";
-    if (m_dcon)
+    for (const Ptr<FabricMonitorExtension>& e : m_extensions)
     {
-        m_dcon->WriteSummary(out, name);
+        e->WriteSummary(out, name);
     }
     if (m_spreading)
     {
@@ -671,9 +696,9 @@ FabricMonitor::Collect()
     {
         return;
     }
-    if (m_dcon)
+    for (const Ptr<FabricMonitorExtension>& e : m_extensions)
     {
-        m_dcon->Collect();
+        e->Collect();
     }
     // Each rank's part. A node's objects on another rank hold zeros (they never run), so the
     // totals add up; samples of a port or flow are taken from the rank that runs it.

@@ -6,7 +6,7 @@
 #define FABRIC_MONITOR_H
 
 #include "congestion-spreading.h"
-#include "ns3/dcon-recorder.h"
+#include "fabric-monitor-extension.h"
 #include "ns3/event-id.h"
 #include "ns3/simple-ref-count.h"
 #include "rdma-fabric-helper.h"
@@ -36,10 +36,10 @@ namespace ns3
  * - throughput.csv: time_s,flow,gbps (acknowledged bytes per sample interval)
  * - drops.csv: node,reason,packets
  * - victims.csv, pause-trees.csv, pause-events.csv (with EnableCongestionSpreading)
- * - cnm.csv (fabrics with DCON queues): every CNM sent and what its sender did with it
- *   (DconRecorder)
- * - summary.json: totals (see doc/dcon.rst); with DCON queues also their counters and time
- *   shares and the CNM totals (DconRecorder::WriteSummary)
+ * - the files of the algorithms' FabricMonitorExtensions (DCON's DconRecorder: cnm.csv, every
+ *   CNM sent and what its sender did with it, in fabrics with DCON queues)
+ * - summary.json: totals (see doc/dcon.rst), then what the extensions add (DCON: its queues'
+ *   counters and time shares and the CNM totals)
  *
  * Nodes are named in outputs by SetNodeName (default "h<node>" for hosts, "s<node>" for
  * switches).
@@ -219,10 +219,32 @@ public:
     Ptr<CongestionSpreading> GetCongestionSpreading() const;
 
     /**
-     * \brief DCON's records (CNMs, queue phases), when the fabric has DCON queues.
-     * \return the recorder, or null
+     * \brief The named counters of the egress queue discipline of every port and priority of
+     * the fabric's switches on this rank (RdmaEgressQueueDisc::GetCounters), added up by name.
+     * \param fabric the fabric
+     * \param type if not empty, only queue discs of this TypeId (or a subclass)
+     * \return name -> sum
      */
-    Ptr<DconRecorder> GetDconRecorder() const;
+    static std::map<std::string, uint64_t> SumQueueCounters(Ptr<RdmaFabric> fabric,
+                                                            TypeId type = TypeId());
+
+    /**
+     * \brief The extension of type \p T (e.g. DconRecorder), if the fabric has one.
+     * \return it, or null
+     */
+    template <typename T>
+    Ptr<T>
+    GetExtension() const
+    {
+        for (const Ptr<FabricMonitorExtension>& e : m_extensions)
+        {
+            if (Ptr<T> t = DynamicCast<T>(e))
+            {
+                return t;
+            }
+        }
+        return nullptr;
+    }
 
 private:
     /// A sampled port.
@@ -315,11 +337,11 @@ private:
     std::vector<RdmaFlowRecord> m_records;
     Time m_interval;
     Time m_stop;
-    std::string m_incomplete;             //!< why the run is incomplete (empty: it is complete)
-    bool m_collected{false};              //!< Collect ran in a parallel run
-    Totals m_totals;                      //!< over every rank (valid when m_collected)
-    Ptr<DconRecorder> m_dcon;             //!< DCON's records (fabrics with DCON queues), or null
-    Ptr<CongestionSpreading> m_spreading; //!< congestion spreading, when enabled
+    std::string m_incomplete; //!< why the run is incomplete (empty: it is complete)
+    bool m_collected{false};  //!< Collect ran in a parallel run
+    Totals m_totals;          //!< over every rank (valid when m_collected)
+    std::vector<Ptr<FabricMonitorExtension>> m_extensions; //!< the algorithms' outputs
+    Ptr<CongestionSpreading> m_spreading;                  //!< congestion spreading, when enabled
 };
 
 } // namespace ns3

@@ -5,14 +5,14 @@
 #include "rdma-fabric-helper.h"
 
 #include "ns3/abort.h"
-#include "ns3/dcon-cnm-generator.h"
 #include "ns3/fabric-parallel.h"
-#include "ns3/dcon-queue-disc.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pointer.h"
 #include "ns3/queue-size.h"
+#include "ns3/rdma-cc-registry.h"
+#include "ns3/rdma-switch-agent.h"
 #include "ns3/red-ecn-queue-disc.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -68,10 +68,10 @@ RdmaFabric::IsSwitch(uint32_t node) const
     return m_isSwitch.at(node);
 }
 
-Ptr<DconCnmGenerator>
-RdmaFabric::GetCnmGenerator(uint32_t node) const
+Ptr<RdmaSwitchAgent>
+RdmaFabric::GetSwitchAgent(uint32_t node) const
 {
-    return GetSwitch(node)->GetObject<DconCnmGenerator>();
+    return GetSwitch(node)->GetObject<RdmaSwitchAgent>();
 }
 
 Ptr<Node>
@@ -278,7 +278,7 @@ RdmaFabric::GetMaxBaseRtt() const
 }
 
 void
-RdmaFabric::SetCnmWindowInRtts(double rtts)
+RdmaFabric::SetSwitchAgentWindowInRtts(double rtts)
 {
     if (!(rtts > 0) || !std::isfinite(rtts))
     {
@@ -294,30 +294,17 @@ RdmaFabric::SetCnmWindowInRtts(double rtts)
             << " s)";
         throw std::invalid_argument(oss.str());
     }
-    RefuseOverwritingUserAttribute(TypeId::LookupByName("ns3::DconIngressTracker"),
-                                   "Window",
-                                   "the program (the CNM window T in base RTTs)");
-    RefuseOverwritingUserAttribute(
-        DconQueueDisc::GetTypeId(), "FlowWindow", "the program (the CNM window T in base RTTs)");
     Time w = rtt * rtts;
     for (uint32_t s : m_switchIds)
     {
-        Ptr<RdmaSwitch> sw = m_switches[s];
-        if (Ptr<DconCnmGenerator> g = sw->GetObject<DconCnmGenerator>())
+        if (Ptr<RdmaSwitchAgent> agent = m_switches[s]->GetObject<RdmaSwitchAgent>())
         {
-            g->GetIngressTracker()->SetAttribute("Window", TimeValue(w));
-        }
-        // T is also the window in which DCON's queues count the flows passing through (N).
-        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
-        {
-            for (uint8_t c = 0; c < PfcNetDevice::NUM_PRIORITIES; ++c)
+            for (const auto& [tid, attribute] : agent->GetWindowAttributes())
             {
-                Ptr<DconQueueDisc> q = DynamicCast<DconQueueDisc>(sw->GetQueueDisc(p, c));
-                if (q)
-                {
-                    q->SetAttribute("FlowWindow", TimeValue(w));
-                }
+                RefuseOverwritingUserAttribute(
+                    tid, attribute, "the program (the switch agents' window in base RTTs)");
             }
+            agent->SetWindow(w);
         }
     }
 }
@@ -406,7 +393,6 @@ RdmaFabric::AssignStreams(int64_t stream)
 RdmaFabricHelper::RdmaFabricHelper()
 {
     m_switchFactory.SetTypeId(RdmaSwitch::GetTypeId());
-    m_cnmFactory.SetTypeId(DconCnmGenerator::GetTypeId());
     m_mmuFactory.SetTypeId(SwitchMmu::GetTypeId());
     m_deviceFactory.SetTypeId(PfcNetDevice::GetTypeId());
     m_channelFactory.SetTypeId(PfcChannel::GetTypeId());
@@ -423,11 +409,9 @@ RdmaFabricHelper::SetSwitchAttribute(const std::string& name, const AttributeVal
 }
 
 void
-RdmaFabricHelper::SetCnmGeneratorAttribute(const std::string& name, const AttributeValue& value)
+RdmaFabricHelper::SetSwitchAgentAttribute(const std::string& name, const AttributeValue& value)
 {
-    RefuseOverwritingUserAttribute(
-        m_cnmFactory.GetTypeId(), name, "the program (on every CNM generator)");
-    m_cnmFactory.Set(name, value);
+    m_agentAttributes.emplace_back(name, value.Copy());
 }
 
 void
@@ -474,11 +458,16 @@ RdmaFabricHelper::GetCreatedTypes(const std::string& cc, const std::string& queu
                               TypeId::LookupByName("ns3::RdmaFifoQueue"),
                               queue.GetTypeId(),
                               RdmaCongestionOps::LookupTypeId(cc)};
-    if (queue.GetTypeId() == DconQueueDisc::GetTypeId()
-        || queue.GetTypeId().IsChildOf(DconQueueDisc::GetTypeId()))
+    const std::string agent = RdmaCcRegistry::GetSwitchAgentFor(queue.GetTypeId());
+    if (!agent.empty())
     {
-        types.push_back(DconCnmGenerator::GetTypeId());
-        types.push_back(TypeId::LookupByName("ns3::DconIngressTracker"));
+        ObjectFactory f;
+        f.SetTypeId(agent);
+        types.push_back(f.GetTypeId());
+        for (TypeId t : f.Create<RdmaSwitchAgent>()->GetCreatedTypes())
+        {
+            types.push_back(t);
+        }
     }
     if (queue.GetTypeId() == RedEcnQueueDisc::GetTypeId()
         || queue.GetTypeId().IsChildOf(RedEcnQueueDisc::GetTypeId()))
@@ -536,11 +525,84 @@ RdmaFabricHelper::SetQueueDiscAttributeForRate(DataRate rate,
 }
 
 void
-RdmaFabricHelper::SetCongestionControl(const std::string& name)
+RdmaFabricHelper::SetCongestionControl(const std::string& name, const std::string& parameterSet)
 {
     RefuseOverwritingUserAttribute(
         m_nicFactory.GetTypeId(), "CongestionControl", "the program (from --cc, on every NIC)");
-    m_nicFactory.Set("CongestionControl", TypeIdValue(RdmaCongestionOps::LookupTypeId(name)));
+    TypeId tid = RdmaCongestionOps::LookupTypeId(name);
+    if (!parameterSet.empty())
+    {
+        RdmaCcRegistry::Lookup(tid.GetName()).GetParameterSet(parameterSet); // throws if unknown
+    }
+    m_nicFactory.Set("CongestionControl", TypeIdValue(tid));
+    m_ccTypeId = tid;
+    m_ccParameterSet = parameterSet;
+}
+
+void
+RdmaFabricHelper::SetCongestionControlAttribute(const std::string& name,
+                                                const AttributeValue& value)
+{
+    if (m_ccTypeId == TypeId())
+    {
+        throw std::invalid_argument(
+            "RdmaFabricHelper: SetCongestionControlAttribute before SetCongestionControl");
+    }
+    const TypeId tid = m_ccTypeId;
+    TypeId::AttributeInformation info;
+    if (!tid.LookupAttributeByName(name, &info))
+    {
+        throw std::invalid_argument("congestion control " + tid.GetName() + " has no attribute '"
+                                    + name + "'");
+    }
+    Ptr<AttributeValue> checked = info.checker->CreateValidValue(value);
+    if (!checked)
+    {
+        throw std::invalid_argument("invalid value for " + tid.GetName() + "::" + name);
+    }
+    RefuseOverwritingUserAttribute(tid, name, "the program (on every NIC's congestion control)");
+    m_ccAttributes.emplace_back(name, checked);
+}
+
+void
+RdmaFabricHelper::SetCcAttributes(Ptr<RdmaNic> nic, DataRate lineRate) const
+{
+    const TypeId tid = nic->GetCongestionControl();
+    if (!m_ccParameterSet.empty())
+    {
+        const RdmaCcEntry entry = RdmaCcRegistry::Lookup(tid.GetName());
+        for (const auto& [name, value] : entry.GetParameterValues(m_ccParameterSet, lineRate))
+        {
+            if (!IsUserAttribute(tid, name)) // the user's value wins
+            {
+                nic->SetCongestionControlAttribute(name, StringValue(value));
+            }
+        }
+    }
+    for (const auto& [name, value] : m_ccAttributes)
+    {
+        nic->SetCongestionControlAttribute(name, *value);
+    }
+}
+
+Ptr<RdmaSwitchAgent>
+RdmaFabricHelper::CreateSwitchAgent(const std::string& type) const
+{
+    ObjectFactory factory;
+    factory.SetTypeId(type);
+    for (const auto& [name, value] : m_agentAttributes)
+    {
+        TypeId::AttributeInformation info;
+        if (!factory.GetTypeId().LookupAttributeByName(name, &info))
+        {
+            throw std::invalid_argument("switch agent " + type + " has no attribute '" + name
+                                        + "'");
+        }
+        RefuseOverwritingUserAttribute(
+            factory.GetTypeId(), name, "the program (on every switch agent)");
+        factory.Set(name, *value);
+    }
+    return factory.Create<RdmaSwitchAgent>();
 }
 
 void
@@ -786,6 +848,7 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
         Ptr<RdmaNic> nic = m_nicFactory.Create<RdmaNic>();
         f->m_nodes.Get(h)->AggregateObject(nic);
         nic->Setup(hostDevice[h], Ipv4Address(0x0A000000u + f->m_hostIndex[h] + 1));
+        SetCcAttributes(nic, hostDevice[h]->GetDataRate());
         f->m_nics[h] = nic;
     }
     // The switches serve the NICs' control priority (ACK, NAK, CNP) from a plain FIFO: take it
@@ -895,20 +958,24 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
         {
             sw->SetIngressDesignFanOut(p, f->GetDesignFanOut(s, p));
         }
-        // DCON's switch side, where a DCON queue can report congested flows.
-        bool dcon = false;
-        for (uint32_t p = 0; p < sw->GetNPorts() && !dcon; ++p)
+        // The switch side of the algorithm whose queue disc the switch uses, if it has one
+        // (DCON: the CNM generator, to which its queues report congested flows).
+        std::string agent;
+        for (uint32_t p = 0; p < sw->GetNPorts() && agent.empty(); ++p)
         {
-            for (uint8_t c = 0; c < PfcNetDevice::NUM_PRIORITIES && !dcon; ++c)
+            for (uint8_t c = 0; c < PfcNetDevice::NUM_PRIORITIES && agent.empty(); ++c)
             {
-                dcon = DynamicCast<DconQueueDisc>(sw->GetQueueDisc(p, c)) != nullptr;
+                if (Ptr<QueueDisc> q = sw->GetQueueDisc(p, c))
+                {
+                    agent = RdmaCcRegistry::GetSwitchAgentFor(q->GetInstanceTypeId());
+                }
             }
         }
-        if (dcon)
+        if (!agent.empty())
         {
-            Ptr<DconCnmGenerator> g = m_cnmFactory.Create<DconCnmGenerator>();
-            sw->GetObject<Node>()->AggregateObject(g);
-            g->Install(sw);
+            Ptr<RdmaSwitchAgent> a = CreateSwitchAgent(agent);
+            sw->GetObject<Node>()->AggregateObject(a);
+            a->Install(sw);
         }
     }
     // Fixed streams: the same fabric built twice in one process behaves the same.

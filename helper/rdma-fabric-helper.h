@@ -7,11 +7,11 @@
 
 #include "fabric-spec.h"
 #include "ns3/attribute-text.h"
-#include "ns3/dcon-cnm-generator.h"
-#include "ns3/rdma-switch.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
 #include "ns3/rdma-nic.h"
+#include "ns3/rdma-switch-agent.h"
+#include "ns3/rdma-switch.h"
 #include "ns3/simple-ref-count.h"
 
 #include <map>
@@ -66,12 +66,12 @@ public:
      */
     Ptr<RdmaSwitch> GetSwitch(uint32_t node) const;
     /**
-     * \brief DCON's CNM generator of a switch node (installed where the switch has a
-     * DconQueueDisc).
+     * \brief The switch agent of a switch node (installed where the switch has the queue disc
+     * of a registered algorithm that declares one, e.g. DCON's CNM generator).
      * \param node topology node index
-     * \return the generator, or nullptr if the switch has none (throws for a host)
+     * \return the agent, or nullptr if the switch has none (throws for a host)
      */
-    Ptr<DconCnmGenerator> GetCnmGenerator(uint32_t node) const;
+    Ptr<RdmaSwitchAgent> GetSwitchAgent(uint32_t node) const;
     /**
      * \brief The NIC of a host node.
      * \param node topology node index
@@ -168,12 +168,13 @@ public:
      */
     Time GetMaxBaseRtt() const;
     /**
-     * \brief Set DCON's window T of every switch to a multiple of the largest base RTT (the
-     * paper's default is 3 RTT): the T_last window of the ingress tracker and the FlowWindow
-     * in which the DconQueueDiscs count N.
+     * \brief Set the window of every switch agent (RdmaSwitchAgent::SetWindow) to a multiple
+     * of the largest base RTT. DCON: its window T (the paper's default is 3 RTT), the T_last
+     * window of its ingress tracker and the window in which its queues count the flows N.
+     * Refuses (std::invalid_argument) a default the user gave to an attribute it sets.
      * \param rtts the multiple (> 0)
      */
-    void SetCnmWindowInRtts(double rtts);
+    void SetSwitchAgentWindowInRtts(double rtts);
     /**
      * \brief The design fan-out of a switch's ingress port: how many of the switch's egress
      * ports the packets that arrive on it can be forwarded to under the routing tables (all
@@ -245,12 +246,13 @@ public:
      */
     void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
     /**
-     * \brief Set an attribute of every DconCnmGenerator (Build installs one on each switch
-     * with a DconQueueDisc).
+     * \brief Set an attribute of every switch agent (Build installs the agent an algorithm's
+     * registry entry declares on each switch with that algorithm's queue disc, e.g. DCON's
+     * CNM generator). Build throws if an installed agent has no such attribute.
      * \param name attribute name
      * \param value value
      */
-    void SetCnmGeneratorAttribute(const std::string& name, const AttributeValue& value);
+    void SetSwitchAgentAttribute(const std::string& name, const AttributeValue& value);
     /**
      * \brief Set an attribute of every SwitchMmu.
      * \param name attribute name
@@ -304,11 +306,25 @@ public:
                                       const std::string& name,
                                       const AttributeValue& value);
     /**
-     * \brief Choose the congestion control of every NIC.
+     * \brief Choose the congestion control of every NIC, and optionally one of its parameter
+     * sets (RdmaCcEntry::parameterSets), applied to each NIC's congestion-control factory at
+     * the NIC's line rate when Build runs. An attribute of the set that the user gave on the
+     * command line (SetUserAttributePaths) keeps the user's value.
      * \param name short name ("dcqcn", "none", ...) or TypeId name; throws
      * std::invalid_argument if unknown
+     * \param parameterSet a parameter set of the algorithm, or "" for its attribute defaults;
+     * throws std::invalid_argument naming an unknown set and the known ones
      */
-    void SetCongestionControl(const std::string& name);
+    void SetCongestionControl(const std::string& name, const std::string& parameterSet = "");
+    /**
+     * \brief Set an attribute of every NIC's congestion control (after the parameter set of
+     * SetCongestionControl): a program's own setting, e.g. a rate floor from its option.
+     * Throws std::invalid_argument if the congestion control has no such attribute, the value
+     * is not valid, or the user gave a default for it.
+     * \param name attribute name (of the congestion control's TypeId)
+     * \param value value
+     */
+    void SetCongestionControlAttribute(const std::string& name, const AttributeValue& value);
     /**
      * \brief Whether to size PFC headroom from the links (default true).
      * \param enable true to size automatically
@@ -364,7 +380,12 @@ public:
 
 private:
     ObjectFactory m_switchFactory;
-    ObjectFactory m_cnmFactory; //!< DconCnmGenerator
+    /// Attributes of the switch agents (SetSwitchAgentAttribute), in the order given.
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_agentAttributes;
+    TypeId m_ccTypeId;            //!< congestion control of SetCongestionControl (or none)
+    std::string m_ccParameterSet; //!< parameter set of the congestion control ("" = none)
+    /// Attributes of the NICs' congestion control (SetCongestionControlAttribute).
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_ccAttributes;
     ObjectFactory m_mmuFactory;
     ObjectFactory m_deviceFactory;
     ObjectFactory m_channelFactory;
@@ -381,6 +402,20 @@ private:
      * \return a factory of that type
      */
     static ObjectFactory QueueDiscFactory(const std::string& type);
+    /**
+     * \brief Set the parameter set's values (at \p lineRate, user-given attributes left
+     * alone) and the SetCongestionControlAttribute values on a NIC's congestion control.
+     * \param nic the NIC (its congestion control chosen)
+     * \param lineRate its line rate
+     */
+    void SetCcAttributes(Ptr<RdmaNic> nic, DataRate lineRate) const;
+    /**
+     * \brief A switch agent of \p type with the SetSwitchAgentAttribute values; throws
+     * std::invalid_argument naming an attribute the type lacks or one the user gave.
+     * \param type TypeId name of an RdmaSwitchAgent subclass
+     * \return the agent
+     */
+    Ptr<RdmaSwitchAgent> CreateSwitchAgent(const std::string& type) const;
 
     /// Refuse attribute name/value pairs of a factory of \p tid that the user gave
     /// (RefuseOverwritingUserAttribute); the end of the recursion.

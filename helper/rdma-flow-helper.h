@@ -83,7 +83,7 @@ public:
 
     /**
      * \brief Give a flow's congestion-control object attribute values of its own (per-QP
-     * parameters, RdmaFlowRequest::ccAttributes), e.g. {{"CctiIncrease", "2"}} for RdmaIbcc.
+     * parameters, RdmaFlowRequest::ccAttributes), e.g. {{"CctiIncrease", "2"}} for InfiniBand CC.
      * The NIC refuses an unknown name or a bad value when the flow starts.
      * \throws std::invalid_argument naming the flow if it does not exist or has started.
      * \param flowId the flow

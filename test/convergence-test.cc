@@ -11,9 +11,9 @@
 // share = goodput ceiling / 2 = 40e9 x 1000 / 1082 / 2 = 18.48 Gb/s (1000 B payload in 1062 B
 // frames + 20 B preamble/IFG).
 #include "ns3/config.h"
-#include "ns3/fabric-monitor.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/fabric-monitor.h"
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/rdma-dcqcn.h"
 #include "ns3/rdma-fabric-helper.h"
@@ -91,29 +91,16 @@ RunTwoFlows(const std::string& cc, const std::string& queue, Time from, Time sto
 constexpr double kFair = 40.0 * 1000 / 1082 / 2; // Gb/s
 } // namespace
 
-// DCQCN "cx4" preset (RdmaDcqcn::SetPreset: Mellanox-style 4 us decrease period, CNP for every
-// CE packet; with the "paper" preset the two flows also converge, but only after ~15 ms of
-// 40 Mb/s additive steps, with "cx4" by ~3 ms), RED Kmin 40 KB, Kmax 160 KB, Pmax 0.2 (DCQCN's
+// DCQCN's "cx4" parameter set (RdmaDcqcn::GetParameterSet: Mellanox-style 4 us decrease period, CNP
+// for every CE packet; with the "paper" preset the two flows also converge, but only after ~15 ms
+// of 40 Mb/s additive steps, with "cx4" by ~3 ms), RED Kmin 40 KB, Kmax 160 KB, Pmax 0.2 (DCQCN's
 // 100/400 KB at 100 Gb/s scaled to 40 Gb/s). Measured: A alone before 1 ms 36.97 Gb/s, then
 // 18.03 / 18.65 Gb/s over 5-8 ms, 616 CNPs, no PAUSE.
 TEST(Convergence, Dcqcn)
 {
-    // Config::SetDefault is process-wide: restore the attribute defaults ("paper") on exit.
-    struct PresetGuard
-    {
-        PresetGuard()
-        {
-            RdmaDcqcn::SetPreset("cx4", DataRate("40Gbps"));
-        }
-
-        ~PresetGuard()
-        {
-            RdmaDcqcn::SetPreset("paper", DataRate("40Gbps"));
-        }
-    } guard;
-
     auto red = [](RdmaFabricHelper& fh)
     {
+        fh.SetCongestionControl("dcqcn", "cx4"); // on the NICs' factories only
         fh.SetQueueDisc("ns3::RedEcnQueueDisc",
                         "Kmin",
                         QueueSizeValue(QueueSize("40KB")),

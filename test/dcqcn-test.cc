@@ -10,9 +10,12 @@
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/nstime.h"
+#include "ns3/object-factory.h"
+#include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-dcqcn.h"
 #include "ns3/rdma-flow-state.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
@@ -47,8 +50,6 @@ protected:
     {
         Simulator::Destroy();
         m_cc->Dispose();
-        // Tests that change the defaults must not leak them into the next test.
-        RdmaDcqcn::SetPreset("paper", DataRate("40Gb/s"));
     }
 
     /// Schedule a CNP at \p at.
@@ -506,23 +507,34 @@ TEST_F(DcqcnTest, ReceiverNoCeNoCnp)
     EXPECT_EQ(rx->m_lastCnp, Time::Max());
 }
 
-// Presets: an unknown name throws, naming it; "cx4" at 40 Gb/s gives R_AI = 5 x 40/25 = 8 Mb/s
-// and R_HAI = 50 x 40/25 = 80 Mb/s and the other CX4 values; "paper" restores the defaults.
-TEST_F(DcqcnTest, Presets)
+// Parameter sets: an unknown name throws, naming it; "cx4" at 40 Gb/s gives R_AI = 5 x 40/25 =
+// 8 Mb/s and R_HAI = 50 x 40/25 = 80 Mb/s and the other CX4 values; "paper" gives the defaults.
+TEST_F(DcqcnTest, ParameterSets)
 {
     try
     {
-        RdmaDcqcn::SetPreset("bogus", DataRate("40Gb/s"));
+        RdmaCcRegistry::Lookup("dcqcn").GetParameterValues("bogus", DataRate("40Gb/s"));
         FAIL() << "no exception";
     }
     catch (const std::invalid_argument& e)
     {
         EXPECT_NE(std::string(e.what()).find("bogus"), std::string::npos) << e.what();
     }
-    EXPECT_THROW(RdmaDcqcn::SetPreset("cx4", DataRate(uint64_t(0))), std::invalid_argument);
+    EXPECT_THROW(RdmaDcqcn::GetParameterSet("cx4", DataRate(uint64_t(0))), std::invalid_argument);
 
-    RdmaDcqcn::SetPreset("cx4", DataRate("40Gb/s"));
-    Ptr<RdmaDcqcn> cx4 = CreateObject<RdmaDcqcn>();
+    // A set applies to a factory, as RdmaFabricHelper applies it to the NICs'.
+    auto withSet = [](const std::string& set, DataRate rate)
+    {
+        ObjectFactory f;
+        f.SetTypeId(RdmaDcqcn::GetTypeId());
+        for (const auto& [name, value] :
+             RdmaCcRegistry::Lookup("dcqcn").GetParameterValues(set, rate))
+        {
+            f.Set(name, StringValue(value));
+        }
+        return f.Create<RdmaDcqcn>();
+    };
+    Ptr<RdmaDcqcn> cx4 = withSet("cx4", DataRate("40Gb/s"));
     DataRateValue rate;
     TimeValue time;
     UintegerValue uint;
@@ -550,12 +562,19 @@ TEST_F(DcqcnTest, Presets)
     EXPECT_FALSE(flag.Get());
 
     // 100 Gb/s: R_AI = 5 x 100/25 = 20 Mb/s.
-    RdmaDcqcn::SetPreset("cx4", DataRate("100Gb/s"));
-    CreateObject<RdmaDcqcn>()->GetAttribute("AdditiveIncrease", rate);
+    withSet("cx4", DataRate("100Gb/s"))->GetAttribute("AdditiveIncrease", rate);
     EXPECT_EQ(rate.Get(), DataRate("20Mb/s"));
 
-    RdmaDcqcn::SetPreset("paper", DataRate("40Gb/s"));
-    Ptr<RdmaDcqcn> paper = CreateObject<RdmaDcqcn>();
+    // The HPCC simulator's: "cx4" with a 1 Gb/s floor.
+    withSet("hpcc-sim", DataRate("100Gb/s"))->GetAttribute("MinRate", rate);
+    EXPECT_EQ(rate.Get(), DataRate("1Gb/s"));
+    withSet("hpcc-sim", DataRate("100Gb/s"))->GetAttribute("AdditiveIncrease", rate);
+    EXPECT_EQ(rate.Get(), DataRate("20Mb/s"));
+    // A set leaves ns-3's global defaults alone.
+    CreateObject<RdmaDcqcn>()->GetAttribute("AlphaUpdateInterval", time);
+    EXPECT_EQ(time.Get(), MicroSeconds(55));
+
+    Ptr<RdmaDcqcn> paper = withSet("paper", DataRate("40Gb/s"));
     paper->GetAttribute("AdditiveIncrease", rate);
     EXPECT_EQ(rate.Get(), DataRate("40Mb/s"));
     paper->GetAttribute("HyperIncrease", rate);

@@ -19,13 +19,13 @@
 #include "ns3/dcon-cnm-generator.h"
 #include "ns3/dcon-ingress-tracker.h"
 #include "ns3/fabric-monitor.h"
-#include "ns3/rdma-switch.h"
 #include "ns3/global-value.h"
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/queue-size.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/rdma-flow-helper.h"
+#include "ns3/rdma-switch.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -323,17 +323,17 @@ TEST_F(Fabric, CnmGeneratorOnlyWithDconQueues)
         Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
         for (uint32_t s : f->GetSwitches())
         {
-            EXPECT_EQ(f->GetCnmGenerator(s), nullptr);
+            EXPECT_EQ(DynamicCast<DconCnmGenerator>(f->GetSwitchAgent(s)), nullptr);
         }
         Simulator::Destroy();
     }
     RdmaFabricHelper fh;
     fh.SetQueueDisc("ns3::DconQueueDisc");
-    fh.SetCnmGeneratorAttribute("CnmInterval", TimeValue(MicroSeconds(70)));
+    fh.SetSwitchAgentAttribute("CnmInterval", TimeValue(MicroSeconds(70)));
     Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
     for (uint32_t s : f->GetSwitches())
     {
-        Ptr<DconCnmGenerator> g = f->GetCnmGenerator(s);
+        Ptr<DconCnmGenerator> g = DynamicCast<DconCnmGenerator>(f->GetSwitchAgent(s));
         ASSERT_NE(g, nullptr);
         TimeValue interval;
         g->GetAttribute("CnmInterval", interval);
@@ -361,14 +361,15 @@ TEST_F(Fabric, ControlPacketsAndTlast)
         RdmaFabricHelper fh;
         fh.SetCongestionControl("none");
         fh.SetQueueDisc("ns3::DconQueueDisc"); // the CNM generator goes with DCON's queue
-        fh.SetCnmGeneratorAttribute("ControlStampsTlast", BooleanValue(stamps));
+        fh.SetSwitchAgentAttribute("ControlStampsTlast", BooleanValue(stamps));
         Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
         Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(f);
         flows->AddFlow(ls.GetHost(0, 0), ls.GetHost(1, 0), 10000000, Time(0));
         Simulator::Stop(MicroSeconds(50));
         Simulator::Run();
         Ptr<RdmaSwitch> leaf = f->GetSwitch(ls.GetLeaf(0));
-        Ptr<DconIngressTracker> tracker = f->GetCnmGenerator(ls.GetLeaf(0))->GetIngressTracker();
+        Ptr<DconIngressTracker> tracker
+            = DynamicCast<DconCnmGenerator>(f->GetSwitchAgent(ls.GetLeaf(0)))->GetIngressTracker();
         uint32_t fromSpine = UINT32_MAX;
         uint32_t fromHost = UINT32_MAX;
         for (uint32_t p = 0; p < leaf->GetNPorts(); ++p)

@@ -195,22 +195,16 @@ TEST(ProgramFrame, AttributesAreCheckedThenSet)
     SetUserAttributePaths({});
 }
 
-// A program's presets come first and the user's values last; a preset from an option and the
-// attribute given as well are refused.
+// A program's defaults yield to the user's values; a default from an option and the attribute
+// given as well are refused.
 TEST(ProgramFrame, PresetsYieldToTheUser)
 {
     ProgramFrame f("prog", __FILE__);
     DataRate minRate("1Gbps");
     f.AddDataRate("minRate", "floor", minRate);
     Parse(f, {"--ns3::RdmaDcqcn::G=0.5", "--ns3::RdmaDcqcn::InitialAlpha=0.25"});
-    f.ApplyPreset(
-        []()
-        {
-            RdmaDcqcn::SetPreset("cx4", DataRate("100Gbps"));
-        }); // sets G, alpha
     EXPECT_EQ(Default("ns3::RdmaDcqcn", "G"), "0.5");
     EXPECT_EQ(Default("ns3::RdmaDcqcn", "InitialAlpha"), "0.25");
-    EXPECT_EQ(Time(Default("ns3::RdmaDcqcn", "AlphaUpdateInterval")), MicroSeconds(1)); // preset
     f.SetDefault("ns3::RdmaDcqcn::G", DoubleValue(0.125)); // yields to the user
     EXPECT_EQ(Default("ns3::RdmaDcqcn", "G"), "0.5");
     f.SetDefault("ns3::RdmaDcqcn::MinRate", DataRateValue(minRate), "minRate");
@@ -222,7 +216,6 @@ TEST(ProgramFrame, PresetsYieldToTheUser)
     EXPECT_THROW(g.SetDefault("ns3::RdmaDcqcn::MinRate", DataRateValue(minRate), "minRate"),
                  std::invalid_argument);
     SetUserAttributePaths({});
-    RdmaDcqcn::SetPreset("paper", DataRate("40Gbps"));
 }
 
 TEST(ProgramFrame, GlobalValuesAreChecked)

@@ -8,9 +8,9 @@
 
 #include "ns3/boolean.h"
 #include "ns3/dcon-cnm-generator.h"
-#include "ns3/fabric-monitor.h"
 #include "ns3/dcon-queue-disc.h"
 #include "ns3/dcon-recorder.h"
+#include "ns3/fabric-monitor.h"
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/queue-size.h"
 #include "ns3/rdma-fabric-helper.h"
@@ -69,7 +69,9 @@ RunIncast(bool innocent, const std::string& scope)
     Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
     for (uint32_t s : f->GetSwitches())
     {
-        f->GetCnmGenerator(s)->GetIngressTracker()->SetAttribute("Scope", StringValue(scope));
+        DynamicCast<DconCnmGenerator>(f->GetSwitchAgent(s))
+            ->GetIngressTracker()
+            ->SetAttribute("Scope", StringValue(scope));
     }
     Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(f);
     for (uint32_t i = 0; i < 8; ++i)
@@ -87,11 +89,11 @@ RunIncast(bool innocent, const std::string& scope)
     Simulator::Run();
     IncastResult r;
     const uint32_t leaf = ls.GetLeaf(0);
-    r.stats = f->GetCnmGenerator(leaf)->GetStats();
+    r.stats = DynamicCast<DconCnmGenerator>(f->GetSwitchAgent(leaf))->GetStats();
     r.burstOnsets = DynamicCast<DconQueueDisc>(
                         f->GetSwitch(leaf)->GetQueueDisc(f->GetPort(leaf, ls.GetHost(0, 8)), 3))
                         ->GetBurstOnsets();
-    r.cnms = mon->GetDconRecorder()->GetCnms();
+    r.cnms = mon->GetExtension<DconRecorder>()->GetCnms();
     for (const auto& c : r.cnms)
     {
         r.cnmsOf[c.flowId]++;
@@ -184,7 +186,8 @@ TEST(RdmaSwitch, MonitorWritesCnmsAndPhases)
         = (std::filesystem::temp_directory_path() / ("dcon-cnm-test-" + std::to_string(getpid())))
               .string();
     mon->Write(dir, 0);
-    const auto sent = f->GetCnmGenerator(ls.GetLeaf(0))->GetStats().sent;
+    const auto sent
+        = DynamicCast<DconCnmGenerator>(f->GetSwitchAgent(ls.GetLeaf(0)))->GetStats().sent;
     Simulator::Destroy();
     std::ifstream csv(dir + "/cnm.csv");
     std::string header;

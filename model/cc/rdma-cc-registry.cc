@@ -4,6 +4,7 @@
  */
 #include "rdma-cc-registry.h"
 
+#include "ns3/attribute-text.h"
 #include "ns3/fatal-error.h"
 #include "ns3/log.h"
 
@@ -37,6 +38,52 @@ std::vector<RdmaCcEntry::QueueAttribute>
 RdmaCcEntry::GetQueueAttributes(DataRate portRate) const
 {
     return queueAttributes ? queueAttributes(portRate) : std::vector<QueueAttribute>{};
+}
+
+const RdmaCcParameterSet&
+RdmaCcEntry::GetParameterSet(const std::string& set) const
+{
+    for (const RdmaCcParameterSet& p : parameterSets)
+    {
+        if (p.name == set)
+        {
+            return p;
+        }
+    }
+    std::string known;
+    for (const std::string& n : GetParameterSetNames())
+    {
+        known += (known.empty() ? "" : ", ") + n;
+    }
+    throw std::invalid_argument("unknown parameter set '" + set + "' of congestion control '" + name
+                                + "' (known: " + (known.empty() ? "none" : known) + ")");
+}
+
+std::vector<std::string>
+RdmaCcEntry::GetParameterSetNames() const
+{
+    std::vector<std::string> out;
+    for (const RdmaCcParameterSet& p : parameterSets)
+    {
+        out.push_back(p.name);
+    }
+    return out;
+}
+
+std::vector<RdmaCcParameterSet::Value>
+RdmaCcEntry::GetParameterValues(const std::string& set, DataRate lineRate) const
+{
+    const RdmaCcParameterSet& p = GetParameterSet(set);
+    std::vector<RdmaCcParameterSet::Value> values = p.values(lineRate);
+    const TypeId tid = typeId();
+    for (const auto& [attribute, value] : values)
+    {
+        CheckAttributeText(tid,
+                           attribute,
+                           value,
+                           "parameter set '" + set + "' of '" + name + "', attribute " + attribute);
+    }
+    return values;
 }
 
 RdmaCcRegistry::Registration::Registration(const RdmaCcEntry& entry)
@@ -121,6 +168,25 @@ RdmaCcRegistry::Lookup(const std::string& name)
     }
     throw std::invalid_argument("unknown congestion control '" + name + "'; known: " + GetNameList()
                                 + " (or an algorithm's TypeId name)");
+}
+
+std::string
+RdmaCcRegistry::GetSwitchAgentFor(TypeId queueDisc)
+{
+    for (const auto& [name, e] : Entries())
+    {
+        if (e.switchAgent.empty())
+        {
+            continue;
+        }
+        TypeId q;
+        if (TypeId::LookupByNameFailSafe(e.queueDisc, &q)
+            && (queueDisc == q || queueDisc.IsChildOf(q)))
+        {
+            return e.switchAgent;
+        }
+    }
+    return "";
 }
 
 std::string

@@ -17,8 +17,31 @@ namespace ns3
 
 /**
  * \ingroup dcon
+ * \brief A named parameter set of a congestion-control algorithm: attribute values of the
+ * algorithm's TypeId as a function of the host line rate (e.g. DCQCN's "paper" and "cx4").
+ *
+ * RdmaFabricHelper::SetCongestionControl applies a set to every NIC's congestion-control
+ * factory (not to ns-3's global defaults); an attribute the user gave on the command line
+ * (SetUserAttributePaths) keeps the user's value.
+ */
+struct RdmaCcParameterSet
+{
+    /// Attribute name (of the algorithm's TypeId) and value in ns-3's string form.
+    typedef std::pair<std::string, std::string> Value;
+    /// The set's values at a host line rate (throws std::invalid_argument on a bad rate).
+    typedef std::vector<Value> (*ValuesFunction)(DataRate lineRate);
+
+    std::string name;      //!< short name, e.g. "paper" (lower case, no spaces)
+    std::string summary;   //!< one line: where the values come from
+    ValuesFunction values; //!< the values at a line rate
+};
+
+/**
+ * \ingroup dcon
  * \brief What one congestion-control algorithm declares about itself: the one place that
- * names it and says which switch egress queue discipline it needs.
+ * names it and says what it needs besides its sender and receiver: the switch egress queue
+ * discipline, the queue's attribute values, an optional per-switch agent and named parameter
+ * sets.
  *
  * Each algorithm's .cc file registers one entry with a static RdmaCcRegistry::Registration
  * object. Examples, helpers, the benchmark and (through the examples' `--list-cc`) the Python
@@ -36,6 +59,36 @@ struct RdmaCcEntry
     std::string summary;   //!< one line: the algorithm and its source (for help texts)
     std::string queueDisc; //!< TypeId name of the switch egress queue discipline it needs
     QueueAttributesFunction queueAttributes{nullptr}; //!< attribute values it needs (or null)
+    /// TypeId name of an RdmaSwitchAgent subclass that RdmaFabricHelper installs on every
+    /// switch with a queue disc of type queueDisc (empty: none). DCON: its CNM generator.
+    std::string switchAgent{};
+    /// Named parameter sets (empty: none); the first is the default of the programs' option.
+    std::vector<RdmaCcParameterSet> parameterSets{};
+
+    /**
+     * \brief The parameter set of a name.
+     * \param set the set's name
+     * \return the set
+     * \throws std::invalid_argument naming \p set and the known sets
+     */
+    const RdmaCcParameterSet& GetParameterSet(const std::string& set) const;
+
+    /**
+     * \brief The names of the parameter sets, in declaration order.
+     * \return e.g. {"paper", "cx4"}
+     */
+    std::vector<std::string> GetParameterSetNames() const;
+
+    /**
+     * \brief A parameter set's values at \p lineRate, each checked against the algorithm's
+     * TypeId (attribute exists, value readable).
+     * \param set the set's name
+     * \param lineRate the host line rate
+     * \return attribute name and value pairs
+     * \throws std::invalid_argument naming the set and the bad attribute or value
+     */
+    std::vector<RdmaCcParameterSet::Value> GetParameterValues(const std::string& set,
+                                                              DataRate lineRate) const;
 
     /**
      * \brief The queue attributes the algorithm needs on a port of \p portRate (empty when it
@@ -106,6 +159,14 @@ public:
      * \return the entry
      */
     static RdmaCcEntry Lookup(const std::string& name);
+
+    /**
+     * \brief The switch agent of the algorithm whose queue disc is \p queueDisc (or one of its
+     * parents): the first such entry, by name, that declares an agent.
+     * \param queueDisc the TypeId of a switch egress queue disc
+     * \return the agent's TypeId name, or "" if no algorithm with that queue declares one
+     */
+    static std::string GetSwitchAgentFor(TypeId queueDisc);
 
     /**
      * \brief The help text of a --cc option: the known names and how the queue follows.

@@ -9,12 +9,12 @@
 #include "ns3/cnp-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/roce-header.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
 #include "rdma-flow-id.h"
-#include "ns3/roce-header.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -150,6 +150,30 @@ RdmaNic::SetCongestionControl(TypeId tid)
                                     + " is not an ns3::RdmaCongestionOps");
     }
     m_ccFactory.SetTypeId(tid);
+}
+
+TypeId
+RdmaNic::GetCongestionControl() const
+{
+    return m_ccFactory.GetTypeId();
+}
+
+void
+RdmaNic::SetCongestionControlAttribute(const std::string& name, const AttributeValue& value)
+{
+    NS_LOG_FUNCTION(this << name);
+    const TypeId tid = m_ccFactory.GetTypeId();
+    TypeId::AttributeInformation info;
+    if (!tid.LookupAttributeByName(name, &info))
+    {
+        throw std::invalid_argument("RdmaNic: congestion control " + tid.GetName()
+                                    + " has no attribute '" + name + "'");
+    }
+    if (!info.checker->CreateValidValue(value))
+    {
+        throw std::invalid_argument("RdmaNic: invalid value for " + tid.GetName() + "::" + name);
+    }
+    m_ccFactory.Set(name, value);
 }
 
 Ipv4Address

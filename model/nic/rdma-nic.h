@@ -10,8 +10,8 @@
 #include "ns3/ipv4-address.h"
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
-#include "ns3/traced-callback.h"
 #include "ns3/pfc-net-device.h"
+#include "ns3/traced-callback.h"
 #include "rdma-flow-id.h"
 #include "rdma-queue-pair.h"
 
@@ -90,6 +90,21 @@ public:
      * \param tid an RdmaCongestionOps subclass
      */
     void SetCongestionControl(TypeId tid);
+
+    /**
+     * \brief The congestion control of the flows started from now on.
+     * \return its TypeId
+     */
+    TypeId GetCongestionControl() const;
+
+    /**
+     * \brief Set an attribute of the congestion control of the flows started from now on (on
+     * its factory; a flow request's ccAttributes still win for that flow).
+     * \param name attribute of the congestion control's TypeId
+     * \param value value; throws std::invalid_argument naming an unknown attribute or a value
+     * the attribute refuses
+     */
+    void SetCongestionControlAttribute(const std::string& name, const AttributeValue& value);
 
     /**
      * \brief The host's address.

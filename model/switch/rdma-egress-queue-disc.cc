@@ -33,6 +33,12 @@ RdmaEgressQueueDisc::RdmaEgressQueueDisc()
 
 RdmaEgressQueueDisc::~RdmaEgressQueueDisc() {}
 
+std::vector<RdmaEgressQueueDisc::Counter>
+RdmaEgressQueueDisc::GetCounters()
+{
+    return {};
+}
+
 void
 RdmaEgressQueueDisc::NotifyPaused()
 {

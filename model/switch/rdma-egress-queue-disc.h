@@ -10,6 +10,9 @@
 #include "rdma-queue-disc-item.h"
 
 #include <functional>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -98,6 +101,17 @@ public:
      * \brief The egress port of this queue was paused by the downstream PFC.
      */
     virtual void NotifyPaused();
+
+    /// A named counter of a queue discipline (name in snake_case, value since the start).
+    typedef std::pair<std::string, uint64_t> Counter;
+
+    /**
+     * \brief The queue discipline's own counters by name (e.g. DCON's congested-flow reports),
+     * for monitors that add them up over a fabric without knowing the class
+     * (FabricMonitor::SumQueueCounters). Default: none.
+     * \return the counters, in a fixed order
+     */
+    virtual std::vector<Counter> GetCounters();
 
     /**
      * \brief The egress port of this queue was resumed (RESUME or pause expiry).

@@ -7,6 +7,7 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/rdma-queue-registry.h"
 
 #include <sstream>
 #include <stdexcept>
@@ -16,6 +17,17 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RedEcnQueueDisc");
 NS_OBJECT_ENSURE_REGISTERED(RedEcnQueueDisc);
+
+namespace
+{
+/// --queue=red; the scenarios' --kmin, --kmax and --pmax set its marking.
+const RdmaQueueRegistry::Registration g_redRegistration(
+    {"red",
+     "ns3::RedEcnQueueDisc",
+     {{"Kmin", "--kmin"}, {"Kmax", "--kmax"}, {"Pmax", "--pmax"}},
+     "Kmin",
+     "Kmax"});
+} // namespace
 
 TypeId
 RedEcnQueueDisc::GetTypeId()

@@ -225,6 +225,20 @@ SetUserAttributePaths(const std::vector<std::string>& paths)
 }
 
 void
+AddUserAttributePath(const std::string& path)
+{
+    UserAttributePaths().insert(path);
+}
+
+bool
+IsUserAttribute(TypeId tid, const std::string& name)
+{
+    TypeId owner;
+    return FindAttributeOwner(tid, name, &owner)
+           && UserAttributePaths().count(owner.GetName() + "::" + name) > 0;
+}
+
+void
 RefuseOverwritingUserAttribute(TypeId tid, const std::string& name, const std::string& setter)
 {
     const std::set<std::string>& given = UserAttributePaths();

@@ -99,6 +99,25 @@ void SetUserAttributePaths(const std::vector<std::string>& paths);
  */
 void RefuseOverwritingUserAttribute(TypeId tid, const std::string& name, const std::string& setter);
 
+/**
+ * \ingroup dcon
+ * \brief Record one more attribute the user gave (see SetUserAttributePaths), e.g. from a
+ * scenario configuration's attribute arguments.
+ * \param path the attribute as "ns3::Type::Name" of the type that defines it
+ */
+void AddUserAttributePath(const std::string& path);
+
+/**
+ * \ingroup dcon
+ * \brief Whether the user gave a default for attribute \p name of \p tid on the command line
+ * (SetUserAttributePaths; the attribute as defined by \p tid or the ancestor it inherits it
+ * from): a parameter set applied to a factory leaves such an attribute alone.
+ * \param tid the type
+ * \param name the attribute
+ * \return true if the user gave it
+ */
+bool IsUserAttribute(TypeId tid, const std::string& name);
+
 } // namespace ns3
 
 #endif /* DCON_ATTRIBUTE_TEXT_H */

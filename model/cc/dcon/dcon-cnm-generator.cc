@@ -4,14 +4,14 @@
  */
 #include "dcon-cnm-generator.h"
 
+#include "dcon-queue-disc.h"
+#include "ns3/boolean.h"
 #include "ns3/bth-header.h"
 #include "ns3/cnm-header.h"
-#include "dcon-queue-disc.h"
-#include "ns3/rdma-switch.h"
-#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
+#include "ns3/rdma-switch.h"
 #include "ns3/simulator.h"
 #include "ns3/udp-header.h"
 
@@ -29,7 +29,7 @@ DconCnmGenerator::GetTypeId()
 {
     static TypeId tid
         = TypeId("ns3::DconCnmGenerator")
-              .SetParent<Object>()
+              .SetParent<RdmaSwitchAgent>()
               .SetGroupName("Dcon")
               .AddConstructor<DconCnmGenerator>()
               .AddAttribute("ControlStampsTlast",
@@ -72,6 +72,34 @@ DconCnmGenerator::DoDispose()
     m_tracker = nullptr;
     m_dconQueues.clear();
     Object::DoDispose();
+}
+
+void
+DconCnmGenerator::SetWindow(Time window)
+{
+    NS_LOG_FUNCTION(this << window);
+    GetIngressTracker()->SetAttribute("Window", TimeValue(window));
+    // T is also the window in which DCON's queues count the flows passing through (N).
+    for (DconQueueDisc* q : m_dconQueues)
+    {
+        if (q)
+        {
+            q->SetAttribute("FlowWindow", TimeValue(window));
+        }
+    }
+}
+
+std::vector<std::pair<TypeId, std::string>>
+DconCnmGenerator::GetWindowAttributes() const
+{
+    return {{DconIngressTracker::GetTypeId(), "Window"},
+            {DconQueueDisc::GetTypeId(), "FlowWindow"}};
+}
+
+std::vector<TypeId>
+DconCnmGenerator::GetCreatedTypes() const
+{
+    return {DconIngressTracker::GetTypeId()};
 }
 
 void

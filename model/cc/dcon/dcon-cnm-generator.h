@@ -8,9 +8,10 @@
 #include "dcon-ingress-tracker.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
-#include "ns3/traced-callback.h"
 #include "ns3/rdma-flow-id.h"
 #include "ns3/rdma-queue-disc-item.h"
+#include "ns3/rdma-switch-agent.h"
+#include "ns3/traced-callback.h"
 
 #include <unordered_map>
 #include <vector>
@@ -38,7 +39,7 @@ class DconQueueDisc;
  * tracker's window (DconIngressTracker::Scope) and no CNM
  * for that flow was sent from this switch in the last CnmInterval.
  */
-class DconCnmGenerator : public Object
+class DconCnmGenerator : public RdmaSwitchAgent
 {
 public:
     /**
@@ -55,7 +56,27 @@ public:
      * its PacketQueued trace and the CongestedFlow trace of each of its DconQueueDiscs.
      * \param sw the switch (its node should hold this object as an aggregate)
      */
-    void Install(Ptr<RdmaSwitch> sw);
+    void Install(Ptr<RdmaSwitch> sw) override;
+
+    /**
+     * \brief Set DCON's window T: the T_last window of the ingress tracker and the FlowWindow
+     * in which this switch's DconQueueDiscs count N (the paper's default is 3 base RTTs).
+     * \param window T (> 0)
+     */
+    void SetWindow(Time window) override;
+
+    /**
+     * \brief The attributes SetWindow sets: DconIngressTracker::Window and
+     * DconQueueDisc::FlowWindow.
+     * \return the (TypeId, attribute) pairs
+     */
+    std::vector<std::pair<TypeId, std::string>> GetWindowAttributes() const override;
+
+    /**
+     * \brief The types this agent creates: its DconIngressTracker.
+     * \return the TypeIds
+     */
+    std::vector<TypeId> GetCreatedTypes() const override;
 
     /// Counters.
     struct Stats

@@ -4,9 +4,10 @@
  */
 #include "dcon-queue-disc.h"
 
-#include "ns3/enum-accessor.h"
 #include "ns3/boolean.h"
+#include "ns3/enum-accessor.h"
 #include "ns3/log.h"
+#include "ns3/rdma-queue-registry.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -19,6 +20,24 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("DconQueueDisc");
 NS_OBJECT_ENSURE_REGISTERED(DconQueueDisc);
+
+namespace
+{
+/// --queue=dcon; the scenarios' DCON options set Q_ECN, Q_CNM and the fan-out M; Q_ECN and
+/// Q_CNM are its two thresholds (dcon-bench puts the reference's Kmin and Kmax there).
+const RdmaQueueRegistry::Registration g_dconQueueRegistration(
+    {"dcon",
+     "ns3::DconQueueDisc",
+     {{"QEcn", "--qecn"},
+      {"QcnmMode", "--qcnm or --qcnmFraction (0: dynamic)"},
+      {"QCnm", "--qcnm or --qcnmFraction"},
+      {"FanOut", "--qcnmFanOut"},
+      {"FanOutMode", "--qcnmFanOutMode"},
+      {"HopDelay", "none: d is the fabric's link delay"},
+      {"MarkInBurst", "--dconMarkInBurst"}},
+     "QEcn",
+     "QCnm"});
+} // namespace
 
 TypeId
 DconQueueDisc::GetTypeId()
@@ -88,7 +107,7 @@ DconQueueDisc::GetTypeId()
               .AddAttribute("FlowWindow",
                             "FlowCount=Window: a flow counts in N while its last packet arrived "
                             "less than this ago (default 120 us = T, 3 base RTTs of 40 us; "
-                            "RdmaFabric::SetCnmWindowInRtts sets both); > 0",
+                            "RdmaFabric::SetSwitchAgentWindowInRtts sets both); > 0",
                             TimeValue(MicroSeconds(120)),
                             MakeTimeAccessor(&DconQueueDisc::m_flowWindow),
                             MakeTimeChecker(Time(0)))
@@ -221,6 +240,17 @@ DconQueueDisc::GetQcnmInUse() const
     return m_qcnmInUse;
 }
 
+std::vector<RdmaEgressQueueDisc::Counter>
+DconQueueDisc::GetCounters()
+{
+    return {{"arrivals", GetStats().nTotalEnqueuedPackets},
+            {"burst_onsets", GetBurstOnsets()},
+            {"cnm_triggers", GetCnmTriggers()},
+            {"arrivals_at_qecn_floor", GetArrivalsAtQecnFloor()},
+            {"unmarked_above_qecn", GetUnmarkedAboveQecn()},
+            {"latched_arrivals", GetLatchedArrivals()}};
+}
+
 uint64_t
 DconQueueDisc::GetBurstOnsets() const
 {
@@ -296,11 +326,12 @@ DconQueueDisc::QcnmFor(const RdmaQueueDiscItem& item) const
         throw std::logic_error("DconQueueDisc: QcnmMode=Dynamic needs the switch's ingress "
                                "information (RdmaSwitch sets it); use QcnmMode=Fixed alone");
     }
-    return DynamicQcnmBytes(m_qEcn.GetValue(),
-                            info->GetIngressPauseThreshold(item.GetIngressPort(), item.GetPriority()),
-                            FanOutFor(*info, item),
-                            m_hopDelay,
-                            GetLinkRate());
+    return DynamicQcnmBytes(
+        m_qEcn.GetValue(),
+        info->GetIngressPauseThreshold(item.GetIngressPort(), item.GetPriority()),
+        FanOutFor(*info, item),
+        m_hopDelay,
+        GetLinkRate());
 }
 
 uint32_t
@@ -314,21 +345,22 @@ DconQueueDisc::FanOutFor(const RdmaIngressInfo& info, const RdmaQueueDiscItem& i
     const uint8_t prio = item.GetPriority();
     switch (m_fanOutMode)
     {
-    case LIVE_ABOVE_QECN:
-        return info.GetIngressFanOutAbove(in, prio, m_qEcn.GetValue(), this);
-    case DESIGN: {
-        const uint32_t m = info.GetIngressDesignFanOut(in);
-        if (m == 0)
+        case LIVE_ABOVE_QECN:
+            return info.GetIngressFanOutAbove(in, prio, m_qEcn.GetValue(), this);
+        case DESIGN:
         {
-            throw std::logic_error("DconQueueDisc: FanOutMode=Design but ingress port "
-                                   + std::to_string(in)
-                                   + " has no design fan-out (RdmaFabric configures it)");
+            const uint32_t m = info.GetIngressDesignFanOut(in);
+            if (m == 0)
+            {
+                throw std::logic_error("DconQueueDisc: FanOutMode=Design but ingress port "
+                                       + std::to_string(in)
+                                       + " has no design fan-out (RdmaFabric configures it)");
+            }
+            return m;
         }
-        return m;
-    }
-    case LIVE:
-    default:
-        return std::max<uint32_t>(1, info.GetIngressFanOut(in, prio));
+        case LIVE:
+        default:
+            return std::max<uint32_t>(1, info.GetIngressFanOut(in, prio));
     }
 }
 
@@ -359,8 +391,8 @@ DconQueueDisc::UpdateState(uint32_t queueBytes)
     {
         m_state = s;
     }
-    const Phase phase = s == NOT_CONGESTED ? PHASE_BELOW_QECN
-                        : s == BURST       ? PHASE_BURST
+    const Phase phase = s == NOT_CONGESTED    ? PHASE_BELOW_QECN
+                        : s == BURST          ? PHASE_BURST
                         : IsMarkingDisabled() ? PHASE_LATCHED
                                               : PHASE_MARKING;
     if (phase != m_phase)

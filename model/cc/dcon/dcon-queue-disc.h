@@ -6,9 +6,9 @@
 #define DCON_QUEUE_DISC_H
 
 #include "ns3/nstime.h"
+#include "ns3/rdma-egress-queue-disc.h"
 #include "ns3/traced-callback.h"
 #include "ns3/traced-value.h"
-#include "ns3/rdma-egress-queue-disc.h"
 
 #include <array>
 #include <deque>
@@ -170,6 +170,13 @@ public:
     uint64_t GetBurstOnsets() const;
 
     /**
+     * \brief DCON's counters by name: "arrivals" (packets enqueued), "burst_onsets",
+     * "cnm_triggers", "arrivals_at_qecn_floor", "unmarked_above_qecn", "latched_arrivals".
+     * \return the counters
+     */
+    std::vector<Counter> GetCounters() override;
+
+    /**
      * \brief Number of congested-flow reports made (CNM triggers, before the switch's
      * ingress and rate-limit checks).
      * \return reports
@@ -280,7 +287,7 @@ private:
     QcnmMode m_qcnmMode{DYNAMIC};
     uint32_t m_fanOut{0}; //!< fixed M of the dynamic Q_CNM (0 = FanOutMode)
     FanOutMode m_fanOutMode{LIVE};
-    Time m_hopDelay;      //!< d of the dynamic Q_CNM
+    Time m_hopDelay; //!< d of the dynamic Q_CNM
     bool m_markingDisabled{false};
     bool m_markInBurst{false}; //!< keep marking in burst congestion (no latch)
     FlowCountMode m_flowCount{WINDOW};

@@ -4,12 +4,12 @@
  */
 #include "rdma-dcon.h"
 
-#include "ns3/enum-accessor.h"
 #include "ns3/boolean.h"
-#include "ns3/uinteger.h"
+#include "ns3/enum-accessor.h"
 #include "ns3/log.h"
-#include "ns3/simulator.h"
 #include "ns3/rdma-cc-registry.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -27,7 +27,10 @@ const RdmaCcRegistry::Registration g_dconRegistration(
     {"dcon",
      &RdmaDcon::GetTypeId,
      "DCON (Hu et al., Acta Electronica Sinica 2023): ECN plus switch CNMs",
-     "ns3::DconQueueDisc"});
+     "ns3::DconQueueDisc",
+     nullptr,
+     "ns3::DconCnmGenerator",
+     RdmaDcqcn::GetParameterSets()});
 } // namespace
 
 TypeId

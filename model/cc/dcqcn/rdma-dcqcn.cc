@@ -9,9 +9,9 @@
 #include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/rdma-cc-registry.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-#include "ns3/rdma-cc-registry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -31,7 +31,10 @@ const RdmaCcRegistry::Registration g_dcqcnRegistration(
     {"dcqcn",
      &RdmaDcqcn::GetTypeId,
      "DCQCN (Zhu et al., SIGCOMM 2015): rate control from CNPs",
-     "ns3::RedEcnQueueDisc"});
+     "ns3::RedEcnQueueDisc",
+     nullptr,
+     "",
+     RdmaDcqcn::GetParameterSets()});
 } // namespace
 
 TypeId
@@ -550,33 +553,46 @@ RdmaDcqcn::OnDataReceived(Ptr<RdmaRxFlowState> rx, const RdmaRxPacketInfo& pkt)
     }
 }
 
-void
-RdmaDcqcn::SetPreset(const std::string& name, DataRate lineRate)
+std::vector<RdmaCcParameterSet::Value>
+RdmaDcqcn::GetParameterSet(const std::string& name, DataRate lineRate)
 {
+    if (name == "hpcc-sim")
+    {
+        std::vector<RdmaCcParameterSet::Value> v = GetParameterSet("cx4", lineRate);
+        for (auto& [attribute, value] : v)
+        {
+            if (attribute == "MinRate")
+            {
+                value = "1Gbps";
+            }
+        }
+        return v;
+    }
     if (name != "paper" && name != "cx4")
     {
-        throw std::invalid_argument("RdmaDcqcn::SetPreset: unknown preset '" + name
-                                    + "' (known: paper, cx4)");
+        throw std::invalid_argument("unknown DCQCN parameter set '" + name
+                                    + "' (known: paper, cx4, hpcc-sim)");
     }
     if (lineRate.GetBitRate() == 0)
     {
-        throw std::invalid_argument("RdmaDcqcn::SetPreset: line rate 0 b/s is not valid");
+        throw std::invalid_argument("DCQCN parameter set '" + name
+                                    + "': line rate 0 b/s is not valid");
     }
-    const std::string p = "ns3::RdmaDcqcn::";
-    Config::SetDefault(p + "G", DoubleValue(1.0 / 256));
-    Config::SetDefault(p + "InitialAlpha", DoubleValue(1.0));
-    Config::SetDefault(p + "MinRate", DataRateValue(DataRate("100Mb/s")));
+    std::vector<RdmaCcParameterSet::Value> v{{"G", "0.00390625"}, // 1/256, exact
+                                             {"InitialAlpha", "1"},
+                                             {"MinRate", "100Mb/s"}};
     if (name == "paper")
     {
-        Config::SetDefault(p + "AlphaUpdateInterval", TimeValue(MicroSeconds(55)));
-        Config::SetDefault(p + "RateDecreaseInterval", TimeValue(Time(0)));
-        Config::SetDefault(p + "RateIncreaseInterval", TimeValue(MicroSeconds(55)));
-        Config::SetDefault(p + "ByteCounter", UintegerValue(10000000));
-        Config::SetDefault(p + "FastRecoveryThreshold", UintegerValue(5));
-        Config::SetDefault(p + "AdditiveIncrease", DataRateValue(DataRate("40Mb/s")));
-        Config::SetDefault(p + "HyperIncrease", DataRateValue(DataRate("400Mb/s")));
-        Config::SetDefault(p + "ClampTargetRate", BooleanValue(true));
-        Config::SetDefault(p + "CnpInterval", TimeValue(MicroSeconds(50)));
+        v.insert(v.end(),
+                 {{"AlphaUpdateInterval", "55us"},
+                  {"RateDecreaseInterval", "0s"},
+                  {"RateIncreaseInterval", "55us"},
+                  {"ByteCounter", "10000000"},
+                  {"FastRecoveryThreshold", "5"},
+                  {"AdditiveIncrease", "40Mb/s"},
+                  {"HyperIncrease", "400Mb/s"},
+                  {"ClampTargetRate", "true"},
+                  {"CnpInterval", "50us"}});
     }
     else
     {
@@ -584,16 +600,43 @@ RdmaDcqcn::SetPreset(const std::string& name, DataRate lineRate)
         double bps = static_cast<double>(lineRate.GetBitRate());
         auto rai = static_cast<uint64_t>(std::llround(bps / 5000.0));
         auto rhai = static_cast<uint64_t>(std::llround(bps / 500.0));
-        Config::SetDefault(p + "AlphaUpdateInterval", TimeValue(MicroSeconds(1)));
-        Config::SetDefault(p + "RateDecreaseInterval", TimeValue(MicroSeconds(4)));
-        Config::SetDefault(p + "RateIncreaseInterval", TimeValue(MicroSeconds(300)));
-        Config::SetDefault(p + "ByteCounter", UintegerValue(0));
-        Config::SetDefault(p + "FastRecoveryThreshold", UintegerValue(1));
-        Config::SetDefault(p + "AdditiveIncrease", DataRateValue(DataRate(rai)));
-        Config::SetDefault(p + "HyperIncrease", DataRateValue(DataRate(rhai)));
-        Config::SetDefault(p + "ClampTargetRate", BooleanValue(false));
-        Config::SetDefault(p + "CnpInterval", TimeValue(Time(0)));
+        v.insert(v.end(),
+                 {{"AlphaUpdateInterval", "1us"},
+                  {"RateDecreaseInterval", "4us"},
+                  {"RateIncreaseInterval", "300us"},
+                  {"ByteCounter", "0"},
+                  {"FastRecoveryThreshold", "1"},
+                  {"AdditiveIncrease", std::to_string(rai) + "bps"},
+                  {"HyperIncrease", std::to_string(rhai) + "bps"},
+                  {"ClampTargetRate", "false"},
+                  {"CnpInterval", "0s"}});
     }
+    return v;
+}
+
+std::vector<RdmaCcParameterSet>
+RdmaDcqcn::GetParameterSets()
+{
+    return {{"paper",
+             "the DCQCN paper (Zhu et al., SIGCOMM 2015): K = T = 55 us, B = 10 MB, F = 5, "
+             "R_AI 40 Mb/s, R_HAI 400 Mb/s, a CNP at most every 50 us",
+             [](DataRate rate)
+             {
+                 return GetParameterSet("paper", rate);
+             }},
+            {"cx4",
+             "Mellanox ConnectX-4 as the HPCC simulator runs it: K 1 us, decrease every 4 us, "
+             "T 300 us, no byte counter, F 1, R_AI = line / 5000, a CNP per CE packet",
+             [](DataRate rate)
+             {
+                 return GetParameterSet("cx4", rate);
+             }},
+            {"hpcc-sim",
+             "as the HPCC simulator's run.py runs it: \"cx4\" with a 1 Gb/s floor (MinRate)",
+             [](DataRate rate)
+             {
+                 return GetParameterSet("hpcc-sim", rate);
+             }}};
 }
 
 } // namespace ns3

@@ -8,8 +8,9 @@
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
-#include "ns3/traced-value.h"
+#include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-congestion-ops.h"
+#include "ns3/traced-value.h"
 
 #include <cstdint>
 #include <string>
@@ -143,7 +144,8 @@ public:
     void OnDataReceived(Ptr<RdmaRxFlowState> rx, const RdmaRxPacketInfo& pkt) override;
 
     /**
-     * \brief Set the defaults of every RdmaDcqcn attribute (Config::SetDefault) to a named set.
+     * \brief The values of a named parameter set (the "dcqcn" and "dcon" registry entries'
+     * sets; RdmaFabricHelper::SetCongestionControl applies one to the NICs' factories).
      *
      * - "paper": the DCQCN paper (the attribute defaults): g 1/256, alpha 1, K 55 us,
      *   T 55 us, B 10 MB (10^7 bytes), F 5, R_AI 40 Mb/s, R_HAI 400 Mb/s, MinRate 100 Mb/s,
@@ -156,10 +158,20 @@ public:
      *
      * \throws std::invalid_argument naming \p name if the preset is unknown, or naming
      * \p lineRate if it is zero.
-     * \param name "paper" or "cx4"
+     * - "hpcc-sim": "cx4" with MinRate 1 Gb/s, as the HPCC simulator's run.py runs it.
+     *
+     * \param name "paper", "cx4" or "hpcc-sim"
      * \param lineRate the NICs' line rate (scales R_AI and R_HAI in "cx4")
+     * \return attribute name and value pairs
      */
-    static void SetPreset(const std::string& name, DataRate lineRate);
+    static std::vector<RdmaCcParameterSet::Value> GetParameterSet(const std::string& name,
+                                                                  DataRate lineRate);
+
+    /**
+     * \brief The parameter sets "paper" (the default), "cx4" and "hpcc-sim", for RdmaCcRegistry
+     * entries. \return the sets
+     */
+    static std::vector<RdmaCcParameterSet> GetParameterSets();
 
     /**
      * \brief The current alpha, including the decays due up to now.

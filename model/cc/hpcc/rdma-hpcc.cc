@@ -7,9 +7,9 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/rdma-cc-registry.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-#include "ns3/rdma-cc-registry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,7 +28,16 @@ const RdmaCcRegistry::Registration g_hpccRegistration(
     {"hpcc",
      &RdmaHpcc::GetTypeId,
      "HPCC (Li et al., SIGCOMM 2019): INT-based window, target utilization eta",
-     "ns3::RdmaEgressQueueDisc"});
+     "ns3::RdmaEgressQueueDisc",
+     nullptr,
+     "",
+     {{"hpcc-sim",
+       "as the HPCC simulator's run.py runs it: mi = 0 (MaxStage), a 1 Gb/s floor; the rest are "
+       "the attribute defaults (eta 0.95, RateAi = line / 2500)",
+       [](DataRate)
+       {
+           return std::vector<RdmaCcParameterSet::Value>{{"MaxStage", "0"}, {"MinRate", "1Gbps"}};
+       }}}});
 
 /// RateAi = 0: the line rate / 2500, the HPCC simulator's run.py (10 Mb/s per 25 Gb/s).
 constexpr uint64_t RATE_AI_DIVISOR = 2500;

@@ -5,12 +5,19 @@
 #include "np-ecn-queue-disc.h"
 
 #include "ns3/log.h"
+#include "ns3/rdma-queue-registry.h"
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("NpEcnQueueDisc");
 NS_OBJECT_ENSURE_REGISTERED(NpEcnQueueDisc);
+
+namespace
+{
+/// --queue=npecn (no scenario option sets it).
+const RdmaQueueRegistry::Registration g_npEcnRegistration({"npecn", "ns3::NpEcnQueueDisc"});
+} // namespace
 
 TypeId
 NpEcnQueueDisc::GetTypeId()

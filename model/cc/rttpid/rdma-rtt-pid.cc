@@ -7,9 +7,9 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/rdma-cc-registry.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
-#include "ns3/rdma-cc-registry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -30,7 +30,22 @@ const RdmaCcRegistry::Registration g_rttPidRegistration(
     {"rttpid",
      &RdmaRttPid::GetTypeId,
      "RTT-based PID rate control with an LSTM RTT predictor (seed 004, LSTM + PIDNN)",
-     "ns3::RedEcnQueueDisc"});
+     "ns3::RedEcnQueueDisc",
+     nullptr,
+     "",
+     {{"tuned",
+       "the RTT-PID paper's trained gains [-0.358, -0.060, 0.040], fixed (its incast runs)",
+       [](DataRate)
+       {
+           return std::vector<RdmaCcParameterSet::Value>{
+               {"Kp", "-0.358"}, {"Ki", "-0.06"}, {"Kd", "0.04"}, {"GainTuning", "false"}};
+       }},
+      {"initial",
+       "the attribute defaults: the paper's initial gains, tuned online",
+       [](DataRate)
+       {
+           return std::vector<RdmaCcParameterSet::Value>{};
+       }}}});
 
 /// A double as text for error messages.
 std::string
