@@ -66,6 +66,8 @@ from tqdm import tqdm
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fct_stats  # noqa: E402
+from large_figures import FIG_NAMES, FIGURES, Figure  # noqa: E402,F401 (tests use them here)
+import plot_large  # noqa: E402
 import seed_stats  # noqa: E402
 import sweep_runner  # noqa: E402
 import run_store  # noqa: E402
@@ -83,32 +85,6 @@ SEEDS = [1, 2, 3]
 SCALES = ["full", "small", "tiny"]
 QUICK = {"scale": "small", "duration": "2ms", "warmup": "0.5ms", "cooldown": "0ms", "seeds": [1]}
 
-Figure = collections.namedtuple("Figure", "title workload variants loads kind tag args",
-                                defaults=("", ()))
-# kind "lines": panels against load; "bars": grouped bars at the figure's load(s).
-# loads None = the sweep's loads (--loads, default LOADS). tag, args: simulator arguments every
-# run of the figure adds (e.g. a measurement), and the suffix they add to the run names.
-FIGURES = collections.OrderedDict([
-    ("fig9", Figure("Fig. 9: WebSearch", "websearch",
-                    ["dcon", "dcqcn", "swift", "pcn", "dcon-raises"], None, "lines")),
-    ("fig10", Figure("Fig. 10: DataMining", "datamining",
-                     ["dcon", "dcqcn", "swift", "pcn", "dcon-raises"], None, "lines")),
-    ("fig11", Figure("Fig. 11: WebSearch, DCON, Q_CNM", "websearch",
-                     ["dcon-q0.4", "dcon-q0.6", "dcon"], None, "lines")),
-    ("fig12", Figure("Fig. 12: WebSearch, DCON, CNM window T", "websearch",
-                     ["dcon-T2", "dcon", "dcon-T4"], None, "lines")),
-    ("sens", Figure("DCON's readings one at a time (sensitivity), WebSearch", "websearch",
-                    ["dcon", "dcon-listing", "dcon-raises", "dcon-cnmrateonly",
-                     "dcon-tlastport", "dcon-hyper", "dcon-m1", "dcon-m2", "dcon-mdesign",
-                     "dcon-mqecn", "dcon-dynpfc", "dcon-dynpfc-m2", "dcon-dcqcnsender",
-                     "dcon-prev", "dcqcn", "dcqcn-dynpfc"], [0.8], "bars")),
-    ("spread", Figure("Congestion spreading, WebSearch", "websearch",
-                      ["dcon", "dcqcn", "swift", "pcn", "dcon-raises"], [0.8], "bars",
-                      "spread", ("--spreading=true",))),
-    ("swift", Figure("Swift settings, WebSearch", "websearch",
-                     ["swift", "swift-t100", "swift-line", "swift-t100-line"], None, "bars")),
-])
-FIG_NAMES = list(FIGURES)
 BINARY = os.path.join("examples", "dcon-large-scale")
 RUN_METRICS = {  # <fig>-runs.csv column -> stats.json field
     "avg_fct_s": "avg_fct_s", "p99_fct_s": "p99_fct_s", "median_fct_s": "median_fct_s",
@@ -459,7 +435,6 @@ def main(argv=None):
         print(f"wrote {path} ({len(runs_t)} runs) and {fig}.csv ({len(summary)} points"
               + (f"; {flagged} run(s) not stationary" if flagged else "") + ")")
     if not args.no_plot:
-        import plot_large
         plot_large.plot_dir(args.results, args.figs)
     return sweep_runner.report_failures(failures)
 
