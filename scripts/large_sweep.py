@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Large-scale sweeps of the DCON paper (Fig. 9-12; dcon.md 3.3-3.4) and their sensitivity
 runs, one command per figure, over named scheme variants (scripts/variants.py).
 
@@ -19,7 +18,7 @@ runs, one command per figure, over named scheme variants (scripts/variants.py).
   swift  WebSearch:  swift swift-t100 swift-line swift-t100-line (a target below the base RTT,
                      e.g. 25 us, is refused: Swift's BaseTarget must exceed it)
   --add-variants V..  adds variants to every chosen figure, e.g. another algorithm:
-         large_sweep.py fig9 --add-variants dctcp
+         /usr/bin/python3 -m scripts.large_sweep fig9 --add-variants dctcp
   all    every figure above; a run shared by figures (same name) is computed once
 
 Each figure runs its variants at the loads 0.4 0.6 0.8 (core layer; --loads to change, which
@@ -51,7 +50,7 @@ and scripts/plot_large.py draws RESULTS/<fig>.png.
 directories but the tables and figures have the same names as a full sweep's: use --results
 results/large-quick to keep both.
 
-Usage: /usr/bin/python3 scripts/large_sweep.py FIG [FIG ...]|all [--quick] [--list] [--jobs N]
+Usage: /usr/bin/python3 -m scripts.large_sweep FIG [FIG ...]|all [--quick] [--list] [--jobs N]
          [--seeds 1 2 3] [--loads 0.4 0.6 0.8] [--duration 60ms] [--warmup 30ms]
          [--cooldown 0ms] [--max-time 200s] [--scale full] [--build build] [--results results/large] [--no-plot]
 """
@@ -64,14 +63,13 @@ import sys
 import pandas as pd
 from tqdm import tqdm
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import fct_stats  # noqa: E402
-from large_figures import FIG_NAMES, FIGURES, Figure  # noqa: E402,F401 (tests use them here)
-import plot_large  # noqa: E402
-import seed_stats  # noqa: E402
-import sweep_runner  # noqa: E402
-import run_store  # noqa: E402
-import variants  # noqa: E402
+from . import fct_stats
+from .large_figures import FIG_NAMES, FIGURES
+from . import plot_large
+from . import seed_stats
+from . import sweep_runner
+from . import run_store
+from . import variants
 
 # Per-workload arrival window (warm-up and cool-down included), warm-up and cool-down (the
 # leading and trailing parts of the window left out of the statistics): the one place to tune them.

@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """Draw the large-scale figures (DCON paper Fig. 9-12, and the sens and swift comparisons) from
 the tables of large_sweep.py (the figures: large_figures.py).
 
-Usage: /usr/bin/python3 scripts/plot_large.py [RESULTS_DIR (default results/large)] [--figs fig9 ..]
+Usage: /usr/bin/python3 -m scripts.plot_large [RESULTS_DIR (default results/large)] [--figs fig9 ..]
 
 Reads RESULTS_DIR/<fig>.csv (one row per variant and load: the mean over seeds and the
 half-width of its 95% confidence interval, see scripts/seed_stats.py) and writes
@@ -29,10 +28,9 @@ from matplotlib.patches import Patch  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from large_figures import FIG_NAMES, FIGURES  # noqa: E402
-from sweep_runner import fmt_num  # noqa: E402
-import variants  # noqa: E402
+from .large_figures import FIG_NAMES, FIGURES  # noqa: E402
+from .sweep_runner import fmt_num  # noqa: E402
+from . import variants  # noqa: E402
 
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", ">", "*"]
 PANELS = [  # (metric, y label, scale factor)
@@ -170,7 +168,7 @@ def plot_dir(results, figs=None):
     for fig in figs or FIG_NAMES:
         csv = os.path.join(results, fig + ".csv")
         if not os.path.isfile(csv):
-            print(f"skipping {fig}: no {csv} (run scripts/large_sweep.py {fig})", file=sys.stderr)
+            print(f"skipping {fig}: no {csv} (run /usr/bin/python3 -m scripts.large_sweep {fig})", file=sys.stderr)
             continue
         try:
             table = pd.read_csv(csv)

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Draw the DCON paper's testbed figure (Fig. 2 for DCQCN, Fig. 6 for DCON) from runs of
 examples/dcon-testbed.
 
@@ -11,7 +10,7 @@ and under each column the facts of the paper's Fig. 2 (DCQCN) and Fig. 6 (DCON) 
 shows or not (the run's facts.json, written by dcon-testbed): the facts the paper shows for the
 run's scheme first, marked "holds" or "FAILS", then the other figure's, in grey.
 
-Usage: /usr/bin/python3 scripts/plot_testbed.py RUN_DIR [RUN_DIR ...] -o figure.png
+Usage: /usr/bin/python3 -m scripts.plot_testbed RUN_DIR [RUN_DIR ...] -o figure.png
 """
 import argparse
 import json

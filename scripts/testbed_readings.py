@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """The testbed's facts (DCON paper Fig. 2 and 6) for every scheme variant, under every reading
 of the scenario the paper leaves open.
 
@@ -45,7 +44,7 @@ integer picoseconds (ns-3's resolution), as the C++ compares Time values. The nu
 example prints (its stdout, kept in NAME/sweep.log) are parsed too and compared with these
 ("stdout_agrees"; they differ only by the CSV's rounding to 1e-6 Gb/s).
 
-Usage: /usr/bin/python3 scripts/testbed_readings.py [--variants ...] [--spacings 15us 230us]
+Usage: /usr/bin/python3 -m scripts.testbed_readings [--variants ...] [--spacings 15us 230us]
          [--seeds 1] [-j N] [--binary build/examples/dcon-testbed]
          [--results results/testbed-readings]
 Writes RESULTS/readings.csv (one row per run) and prints the table.
@@ -60,11 +59,10 @@ import sys
 
 import pandas as pd
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import run_store  # noqa: E402
-from rst_table import simple_table  # noqa: E402
-import sweep_runner  # noqa: E402
-import variants  # noqa: E402
+from . import run_store
+from .rst_table import simple_table
+from . import sweep_runner
+from . import variants
 
 VARIANTS = ["dcqcn", "dcqcn-step", "pcn", "swift", "dcon", "dcon-qecn5", "dcon-listing",
             "dcon-raises", "dcon-cnmrateonly", "dcon-tlastport", "dcon-hyper", "dcon-m1",

@@ -1,19 +1,14 @@
-#!/usr/bin/python3
 """Tests of scripts/plot_testbed.py's text under each column: the facts of a run's facts.json,
 and why a failing fact of the paper fails.
 
-Run: /usr/bin/python3 test/test_plot_testbed.py
+Run from the repository root: /usr/bin/python3 -m scripts.tests.test_plot_testbed
 """
 import json
 import os
-import sys
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
-
-import plot_testbed as pt  # noqa: E402
+from .. import plot_testbed as pt
 
 
 def facts(f0_before, f0_during, holds):

@@ -1,24 +1,18 @@
-#!/usr/bin/python3
 """Tests of scripts/testbed_readings.py: the testbed's facts from a synthetic run directory, by
 the C++ rules, and a sweep with a stand-in for examples/dcon-testbed.
 
-Run: /usr/bin/python3 test/test_testbed_readings.py
+Run from the repository root: /usr/bin/python3 -m scripts.tests.test_testbed_readings
 """
 import os
-import sys
 import tempfile
 import textwrap
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
-sys.path.insert(0, HERE)
+import pandas as pd
 
-import pandas as pd  # noqa: E402
-
-import testbed_readings as tr  # noqa: E402
-import variants  # noqa: E402
-from test_fct_stats import quiet, write_executable  # noqa: E402
+from .. import testbed_readings as tr
+from .. import variants
+from .test_fct_stats import quiet, write_executable
 
 # Writes a testbed run directory: throughput samples every 20 us from 0 to 60 ms (time_s with 12
 # decimals, as the example writes it). f0 and f1: 20 Gb/s up to and at 30 ms, except 1000 Gb/s
