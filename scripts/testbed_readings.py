@@ -158,7 +158,7 @@ def read_facts(run_dir):
             raise ReadingsError(f"{path}: no fact {missing[0]!r}")
         out["facts"] = {col: bool(listed[name]["holds"]) for col, name, _ in FACTS}
         figures = {x["figure"] for x in data["facts"] if x["expected"]}
-        out["expected"] = SET_OF_FIGURE.get(figures.pop()) if len(figures) == 1 else "none"
+        out["expected"] = SET_OF_FIGURE.get(min(figures)) if len(figures) == 1 else "none"
         out["verdict"] = VERDICTS.get(data["verdict"])
         if out["expected"] is None or out["verdict"] is None or (
                 (out["expected"] == "none") != (out["verdict"] == "-")):
