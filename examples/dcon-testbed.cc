@@ -16,7 +16,7 @@
 // H2..H15 each send 35 flows of 64 KB to R1, one every 15 us (--burstInterval; the paper's
 // Fig. 7 default; 230us spreads them over the paper's "8 ms"), each at line rate, spread over
 // both spines by ECMP (--burstViaS0 pins the burst through S0). The placement is our reading of
-// the paper's text (see helper/dcon-testbed.h and doc/dcon.rst). Switches: 22 MB shared buffer,
+// the paper's text (see experiments/dcon-testbed.h and doc/dcon.rst). Switches: 22 MB shared buffer,
 // static PFC pause threshold 320 KB per ingress port; DCQCN's RED 5/200 KB, 1%; DCON's Q_ECN
 // 200 KB (the paper's "ECN threshold 200 KB").
 //

@@ -51,6 +51,18 @@ namespace
 {
 /// The most samples per queue or flow a run may take (sampleInterval against stopTime).
 constexpr double MAX_SAMPLES = 1e7;
+
+/// A fact that holds when value relation threshold.
+DconTestbedFact
+Compare(const std::string& name, double value, const std::string& relation, double threshold)
+{
+    bool holds = relation == "<"    ? value < threshold
+                 : relation == ">"  ? value > threshold
+                 : relation == ">=" ? value >= threshold
+                 : relation == "==" ? value == threshold
+                                    : throw std::logic_error("unknown relation " + relation);
+    return {name, holds, value, relation, threshold};
+}
 } // namespace
 
 SwitchQueueSettings
@@ -208,20 +220,20 @@ DconTestbed::AverageThroughput(uint32_t flowId, Time from, Time to) const
 std::vector<DconTestbedFact>
 DconTestbedFacts::CongestionSpreadingFacts() const
 {
-    return {{"L2 pauses S1", pausesL2S1 > 0},
-            {"S1 pauses L0", pausesS1L0 > 0},
-            {"S1 pauses L1", pausesS1L1 > 0},
-            {"f0 collapses during the burst", f0During < 0.5 * f0Before},
-            {"f1 collapses during the burst", f1During < 0.5 * f1Before},
-            {"f0 recovers after the burst", f0After > 0.5 * f0Before}};
+    return {Compare("L2 pauses S1", pausesL2S1, ">", 0),
+            Compare("S1 pauses L0", pausesS1L0, ">", 0),
+            Compare("S1 pauses L1", pausesS1L1, ">", 0),
+            Compare("f0 collapses during the burst", f0During, "<", 0.5 * f0Before),
+            Compare("f1 collapses during the burst", f1During, "<", 0.5 * f1Before),
+            Compare("f0 recovers after the burst", f0After, ">", 0.5 * f0Before)};
 }
 
 std::vector<DconTestbedFact>
 DconTestbedFacts::DirectNotificationFacts() const
 {
-    return {{"L2 never pauses S1", pausesL2S1 == 0},
-            {"f1 is throttled during the burst", f1During < 0.5 * f1Before},
-            {"f0 keeps half its rate during the burst", f0During >= 0.5 * f0Before}};
+    return {Compare("L2 never pauses S1", pausesL2S1, "==", 0),
+            Compare("f1 is throttled during the burst", f1During, "<", 0.5 * f1Before),
+            Compare("f0 keeps half its rate during the burst", f0During, ">=", 0.5 * f0Before)};
 }
 
 std::vector<DconTestbedFact>
@@ -354,11 +366,17 @@ DconTestbedFacts::WriteJson(const std::string& path, const std::string& cc) cons
         {
             out << (first ? "\n" : ",\n") << "    {\"figure\": \"" << figure << "\", \"fact\": \""
                 << fact.name << "\", \"holds\": " << (fact.holds ? "true" : "false")
-                << ", \"expected\": " << (expected ? "true" : "false") << "}";
+                << ", \"expected\": " << (expected ? "true" : "false")
+                << ", \"value\": " << fact.value << ", \"relation\": \"" << fact.relation
+                << "\", \"threshold\": " << fact.threshold << "}";
             first = false;
         }
     }
-    out << "\n  ]\n}\n";
+    out << "\n  ],\n  \"verdict\": \""
+        << (ExpectedFacts(cc).empty() ? "none"
+            : ShowsPaperFacts(cc)     ? "PASS"
+                                      : "FAIL")
+        << "\"\n}\n";
     file.Commit();
 }
 

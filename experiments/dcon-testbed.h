@@ -74,8 +74,11 @@ struct DconTestbedConfig
  */
 struct DconTestbedFact
 {
-    std::string name; //!< what the paper shows, e.g. "L2 pauses S1"
-    bool holds;       //!< whether the run shows it
+    std::string name;     //!< what the paper shows, e.g. "L2 pauses S1"
+    bool holds;           //!< whether the run shows it: value relation threshold
+    double value{0};      //!< the reading compared, e.g. f0's Gb/s during the burst
+    std::string relation; //!< how: "<", ">", ">=" or "=="
+    double threshold{0};  //!< what it is compared with, e.g. half of f0's Gb/s before it
 };
 
 /**
@@ -131,9 +134,11 @@ struct DconTestbedFacts
     std::vector<DconTestbedFact> ExpectedFacts(const std::string& cc) const;
 
     /**
-     * \brief Write facts.json: the readings above, and every fact of Fig. 2 and Fig. 6 with
-     * whether it holds and whether the paper shows it for \p cc ("expected"), so that scripts
-     * (plot_testbed.py) read the facts instead of computing them again.
+     * \brief Write facts.json: the readings above, every fact of Fig. 2 and Fig. 6 with
+     * whether it holds, its value, relation and threshold, and whether the paper shows it for
+     * \p cc ("expected"), and the verdict over the expected facts ("PASS", "FAIL", or "none"
+     * when the paper shows no testbed run of \p cc), so that the scripts
+     * (testbed_readings.py, plot_testbed.py) read the facts instead of computing them again.
      * \param path the file
      * \param cc the congestion control of the run
      */

@@ -2,7 +2,7 @@
  * Copyright (c) 2026 dcon authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// libFuzzer target: AethHeader (model/aeth-header.h) read from arbitrary bytes.
+// libFuzzer target: AethHeader (model/wire/aeth-header.h) read from arbitrary bytes.
 #include "fuzz-common.h"
 
 #include "ns3/aeth-header.h"

@@ -2,7 +2,7 @@
  * Copyright (c) 2026 dcon authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// libFuzzer target: CnmHeader (model/cnm-header.h) read from arbitrary bytes.
+// libFuzzer target: CnmHeader (model/wire/cnm-header.h) read from arbitrary bytes.
 #include "fuzz-common.h"
 
 #include "ns3/cnm-header.h"

@@ -2,7 +2,7 @@
  * Copyright (c) 2026 dcon authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// libFuzzer target: IntHeader (HPCC's hop records, model/int-header.h) read from arbitrary
+// libFuzzer target: IntHeader (HPCC's hop records, model/wire/int-header.h) read from arbitrary
 // bytes: what is read is written back and reads the same (the reserved bytes are written as
 // zero), and every record's fields stay in range.
 #include "ns3/int-header.h"

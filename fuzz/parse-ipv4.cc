@@ -2,7 +2,7 @@
  * Copyright (c) 2026 dcon authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// libFuzzer target: RdmaQueueDiscItem::ParseIpv4 (model/rdma-queue-disc-item.h), the fields a
+// libFuzzer target: RdmaQueueDiscItem::ParseIpv4 (model/switch/rdma-queue-disc-item.h), the fields a
 // switch forwards on, from arbitrary bytes, checked against ns-3's Ipv4Header and UdpHeader.
 #include "fuzz-common.h"
 

@@ -2,7 +2,7 @@
  * Copyright (c) 2026 dcon authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// libFuzzer target: the strict readers of value texts (model/value-text.h): a text is either
+// libFuzzer target: the strict readers of value texts (model/util/value-text.h): a text is either
 // refused with std::invalid_argument or gives a value within what the simulator holds, and
 // what they accept ns-3's own (non-aborting) stream parsers read to the same value.
 #include "ns3/value-text.h"

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Burst-intensity sweep of the DCON paper (Fig. 7; dcon.md 3.2).
 
 Testbed topology; H0 -> R0 and H1 -> R1 send 200 MB each from t = 0; from 30 ms, H2..H15 each
@@ -22,7 +21,7 @@ Each finished run leaves a record in the repository (scripts/run_store.py; --sto
 data/validation/fig7): a run recorded there with today's arguments and model versions is not
 run again, and the tables are made from the records.
 
-Usage: /usr/bin/python3 scripts/burst_sweep.py [--variants dcon dcqcn swift pcn] [--seeds 1 2 3]
+Usage: /usr/bin/python3 -m scripts.burst_sweep [--variants dcon dcqcn swift pcn] [--seeds 1 2 3]
          [--quick] [-j N] [--stop-time 30s] [--binary build/examples/dcon-testbed]
          [--outdir results/fig7]
 Writes RESULTS/<panel>-<variant>-<value>-s<seed>/ (the run's CSVs), RESULTS/fig7-runs.csv (one
@@ -40,11 +39,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import run_store  # noqa: E402
-import seed_stats  # noqa: E402
-import sweep_runner  # noqa: E402
-import variants  # noqa: E402
+from . import run_store  # noqa: E402
+from . import seed_stats  # noqa: E402
+from . import sweep_runner  # noqa: E402
+from . import variants  # noqa: E402
 
 INTERVALS_US = [10, 15, 20, 25, 30]
 SIZES_KB = [32, 64, 128, 256, 512]

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """The congestion controls a simulator binary knows, asked of the binary itself (`--list-cc`).
 
 Every example (dcon-large-scale, dcon-testbed, dcon-bench) prints its registry with

@@ -1,7 +1,6 @@
-#!/usr/bin/python3
 """Statistics of one run of examples/dcon-large-scale (DCON paper Fig. 9-12; dcon.md 3.3-3.4).
 
-Usage: /usr/bin/python3 scripts/fct_stats.py RUN_DIR [RUN_DIR ...]
+Usage: /usr/bin/python3 -m scripts.fct_stats RUN_DIR [RUN_DIR ...]
 Reads RUN_DIR/{flows.csv, flows.txt, pfc.csv, buffer.csv, summary.json, run.json} and writes
 RUN_DIR/stats.json. flows.txt and buffer.csv may be missing (older runs): the statistics that
 need them are null and say so.
@@ -75,8 +74,7 @@ import sys
 import numpy as np
 import pandas as pd
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import sweep_runner  # noqa: E402
+from . import sweep_runner
 
 PERCENTILE_METHOD = "linear"
 FLOW_COLUMNS = ["flow_id", "src", "dst", "size_bytes", "start_s", "end_s", "fct_s",

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Invariants of the lossless fabric under a randomized sweep of small dcon-large-scale runs.
 
 Each case is a tiny leaf-spine (1-3 spines, 2-4 leaves, 1-4 hosts per leaf) with PFC on, one
@@ -34,10 +33,10 @@ draws give no flow at all is skipped. Every finished run is checked:
 
 A failing case prints the command line that reproduces it; its run folder is kept.
 
-  /usr/bin/python3 scripts/invariants.py                  # 240 cases, 2 at a time, a few minutes
-  /usr/bin/python3 scripts/invariants.py --cases 6 --seed 7 --jobs 1
-  /usr/bin/python3 scripts/invariants.py --list           # the cases' command lines only
-  /usr/bin/python3 scripts/invariants.py --check RUN_DIR  # check one run (a reproduced case)
+  /usr/bin/python3 -m scripts.invariants                  # 240 cases, 2 at a time, a few minutes
+  /usr/bin/python3 -m scripts.invariants --cases 6 --seed 7 --jobs 1
+  /usr/bin/python3 -m scripts.invariants --list           # the cases' command lines only
+  /usr/bin/python3 -m scripts.invariants --check RUN_DIR  # check one run (a reproduced case)
 Exit status: 0 all invariants hold, 1 a violation (or a run that failed), 2 bad usage.
 """
 import argparse
@@ -55,8 +54,7 @@ import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import cc_names  # noqa: E402
+from . import cc_names
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -506,8 +504,8 @@ def main(argv=None):
             failures.setdefault(i, []).extend(
                 [f"{label}: {p}" for p in problems]
                 + [f"  reproduce: {shell_line(command(binary, cases[i], outdir))}",
-                   f"     check: /usr/bin/python3 {shlex.quote(os.path.abspath(__file__))} "
-                   f"--check {shlex.quote(outdir)}"])
+                   f"     check: cd {shlex.quote(ROOT)} && /usr/bin/python3 -m scripts.invariants "
+                   f"--check {shlex.quote(os.path.abspath(outdir))}"])
         return not problems
 
     passed = {}

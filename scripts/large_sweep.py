@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Large-scale sweeps of the DCON paper (Fig. 9-12; dcon.md 3.3-3.4) and their sensitivity
 runs, one command per figure, over named scheme variants (scripts/variants.py).
 
@@ -19,7 +18,7 @@ runs, one command per figure, over named scheme variants (scripts/variants.py).
   swift  WebSearch:  swift swift-t100 swift-line swift-t100-line (a target below the base RTT,
                      e.g. 25 us, is refused: Swift's BaseTarget must exceed it)
   --add-variants V..  adds variants to every chosen figure, e.g. another algorithm:
-         large_sweep.py fig9 --add-variants dctcp
+         /usr/bin/python3 -m scripts.large_sweep fig9 --add-variants dctcp
   all    every figure above; a run shared by figures (same name) is computed once
 
 Each figure runs its variants at the loads 0.4 0.6 0.8 (core layer; --loads to change, which
@@ -51,7 +50,7 @@ and scripts/plot_large.py draws RESULTS/<fig>.png.
 directories but the tables and figures have the same names as a full sweep's: use --results
 results/large-quick to keep both.
 
-Usage: /usr/bin/python3 scripts/large_sweep.py FIG [FIG ...]|all [--quick] [--list] [--jobs N]
+Usage: /usr/bin/python3 -m scripts.large_sweep FIG [FIG ...]|all [--quick] [--list] [--jobs N]
          [--seeds 1 2 3] [--loads 0.4 0.6 0.8] [--duration 60ms] [--warmup 30ms]
          [--cooldown 0ms] [--max-time 200s] [--scale full] [--build build] [--results results/large] [--no-plot]
 """
@@ -64,12 +63,13 @@ import sys
 import pandas as pd
 from tqdm import tqdm
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import fct_stats  # noqa: E402
-import seed_stats  # noqa: E402
-import sweep_runner  # noqa: E402
-import run_store  # noqa: E402
-import variants  # noqa: E402
+from . import fct_stats
+from .large_figures import FIG_NAMES, FIGURES
+from . import plot_large
+from . import seed_stats
+from . import sweep_runner
+from . import run_store
+from . import variants
 
 # Per-workload arrival window (warm-up and cool-down included), warm-up and cool-down (the
 # leading and trailing parts of the window left out of the statistics): the one place to tune them.
@@ -83,32 +83,6 @@ SEEDS = [1, 2, 3]
 SCALES = ["full", "small", "tiny"]
 QUICK = {"scale": "small", "duration": "2ms", "warmup": "0.5ms", "cooldown": "0ms", "seeds": [1]}
 
-Figure = collections.namedtuple("Figure", "title workload variants loads kind tag args",
-                                defaults=("", ()))
-# kind "lines": panels against load; "bars": grouped bars at the figure's load(s).
-# loads None = the sweep's loads (--loads, default LOADS). tag, args: simulator arguments every
-# run of the figure adds (e.g. a measurement), and the suffix they add to the run names.
-FIGURES = collections.OrderedDict([
-    ("fig9", Figure("Fig. 9: WebSearch", "websearch",
-                    ["dcon", "dcqcn", "swift", "pcn", "dcon-raises"], None, "lines")),
-    ("fig10", Figure("Fig. 10: DataMining", "datamining",
-                     ["dcon", "dcqcn", "swift", "pcn", "dcon-raises"], None, "lines")),
-    ("fig11", Figure("Fig. 11: WebSearch, DCON, Q_CNM", "websearch",
-                     ["dcon-q0.4", "dcon-q0.6", "dcon"], None, "lines")),
-    ("fig12", Figure("Fig. 12: WebSearch, DCON, CNM window T", "websearch",
-                     ["dcon-T2", "dcon", "dcon-T4"], None, "lines")),
-    ("sens", Figure("DCON's readings one at a time (sensitivity), WebSearch", "websearch",
-                    ["dcon", "dcon-listing", "dcon-raises", "dcon-cnmrateonly",
-                     "dcon-tlastport", "dcon-hyper", "dcon-m1", "dcon-m2", "dcon-mdesign",
-                     "dcon-mqecn", "dcon-dynpfc", "dcon-dynpfc-m2", "dcon-dcqcnsender",
-                     "dcon-prev", "dcqcn", "dcqcn-dynpfc"], [0.8], "bars")),
-    ("spread", Figure("Congestion spreading, WebSearch", "websearch",
-                      ["dcon", "dcqcn", "swift", "pcn", "dcon-raises"], [0.8], "bars",
-                      "spread", ("--spreading=true",))),
-    ("swift", Figure("Swift settings, WebSearch", "websearch",
-                     ["swift", "swift-t100", "swift-line", "swift-t100-line"], None, "bars")),
-])
-FIG_NAMES = list(FIGURES)
 BINARY = os.path.join("examples", "dcon-large-scale")
 RUN_METRICS = {  # <fig>-runs.csv column -> stats.json field
     "avg_fct_s": "avg_fct_s", "p99_fct_s": "p99_fct_s", "median_fct_s": "median_fct_s",
@@ -459,7 +433,6 @@ def main(argv=None):
         print(f"wrote {path} ({len(runs_t)} runs) and {fig}.csv ({len(summary)} points"
               + (f"; {flagged} run(s) not stationary" if flagged else "") + ")")
     if not args.no_plot:
-        import plot_large
         plot_large.plot_dir(args.results, args.figs)
     return sweep_runner.report_failures(failures)
 

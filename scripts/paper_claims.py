@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Every claim of the DCON paper's evaluation next to our numbers: the validation table of
 doc/dcon.rst, computed from the tables the sweeps write (nothing is run here).
 
@@ -35,7 +34,7 @@ runs ("; k of n runs not stationary", scripts/fct_stats.py). Kinds of claim and 
              run): "holds" when they hold for every seed, else the facts that fail; and one row
              naming the configurations in which both figures' facts hold at once.
 
-Usage: /usr/bin/python3 scripts/paper_claims.py [--large results/large] [--fig7 results/fig7]
+Usage: /usr/bin/python3 -m scripts.paper_claims [--large results/large] [--fig7 results/fig7]
          [--testbed results/testbed-readings] [--out results/claims.csv] [--tables]
 Prints the table (reStructuredText) and writes it as CSV to --out; --tables also prints, per
 large-scale figure, the mean +- 95% CI over the seeds of the average FCT, p99 FCT and pause rate
@@ -48,9 +47,8 @@ import sys
 
 import pandas as pd
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import seed_stats  # noqa: E402
-from rst_table import simple_table  # noqa: E402,F401 (tests use paper_claims.simple_table)
+from . import seed_stats
+from .rst_table import simple_table  # noqa: F401 (tests use paper_claims.simple_table)
 
 BASELINES = ["dcqcn", "swift", "pcn"]
 READINGS = [("default", "dcon"), ("CNM raises", "dcon-raises")]
@@ -587,7 +585,7 @@ def main(argv=None):
     ap.add_argument("--spread", metavar="STORE", nargs="?", const=os.path.join(
         os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "validation",
         "large"), help="also print congestion spreading at WebSearch load 0.8 (the records of "
-        "large_sweep.py spread in STORE)")
+        "scripts.large_sweep spread in STORE)")
     ap.add_argument("--tables", action="store_true",
                     help="also print each large-scale figure's table (LARGE/<fig>.csv): mean "
                          "+- 95%% CI of the average and p99 FCT and the pause rate per point")

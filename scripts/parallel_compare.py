@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """Compare a parallel run (mpirun -np N) of a dcon program with the sequential run of the same
 inputs: which output files are identical, and how far the flows' completion times differ.
 
-Usage: /usr/bin/python3 scripts/parallel_compare.py SEQ_DIR PAR_DIR [--json OUT] [--max-rel X]
+Usage: /usr/bin/python3 -m scripts.parallel_compare SEQ_DIR PAR_DIR [--json OUT] [--max-rel X]
 
 Both folders hold a program's outputs (flows.csv, pfc.csv, summary.json, ...). Prints, for every
 file, "identical" or "differs"; summary.json is compared without wall_time_s, events_executed,
@@ -24,8 +23,7 @@ import sys
 import numpy as np
 import pandas as pd
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import fct_stats  # noqa: E402  (same folder)
+from . import fct_stats
 
 IGNORED_SUMMARY_KEYS = ("wall_time_s", "events_executed", "simulated_time_s")
 

@@ -1,7 +1,6 @@
-#!/usr/bin/python3
 """Predict the speedup of a parallel dcon run at 4 to 32 ranks from measured pieces.
 
-Usage: /usr/bin/python3 scripts/parallel_model.py [--program bench|large-scale]
+Usage: /usr/bin/python3 -m scripts.parallel_model [--program bench|large-scale]
            [--ranks 4 8 16 32] [--check N] [--workdir DIR] [--json OUT] [-- program arguments]
 
 Needs build-mpi/ (scripts/setup-mpi.sh). One command does every step, on this machine:

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Draw the InfiniBand CC sharing results of examples/dcon-ibcc-share.
 
 Two panels:
@@ -8,7 +7,7 @@ Two panels:
      tenant 2's total (ibcc-tenant-series.csv) and tenant 1's measured share per phase
      (ibcc-tenant.csv).
 
-Usage: /usr/bin/python3 scripts/plot_ibcc.py OUTDIR [-o figure.png]
+Usage: /usr/bin/python3 -m scripts.plot_ibcc OUTDIR [-o figure.png]
 (OUTDIR is the --outdir of dcon-ibcc-share; default output OUTDIR/ibcc-share.png)
 """
 import argparse

@@ -1,14 +1,13 @@
-#!/usr/bin/python3
 """Draw the large-scale figures (DCON paper Fig. 9-12, and the sens and swift comparisons) from
-the tables of large_sweep.py.
+the tables of large_sweep.py (the figures: large_figures.py).
 
-Usage: /usr/bin/python3 scripts/plot_large.py [RESULTS_DIR (default results/large)] [--figs fig9 ..]
+Usage: /usr/bin/python3 -m scripts.plot_large [RESULTS_DIR (default results/large)] [--figs fig9 ..]
 
 Reads RESULTS_DIR/<fig>.csv (one row per variant and load: the mean over seeds and the
 half-width of its 95% confidence interval, see scripts/seed_stats.py) and writes
 RESULTS_DIR/<fig>.png with three panels: PFC pause-frame rate (PAUSE frames per second in the
 measured window, fabric-wide), average FCT and 99th-percentile FCT.
-  fig9 .. fig12: against the core load, one line per variant (large_sweep.FIGURES; DCON red,
+  fig9 .. fig12: against the core load, one line per variant (large_figures.FIGURES; DCON red,
                  DCQCN blue, Swift green, PCN orange), error bars = 95% CI;
   sens, swift:   grouped bars, one group per load, one bar per variant, error bars = 95% CI.
 A point (or bar) where at least one seed's run was judged not stationary (fct_stats.py) is drawn
@@ -29,9 +28,9 @@ from matplotlib.patches import Patch  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import large_sweep  # noqa: E402
-import variants  # noqa: E402
+from .large_figures import FIG_NAMES, FIGURES  # noqa: E402
+from .sweep_runner import fmt_num  # noqa: E402
+from . import variants  # noqa: E402
 
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", ">", "*"]
 PANELS = [  # (metric, y label, scale factor)
@@ -116,13 +115,13 @@ def _draw_bars(ax, table, names, cols, factor, metric):
                    hatch="//" if fl else None)
             flagged_any = flagged_any or bool(fl)
     ax.set_xticks(range(len(loads)))
-    ax.set_xticklabels([f"load {large_sweep.fmt_num(x)}" for x in loads])
+    ax.set_xticklabels([f"load {fmt_num(x)}" for x in loads])
     return points, flagged_any
 
 
 def plot_fig(table, fig, path):
     """Draw one figure from its table; returns the number of points drawn (0: nothing written)."""
-    spec = large_sweep.FIGURES[fig]
+    spec = FIGURES[fig]
     needed = ["variant", "load"] + [f"{p[0]}_mean" for p in PANELS]
     missing = [c for c in needed if c not in table.columns]
     if missing:
@@ -166,10 +165,10 @@ def plot_fig(table, fig, path):
 def plot_dir(results, figs=None):
     """Plot every figure of `figs` (default all) whose table exists; returns the PNGs written."""
     written = []
-    for fig in figs or large_sweep.FIG_NAMES:
+    for fig in figs or FIG_NAMES:
         csv = os.path.join(results, fig + ".csv")
         if not os.path.isfile(csv):
-            print(f"skipping {fig}: no {csv} (run scripts/large_sweep.py {fig})", file=sys.stderr)
+            print(f"skipping {fig}: no {csv} (run /usr/bin/python3 -m scripts.large_sweep {fig})", file=sys.stderr)
             continue
         try:
             table = pd.read_csv(csv)
@@ -189,7 +188,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("results", nargs="?", default=os.path.join("results", "large"),
                     help="folder with the <fig>.csv tables (default results/large)")
-    ap.add_argument("--figs", nargs="+", choices=large_sweep.FIG_NAMES, help="only these figures")
+    ap.add_argument("--figs", nargs="+", choices=FIG_NAMES, help="only these figures")
     args = ap.parse_args(argv)
     if not os.path.isdir(args.results):
         print(f"error: {args.results} is not a directory", file=sys.stderr)

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Draw congestion spreading over time from runs that measured it (--spreading of
 examples/dcon-testbed, dcon-large-scale or dcon-bench: pause-trees.csv, pfc.csv, victims.csv).
 
@@ -10,7 +9,7 @@ link was paused longest, so a tree reads from its root downward; the label gives
 Bottom: the culprit and victim time of the flows given with --flow-ids (e.g. the testbed's f0 and
 f1: 0 1), then of the flows held longest (victims.csv).
 
-Usage: /usr/bin/python3 scripts/plot_spreading.py RUN_DIR [RUN_DIR ...] [--labels ...]
+Usage: /usr/bin/python3 -m scripts.plot_spreading RUN_DIR [RUN_DIR ...] [--labels ...]
          [--flows N] [--flow-ids ID ...] [--window T0_MS T1_MS] -o spreading.png
 """
 import argparse

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Draw the DCON paper's testbed figure (Fig. 2 for DCQCN, Fig. 6 for DCON) from runs of
 examples/dcon-testbed.
 
@@ -9,9 +8,10 @@ One column per run directory (e.g. DCQCN and DCON side by side), three rows:
   3. throughput of f0 and f1;
 and under each column the facts of the paper's Fig. 2 (DCQCN) and Fig. 6 (DCON) that the run
 shows or not (the run's facts.json, written by dcon-testbed): the facts the paper shows for the
-run's scheme first, marked "holds" or "FAILS", then the other figure's, in grey.
+run's scheme first, marked "holds" or "FAILS" with the comparison that decides it (value,
+relation, threshold), then the other figure's, in grey.
 
-Usage: /usr/bin/python3 scripts/plot_testbed.py RUN_DIR [RUN_DIR ...] -o figure.png
+Usage: /usr/bin/python3 -m scripts.plot_testbed RUN_DIR [RUN_DIR ...] -o figure.png
 """
 import argparse
 import json
@@ -61,6 +61,14 @@ REASONS = {
 }
 
 
+def comparison(fact):
+    """" (value relation threshold)" of a fact of facts.json, e.g. " (0.689 < 9.24)"; "" for a
+    facts.json written before dcon-testbed gave them."""
+    if not {"value", "relation", "threshold"} <= set(fact):
+        return ""
+    return " (%.3g %s %.3g)" % (fact["value"], fact["relation"], fact["threshold"])
+
+
 def facts_text(run):
     """The lines printed under a column: the run's facts (facts.json), the expected ones first;
     [] when the run has no facts.json (an older run)."""
@@ -79,8 +87,8 @@ def facts_text(run):
                     else f"({fig}'s facts, shown for another scheme: {held} of {len(sel)})")
             lines.append((head, expected, None))
             for x in sel:
-                lines.append((("  holds  " if x["holds"] else "  FAILS  ") + x["fact"], expected,
-                              x["holds"]))
+                lines.append((("  holds  " if x["holds"] else "  FAILS  ") + x["fact"]
+                              + comparison(x), expected, x["holds"]))
                 if expected and not x["holds"] and x["fact"] in REASONS:
                     lines += [(r, True, None) for r in REASONS[x["fact"]](facts)]
     if "cnms_f0" in facts and (facts["cnms_f0"] or facts["cnms_f1"] or facts["cnms_burst"]):
@@ -118,7 +126,7 @@ def main():
         title = args.labels[c] if args.labels and c < len(args.labels) else os.path.basename(
             os.path.normpath(run))
         # 1. queues. The testbed samples, in this order: L2 egress to R1, L2 ingress from S1,
-        # S1 egress to L2 (see helper/dcon-testbed.cc).
+        # S1 egress to L2 (see experiments/dcon-testbed.cc).
         ax = axes[0][c]
         series = [
             (port_series(q, "L2", "egress", 0), QUEUES[0][3]),

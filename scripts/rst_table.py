@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """reStructuredText simple tables for the scripts that print doc/ tables (paper_claims.py,
 testbed_readings.py)."""
 

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """The compact records of finished sweep runs, kept in the repository.
 
 A sweep's raw output (flows, PFC events, CNMs: megabytes per run) stays in results/, which is not

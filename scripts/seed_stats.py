@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Statistics over independent replications (seeds) of one point; shared by large_sweep.py and
 burst_sweep.py.
 

@@ -11,5 +11,5 @@ cmake --build build -j"$(nproc)"
 for cc in dcqcn dcon; do
   build/examples/dcon-testbed --cc=$cc --outdir=results/testbed-$cc
 done
-/usr/bin/python3 scripts/plot_testbed.py results/testbed-dcqcn results/testbed-dcon \
+/usr/bin/python3 -m scripts.plot_testbed results/testbed-dcqcn results/testbed-dcon \
   --labels DCQCN DCON -o results/testbed.png

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Run many simulator commands in parallel, resumably; shared by large_sweep.py and burst_sweep.py.
 
 A run named NAME writes into RESULTS/NAME.tmp, which is renamed to RESULTS/NAME only when the

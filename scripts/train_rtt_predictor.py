@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # Copyright (c) 2026 dcon authors
 # SPDX-License-Identifier: GPL-2.0-only
 """Train the LSTM RTT predictor of --cc=rttpid (seed 004, 3.3-3.4) with numpy only.
@@ -13,9 +12,9 @@ Reads per-RTT sample traces (CSV flow,time_ns,rtt_ns, as written by
 samples about the same number of pairs from each |K_t| range [0, 0.02), [0.02, 0.08),
 [0.08, 0.15), [0.15, inf) (3.3.1), and trains an LSTM (hidden 16) + linear layer with the L1
 loss, Adam at lr 0.001, 19 epochs of 800 training pairs each, 200 validation pairs per epoch
-(3.4.2). The weights go to a plain-text file that model/lstm-predictor.h reads.
+(3.4.2). The weights go to a plain-text file that model/cc/rttpid/lstm-predictor.h reads.
 
-  /usr/bin/python3 scripts/train_rtt_predictor.py --out data/rtt-predictor/lstm-weights.txt \
+  /usr/bin/python3 -m scripts.train_rtt_predictor --out data/rtt-predictor/lstm-weights.txt \
       timely.csv pid.csv
 """
 

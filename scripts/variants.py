@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """The named scheme variants of the sweeps: the one place that defines them.
 
 A variant is a congestion control (--cc) plus the simulator arguments that set it up; the same
@@ -41,11 +40,8 @@ variant too: that algorithm with its defaults, e.g. "dctcp" = ["--cc=dctcp"], la
 first part of its summary. So a new algorithm needs no edit here.
 """
 import collections
-import os
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import cc_names  # noqa: E402
+from . import cc_names
 
 Variant = collections.namedtuple("Variant", "label args")
 

@@ -47,12 +47,15 @@ MPIRUN=(mpirun -np 2)
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/dcon-mpi-test.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# scripts/parallel_compare.py, a module of the scripts package: run from the repository root
+# (its arguments are absolute paths under $WORK).
+parallel_compare() { (cd "$ROOT" && $PY -m scripts.parallel_compare "$@"); }
 engines=(ns3::DistributedSimulatorImpl ns3::NullMessageSimulatorImpl)
 
 # Every file of two output folders equal (summary.json without the engine-specific fields).
 same_outputs() {
   local out
-  out="$($PY "$ROOT/scripts/parallel_compare.py" "$1" "$2")" || fail "comparing $1 and $2"
+  out="$(parallel_compare "$1" "$2")" || fail "comparing $1 and $2"
   echo "$out" | sed 's/^/    /'
   if echo "$out" | grep -Eq "differs|only in"; then
     fail "$2 differs from $1"
@@ -106,7 +109,7 @@ case_poisson() {
     fi
     echo "  poisson $cc, hosts on rank 0 and switches on rank 1: every flow completed; against" \
       "the sequential run:"
-    $PY "$ROOT/scripts/parallel_compare.py" "$WORK/$cc-seq" "$out" | grep -E "^flows|^largest" |
+    parallel_compare "$WORK/$cc-seq" "$out" | grep -E "^flows|^largest" |
       sed 's/^/    /'
   done
 }
@@ -147,7 +150,7 @@ case_incast() {
     fi
     echo "  incast $cc: deterministic; $pauses PAUSE frames, $pfcx PFC frames crossed ranks," \
       "$done flows completed as sequentially; against the sequential run:"
-    $PY "$ROOT/scripts/parallel_compare.py" "$WORK/tb-$cc-seq" "$WORK/tb-$cc-a" \
+    parallel_compare "$WORK/tb-$cc-seq" "$WORK/tb-$cc-a" \
       --json "$WORK/tb-$cc.json" | sed 's/^/    /'
     # Same-time events are ordered otherwise (doc/dcon.rst, Parallel runs): the flows part, the
     # statistics stay: PAUSE frames within 10% and the median slowdown within 5% of sequential.

@@ -360,8 +360,8 @@ TEST(LstmPredictor, TinyByHand)
         "expected 3 inputs, got 1");
 }
 
-// The shipped weights on four sequences; test/test_train_rtt_predictor.py checks the same
-// values with the numpy forward of scripts/train_rtt_predictor.py.
+// The shipped weights on four sequences; scripts/tests/test_train_rtt_predictor.py checks the
+// same values with the numpy forward of scripts/train_rtt_predictor.py.
 TEST(LstmPredictor, ShippedWeights)
 {
     Ptr<const LstmPredictor> p = LstmPredictor::Load(kWeights);

@@ -1,22 +1,16 @@
-#!/usr/bin/python3
 """Tests of scripts/paper_claims.py: the claims table from synthetic sweep tables, with the
 numbers worked out by hand.
 
-Run: /usr/bin/python3 test/test_paper_claims.py
+Run from the repository root: /usr/bin/python3 -m scripts.tests.test_paper_claims
 """
 import os
-import sys
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
-sys.path.insert(0, HERE)
+import pandas as pd
 
-import pandas as pd  # noqa: E402
-
-import paper_claims as pc  # noqa: E402
-from test_fct_stats import quiet  # noqa: E402
+from .. import paper_claims as pc
+from .test_fct_stats import quiet
 
 
 def runs_table(values, metric_columns=("avg_fct_s", "p99_fct_s", "pause_rate_per_s")):

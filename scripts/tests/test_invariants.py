@@ -1,9 +1,8 @@
-#!/usr/bin/python3
 """Tests of scripts/invariants.py: each check on synthetic run folders (a run that breaks each
 invariant must be caught), the case generator's ranges, the determinism comparison and the
 driver end to end with a stand-in simulator.
 
-Run: /usr/bin/python3 test/test_invariants.py   (or python3 -m unittest from test/)
+Run from the repository root: /usr/bin/python3 -m scripts.tests.test_invariants
 """
 import contextlib
 import io
@@ -11,16 +10,12 @@ import json
 import os
 import shutil
 import stat
-import sys
 import tempfile
 import textwrap
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
-
-import cc_names  # noqa: E402
-import invariants  # noqa: E402
+from .. import cc_names
+from .. import invariants
 
 FLOWS_HEADER = "flow_id,src,dst,size_bytes,start_s,end_s,fct_s,ideal_fct_s,slowdown\n"
 PFC_HEADER = "time_s,node,port,peer,priority,event,quanta\n"

@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """Tests of scripts/fct_stats.py, seed_stats.py, variants.py, large_sweep.py, burst_sweep.py (and
 so sweep_runner.py) and plot_large.py. scripts/testbed_readings.py: test_testbed_readings.py.
 
-Run: /usr/bin/python3 test/test_fct_stats.py   (or python3 -m unittest from test/)
+Run from the repository root: /usr/bin/python3 -m scripts.tests.test_fct_stats
 """
 import contextlib
 import io
@@ -11,23 +10,19 @@ import math
 import os
 import shutil
 import stat
-import sys
 import tempfile
 import textwrap
 import unittest
 import unittest.mock
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
+import pandas as pd
 
-import pandas as pd  # noqa: E402
-
-import burst_sweep  # noqa: E402
-import fct_stats  # noqa: E402
-import large_sweep  # noqa: E402
-import plot_large  # noqa: E402
-import seed_stats  # noqa: E402
-import variants  # noqa: E402
+from .. import burst_sweep
+from .. import fct_stats
+from .. import large_sweep
+from .. import plot_large
+from .. import seed_stats
+from .. import variants
 
 FLOWS_HEADER = "flow_id,src,dst,size_bytes,start_s,end_s,fct_s,ideal_fct_s,slowdown\n"
 PFC_HEADER = "time_s,node,port,peer,priority,event,quanta\n"

@@ -1,23 +1,19 @@
-#!/usr/bin/python3
 """Tests of scripts/train_rtt_predictor.py (the numpy LSTM of --cc=rttpid).
 
-Run: /usr/bin/python3 test/test_train_rtt_predictor.py   (or python3 -m unittest from test/)
+Run from the repository root: /usr/bin/python3 -m scripts.tests.test_train_rtt_predictor
 """
 import contextlib
 import io
 import os
-import sys
 import tempfile
 import unittest
 
+import numpy as np
+
+from .. import train_rtt_predictor as trp
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
-
-import numpy as np  # noqa: E402
-
-import train_rtt_predictor as trp  # noqa: E402
-
-WEIGHTS = os.path.join(HERE, "..", "data", "rtt-predictor", "lstm-weights.txt")
+WEIGHTS = os.path.join(HERE, "..", "..", "data", "rtt-predictor", "lstm-weights.txt")
 
 
 class ForwardTest(unittest.TestCase):
