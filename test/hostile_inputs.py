@@ -51,13 +51,15 @@ class Case:
     """One command line and what it must do."""
 
     def __init__(self, program, cls, args, error=None, effect=None, base=None, differs=None,
-                 check=None, short=True, stdout=None):
+                 check=None, short=True, stdout=None, same=None):
         self.program = program
         self.cls = cls
         self.args = args
         self.error = error        # regex the error message must match
         self.base = base          # for "differs": the arguments without the one under test
         self.differs = differs    # the output file that must differ from the base run's
+        self.same = same          # the output file that must equal the base run's (the value
+                                  # given is the one the program would set itself)
         self.check = check        # f(outdir, stdout) -> problem or None
         self.short = short        # prepend SHORT[program] (outputs in {out} if it has --outdir)
         self.stdout = stdout      # regex stdout must match (effect cases)
@@ -171,6 +173,31 @@ CASES = [
          error=r"--target and --ns3::RdmaRttPid::Target set the same thing"),
     Case("dcon-rttpid-incast", 1, ["--ns3::RdmaRttPid::Target=7us", "--outdir={out}"],
          base=["--outdir={out}"], differs="summary.json"),
+    # A user attribute beats the algorithm's parameter set (applied to the NICs' factories) and
+    # the program's own settings: a different value changes the run, the set's value does not.
+    Case("dcon-bench", 1, ["--cc=hpcc", "--ns3::RdmaHpcc::MaxStage=5", "--outdir={out}"],
+         base=["--cc=hpcc", "--outdir={out}"], differs="flows.csv"),
+    Case("dcon-bench", 1, ["--cc=hpcc", "--ns3::RdmaHpcc::MaxStage=0", "--outdir={out}"],
+         base=["--cc=hpcc", "--outdir={out}"], same="flows.csv"),
+    Case("dcon-bench", 1, ["--ns3::RdmaDcqcn::AlphaUpdateInterval=1us", "--outdir={out}"],
+         base=["--outdir={out}"], same="flows.csv"),
+    Case("dcon-large-scale", 1, ["--cc=dcqcn", "--ns3::RdmaDcqcn::RateIncreaseInterval=55us",
+                                 "--outdir={out}"],
+         base=["--cc=dcqcn", "--outdir={out}"], same="flows.csv"),
+    Case("dcon-large-scale", 1, ["--cc=dcqcn", "--ns3::RdmaDcqcn::RateIncreaseInterval=5us",
+                                 "--outdir={out}"],
+         base=["--cc=dcqcn", "--outdir={out}"], differs="flows.csv"),
+    Case("dcon-testbed", 1, ["--cc=dcon", "--ns3::RdmaDcqcn::G=0.00390625", "--outdir={out}"],
+         base=["--cc=dcon", "--outdir={out}"], same="throughput.csv"),
+    Case("dcon-testbed", 1, ["--cc=dcon", "--ns3::RdmaDcqcn::G=0.5", "--outdir={out}"],
+         base=["--cc=dcon", "--outdir={out}"], differs="throughput.csv"),
+    Case("dcon-ibcc-share", 1, ["--ns3::RdmaIbcc::TimerResetOnBecn=true", "--outdir={out}"],
+         base=["--outdir={out}"], differs="ibcc-ratio.csv"),
+    Case("dcon-rttpid-incast", 1, ["--cc=rttpid", "--ns3::RdmaRttPid::Kp=-0.358",
+                                   "--outdir={out}"],
+         base=["--cc=rttpid", "--outdir={out}"], same="summary.json"),
+    Case("dcon-rttpid-incast", 1, ["--cc=rttpid", "--ns3::RdmaRttPid::Kp=-0.1", "--outdir={out}"],
+         base=["--cc=rttpid", "--outdir={out}"], differs="summary.json"),
     Case("dcon-floor-bench", 1, ["--ns3::RdmaDcqcn::G=0.5"], error=r"not used by this run"),
     Case("dcon-floor-bench", 1, ["--ns3::QueueDisc::NoSuchThing=10"],
          error=r"ns3::QueueDisc has no attribute 'NoSuchThing'"),
@@ -410,16 +437,21 @@ def run_case(case, bindir, fx, work, index):
         return f"exit status {rc}: {stderr.strip()[-400:]}"
     if case.stdout and not re.search(case.stdout, stdout, re.S):
         return f"stdout {stdout.strip()[-400:]!r} does not match {case.stdout!r}"
-    if case.differs:
+    if case.differs or case.same:
         base_out = os.path.join(tmp, "base")
         base_args = expand(short_prefix(case, case.base) + case.base, fx, tmp, base_out)
         brc, _, berr = run(binary, base_args, tmp)
         if brc != 0:
             return f"the base run {' '.join(base_args)} failed: {brc} {berr.strip()[-300:]}"
-        with open(os.path.join(out, case.differs), "rb") as a, \
-                open(os.path.join(base_out, case.differs), "rb") as b:
-            if a.read() == b.read():
-                return f"{case.differs} is the same as without the argument: it took no effect"
+        name = case.differs or case.same
+        with open(os.path.join(out, name), "rb") as a, \
+                open(os.path.join(base_out, name), "rb") as b:
+            equal = a.read() == b.read()
+        if case.differs and equal:
+            return f"{name} is the same as without the argument: it took no effect"
+        if case.same and not equal:
+            return (f"{name} differs from the run without the argument, although the value "
+                    "given is the program's own")
     if case.check:
         problem = case.check(out, stdout)
         if problem:
