@@ -49,6 +49,11 @@ CongestionSpreading::Start()
         throw std::logic_error("congestion spreading is measured in sequential runs only (a "
                                "pause's root is known on the rank of the switch that sends it)");
     }
+    // A pause's cause is the egress queue its ingress feeds most (GetIngressBytesTo).
+    for (uint32_t sw : m_fabric->GetSwitches())
+    {
+        m_fabric->GetSwitch(sw)->EnableIngressAccounting();
+    }
     const auto& links = m_fabric->GetLinks();
     for (const auto& l : links)
     {

@@ -33,6 +33,12 @@ RdmaEgressQueueDisc::RdmaEgressQueueDisc()
 
 RdmaEgressQueueDisc::~RdmaEgressQueueDisc() {}
 
+bool
+RdmaEgressQueueDisc::UsesIngressFanOut() const
+{
+    return false;
+}
+
 std::vector<RdmaEgressQueueDisc::Counter>
 RdmaEgressQueueDisc::GetCounters()
 {

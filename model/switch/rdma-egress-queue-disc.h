@@ -138,6 +138,15 @@ public:
     void SetIngressInfo(const RdmaIngressInfo* info);
 
     /**
+     * \brief Whether this queue asks its switch for the live ingress fan-out
+     * (RdmaIngressInfo::GetIngressFanOut, GetIngressFanOutAbove): the switch then accounts
+     * the bytes of every ingress port per egress queue on each packet (RdmaSwitch::
+     * EnableIngressAccounting). Default: false (DCON's queue: true).
+     * \return true if it does
+     */
+    virtual bool UsesIngressFanOut() const;
+
+    /**
      * \brief Check the queue's thresholds against its switch's largest PFC pause threshold
      * (called by RdmaSwitch::Finalize). The default accepts anything.
      * \throws std::invalid_argument naming the values if a threshold can never be reached

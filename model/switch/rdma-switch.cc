@@ -196,6 +196,7 @@ RdmaSwitch::Finalize()
     {
         for (const auto& q : m_ports[p].queues)
         {
+            m_ingressAccounting = m_ingressAccounting || (q && q->UsesIngressFanOut());
             try
             {
                 q->CheckPfcThreshold(pfc);
@@ -209,9 +210,50 @@ RdmaSwitch::Finalize()
     }
 }
 
+void
+RdmaSwitch::EnableIngressAccounting()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_ingressAccounting)
+    {
+        return;
+    }
+    for (const Port& port : m_ports)
+    {
+        for (const auto& q : port.queues)
+        {
+            if (q && q->GetNPackets() > 0)
+            {
+                throw std::logic_error("RdmaSwitch::EnableIngressAccounting: the switch holds "
+                                       "packets already; enable it before the run");
+            }
+        }
+    }
+    m_ingressAccounting = true;
+}
+
+bool
+RdmaSwitch::IsIngressAccountingEnabled() const
+{
+    return m_ingressAccounting;
+}
+
+void
+RdmaSwitch::RequireIngressAccounting(const char* what) const
+{
+    if (!m_ingressAccounting)
+    {
+        throw std::logic_error(std::string("RdmaSwitch::") + what
+                               + ": the ingress accounting is off (no queue disc asked for it: "
+                                 "RdmaEgressQueueDisc::UsesIngressFanOut, "
+                                 "EnableIngressAccounting)");
+    }
+}
+
 uint32_t
 RdmaSwitch::GetIngressFanOut(uint32_t inPort, uint8_t priority) const
 {
+    RequireIngressAccounting("GetIngressFanOut");
     return m_fanOut.at(inPort * PfcNetDevice::NUM_PRIORITIES + priority);
 }
 
@@ -227,6 +269,7 @@ RdmaSwitch::GetIngressFanOutAbove(uint32_t inPort,
                                   uint64_t minQueueBytes,
                                   const RdmaEgressQueueDisc* self) const
 {
+    RequireIngressAccounting("GetIngressFanOutAbove");
     const std::size_t n = m_ports.size();
     uint32_t m = 1;
     for (std::size_t out = 0; out < n; ++out)
@@ -245,6 +288,7 @@ RdmaSwitch::GetIngressFanOutAbove(uint32_t inPort,
 uint64_t
 RdmaSwitch::GetIngressBytesTo(uint32_t inPort, uint32_t outPort, uint8_t priority) const
 {
+    RequireIngressAccounting("GetIngressBytesTo");
     const std::size_t n = m_ports.size();
     if (inPort >= n || outPort >= n || priority >= PfcNetDevice::NUM_PRIORITIES)
     {
@@ -526,7 +570,10 @@ RdmaSwitch::ForwardIpv4(uint32_t inPort, const Ptr<Packet>& packet)
     }
     else
     {
-        AccountFanOut(inPort, out, prio, size, true); // before: the queue may ask for M
+        if (m_ingressAccounting)
+        {
+            AccountFanOut(inPort, out, prio, size, true); // before: the queue may ask for M
+        }
         Ptr<RdmaQueueDiscItem> item
             = Create<RdmaQueueDiscItem>(packet, f.tos, f.tuple, inPort, prio);
         item->SetCollectsHops(f.collectsHops);
@@ -601,7 +648,10 @@ RdmaSwitch::PullFrame(uint32_t portIndex, uint8_t pausedMask, PfcTxFrame& frame)
                 item->AddHeader();
             }
             next = {item->GetPacket(), item->GetIngressPort(), item->GetSize()};
-            AccountFanOut(next.inPort, portIndex, p, next.size, false);
+            if (m_ingressAccounting)
+            {
+                AccountFanOut(next.inPort, portIndex, p, next.size, false);
+            }
         }
         if (m_mmu->Release(next.inPort, p, next.size))
         {

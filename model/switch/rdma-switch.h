@@ -257,6 +257,22 @@ public:
     uint32_t GetIngressDesignFanOut(uint32_t inPort) const override;
 
     /**
+     * \brief Account, on every packet, the bytes each ingress port holds in each egress queue
+     * (GetIngressFanOut, GetIngressFanOutAbove, GetIngressBytesTo). Finalize turns it on when
+     * a queue disc asks for it (RdmaEgressQueueDisc::UsesIngressFanOut); a measurement that
+     * needs it (CongestionSpreading) calls it before the run. Off, those getters throw
+     * std::logic_error.
+     * \throws std::logic_error if the switch holds packets already (the counts would be wrong)
+     */
+    void EnableIngressAccounting();
+
+    /**
+     * \brief Whether the ingress accounting is on.
+     * \return true if it is
+     */
+    bool IsIngressAccountingEnabled() const;
+
+    /**
      * \brief Configure the design fan-out of an ingress port: how many egress ports its
      * packets can be forwarded to (RdmaFabric sets it from the routing tables). After Finalize.
      * \param inPort the ingress port
@@ -346,6 +362,12 @@ private:
     void PauseStateChanged(uint32_t port, uint8_t priority, bool paused);
 
     /**
+     * \brief Throw std::logic_error naming \p what unless the ingress accounting is on.
+     * \param what the getter
+     */
+    void RequireIngressAccounting(const char* what) const;
+
+    /**
      * \brief Account a data packet of (inPort, priority) joining or leaving egress port
      * \p outPort, for GetIngressFanOut.
      * \param inPort the ingress port
@@ -385,6 +407,7 @@ private:
     double m_pauseRefreshRatio;
     std::vector<uint64_t> m_fanBytes;     //!< bytes per (inPort, outPort, priority)
     std::vector<uint32_t> m_fanOut;       //!< egress ports with bytes, per (inPort, priority)
+    bool m_ingressAccounting{false};      //!< EnableIngressAccounting
     std::vector<uint32_t> m_designFanOut; //!< configured fan-out per ingress port (0 = none)
     uint8_t m_controlPriority;            //!< priority served from Port::controlIp
 

@@ -240,6 +240,12 @@ DconQueueDisc::GetQcnmInUse() const
     return m_qcnmInUse;
 }
 
+bool
+DconQueueDisc::UsesIngressFanOut() const
+{
+    return true;
+}
+
 std::vector<RdmaEgressQueueDisc::Counter>
 DconQueueDisc::GetCounters()
 {

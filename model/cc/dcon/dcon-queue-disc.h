@@ -177,6 +177,12 @@ public:
     std::vector<Counter> GetCounters() override;
 
     /**
+     * \brief The live fan-out M of the dynamic Q_CNM needs its switch's ingress accounting.
+     * \return true
+     */
+    bool UsesIngressFanOut() const override;
+
+    /**
      * \brief Number of congested-flow reports made (CNM triggers, before the switch's
      * ingress and rate-limit checks).
      * \return reports
