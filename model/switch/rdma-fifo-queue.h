@@ -58,6 +58,14 @@ public:
      */
     void ForEach(const std::function<void(const QueueDiscItem&)>& fn) const;
 
+    /**
+     * \brief Signature of the Enqueue, Dequeue, Drop, DropBeforeEnqueue and DropAfterDequeue
+     * traces (ns-3's queues name ns3::QueueDiscItem::TracedCallback, which is QueueItem's and
+     * takes a Ptr<const QueueItem>).
+     * \param item the queue-disc item
+     */
+    typedef void (*ItemTracedCallback)(Ptr<const QueueDiscItem> item);
+
 protected:
     void DoDispose() override;
 

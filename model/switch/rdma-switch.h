@@ -9,10 +9,10 @@
 #include "ns3/ipv4-address.h"
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
-#include "ns3/traced-callback.h"
 #include "ns3/pfc-net-device.h"
-#include "rdma-egress-queue-disc.h"
 #include "ns3/rdma-flow-id.h"
+#include "ns3/traced-callback.h"
+#include "rdma-egress-queue-disc.h"
 #include "switch-mmu.h"
 
 #include <array>
@@ -207,6 +207,9 @@ public:
 
     /// Signature of the PacketQueued trace: ingress port, egress port, priority.
     typedef void (*PacketQueuedTracedCallback)(uint32_t inPort, uint32_t outPort, uint8_t priority);
+
+    /// Signature of the Drop trace: the packet, the reason (a static string).
+    typedef void (*DropTracedCallback)(Ptr<const Packet> packet, const char* reason);
 
     /**
      * \brief M: egress ports that hold data packets of (inPort, priority) now (RdmaIngressInfo,

@@ -4,8 +4,8 @@
  */
 #include "dcon-queue-disc.h"
 
-#include "ns3/enum-accessor.h"
 #include "ns3/boolean.h"
+#include "ns3/enum-accessor.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -102,7 +102,7 @@ DconQueueDisc::GetTypeId()
               .AddTraceSource("State",
                               "Congestion state (0 not congested, 1 persistent, 2 burst)",
                               MakeTraceSourceAccessor(&DconQueueDisc::m_state),
-                              "ns3::TracedValueCallback::Uint8")
+                              "ns3::DconQueueDisc::StateTracedCallback")
               .AddTraceSource("QcnmInUse",
                               "Q_CNM of the last arrival, bytes (changes with the dynamic "
                               "threshold)",
@@ -111,7 +111,7 @@ DconQueueDisc::GetTypeId()
               .AddTraceSource("BurstOnset",
                               "The queue entered burst congestion: queue bytes",
                               MakeTraceSourceAccessor(&DconQueueDisc::m_burstOnsetTrace),
-                              "ns3::TracedValueCallback::Uint32")
+                              "ns3::DconQueueDisc::BurstOnsetTracedCallback")
               .AddTraceSource("CongestedFlow",
                               "A packet of a congested flow arrived in burst congestion: the "
                               "packet, N",
@@ -296,11 +296,12 @@ DconQueueDisc::QcnmFor(const RdmaQueueDiscItem& item) const
         throw std::logic_error("DconQueueDisc: QcnmMode=Dynamic needs the switch's ingress "
                                "information (RdmaSwitch sets it); use QcnmMode=Fixed alone");
     }
-    return DynamicQcnmBytes(m_qEcn.GetValue(),
-                            info->GetIngressPauseThreshold(item.GetIngressPort(), item.GetPriority()),
-                            FanOutFor(*info, item),
-                            m_hopDelay,
-                            GetLinkRate());
+    return DynamicQcnmBytes(
+        m_qEcn.GetValue(),
+        info->GetIngressPauseThreshold(item.GetIngressPort(), item.GetPriority()),
+        FanOutFor(*info, item),
+        m_hopDelay,
+        GetLinkRate());
 }
 
 uint32_t
@@ -314,21 +315,22 @@ DconQueueDisc::FanOutFor(const RdmaIngressInfo& info, const RdmaQueueDiscItem& i
     const uint8_t prio = item.GetPriority();
     switch (m_fanOutMode)
     {
-    case LIVE_ABOVE_QECN:
-        return info.GetIngressFanOutAbove(in, prio, m_qEcn.GetValue(), this);
-    case DESIGN: {
-        const uint32_t m = info.GetIngressDesignFanOut(in);
-        if (m == 0)
+        case LIVE_ABOVE_QECN:
+            return info.GetIngressFanOutAbove(in, prio, m_qEcn.GetValue(), this);
+        case DESIGN:
         {
-            throw std::logic_error("DconQueueDisc: FanOutMode=Design but ingress port "
-                                   + std::to_string(in)
-                                   + " has no design fan-out (RdmaFabric configures it)");
+            const uint32_t m = info.GetIngressDesignFanOut(in);
+            if (m == 0)
+            {
+                throw std::logic_error("DconQueueDisc: FanOutMode=Design but ingress port "
+                                       + std::to_string(in)
+                                       + " has no design fan-out (RdmaFabric configures it)");
+            }
+            return m;
         }
-        return m;
-    }
-    case LIVE:
-    default:
-        return std::max<uint32_t>(1, info.GetIngressFanOut(in, prio));
+        case LIVE:
+        default:
+            return std::max<uint32_t>(1, info.GetIngressFanOut(in, prio));
     }
 }
 
@@ -359,8 +361,8 @@ DconQueueDisc::UpdateState(uint32_t queueBytes)
     {
         m_state = s;
     }
-    const Phase phase = s == NOT_CONGESTED ? PHASE_BELOW_QECN
-                        : s == BURST       ? PHASE_BURST
+    const Phase phase = s == NOT_CONGESTED    ? PHASE_BELOW_QECN
+                        : s == BURST          ? PHASE_BURST
                         : IsMarkingDisabled() ? PHASE_LATCHED
                                               : PHASE_MARKING;
     if (phase != m_phase)

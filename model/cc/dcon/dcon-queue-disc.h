@@ -6,9 +6,9 @@
 #define DCON_QUEUE_DISC_H
 
 #include "ns3/nstime.h"
+#include "ns3/rdma-egress-queue-disc.h"
 #include "ns3/traced-callback.h"
 #include "ns3/traced-value.h"
-#include "ns3/rdma-egress-queue-disc.h"
 
 #include <array>
 #include <deque>
@@ -234,6 +234,12 @@ public:
     /// DconCnmGenerator listens to it.
     typedef void (*CongestedFlowTracedCallback)(Ptr<const QueueDiscItem> item, uint32_t n);
 
+    /// Signature of the State trace (a TracedValue<State>): the old and the new state.
+    typedef void (*StateTracedCallback)(State oldValue, State newValue);
+
+    /// Signature of the BurstOnset trace: the queue's bytes when burst congestion began.
+    typedef void (*BurstOnsetTracedCallback)(uint32_t queueBytes);
+
 protected:
     void OnEnqueue(Ptr<RdmaQueueDiscItem> item, uint32_t queueBytes) override;
     void OnDequeue(Ptr<RdmaQueueDiscItem> item, uint32_t queueBytes) override;
@@ -280,7 +286,7 @@ private:
     QcnmMode m_qcnmMode{DYNAMIC};
     uint32_t m_fanOut{0}; //!< fixed M of the dynamic Q_CNM (0 = FanOutMode)
     FanOutMode m_fanOutMode{LIVE};
-    Time m_hopDelay;      //!< d of the dynamic Q_CNM
+    Time m_hopDelay; //!< d of the dynamic Q_CNM
     bool m_markingDisabled{false};
     bool m_markInBurst{false}; //!< keep marking in burst congestion (no latch)
     FlowCountMode m_flowCount{WINDOW};
