@@ -5,11 +5,10 @@
 #ifndef DCON_RECORDER_H
 #define DCON_RECORDER_H
 
-#include "ns3/rdma-fabric-helper.h"
-
 #include "ns3/cnm-header.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
+#include "ns3/rdma-fabric-helper.h"
 #include "ns3/simple-ref-count.h"
 
 #include <array>
@@ -22,7 +21,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-experiments
  * \brief What DCON did in a run: every CNM a switch sent and what its sender did with it, and
  * how the DCON queues spent their time (below Q_ECN, marking, latched off, burst).
  *
@@ -50,29 +49,29 @@ public:
     /// One CNM sent.
     struct Cnm
     {
-        Time sent;                    //!< when the switch sent it
-        uint32_t sw{0};               //!< switch node
-        uint32_t port{0};             //!< congested egress port
-        uint32_t src{0};              //!< flow source address (host order)
-        uint32_t dst{0};              //!< flow destination address
-        uint16_t sport{0};            //!< flow UDP source port
-        uint16_t n{0};                //!< N
-        uint64_t capacityBps{0};      //!< C
-        Time received{Time(-1)};      //!< arrival at the sender (negative: not arrived)
-        uint32_t flowId{UINT32_MAX};  //!< the flow (UINT32_MAX: unknown)
-        uint64_t rateBeforeBps{0};    //!< sending rate when it arrived
-        bool flowOpen{false};         //!< the flow was open when it arrived
-        bool applied{false};          //!< the sender applied it
+        Time sent;                   //!< when the switch sent it
+        uint32_t sw{0};              //!< switch node
+        uint32_t port{0};            //!< congested egress port
+        uint32_t src{0};             //!< flow source address (host order)
+        uint32_t dst{0};             //!< flow destination address
+        uint16_t sport{0};           //!< flow UDP source port
+        uint16_t n{0};               //!< N
+        uint64_t capacityBps{0};     //!< C
+        Time received{Time(-1)};     //!< arrival at the sender (negative: not arrived)
+        uint32_t flowId{UINT32_MAX}; //!< the flow (UINT32_MAX: unknown)
+        uint64_t rateBeforeBps{0};   //!< sending rate when it arrived
+        bool flowOpen{false};        //!< the flow was open when it arrived
+        bool applied{false};         //!< the sender applied it
     };
 
     /// One DCON queue's time in each phase (DconQueueDisc::Phase) and latched arrivals.
     struct QueueTimes
     {
-        uint32_t sw{0};                 //!< switch node
-        uint32_t port{0};               //!< port
-        uint8_t priority{0};            //!< priority
-        std::array<int64_t, 4> ps{};    //!< picoseconds per phase
-        uint64_t latchedArrivals{0};    //!< arrivals in the band with marking latched off
+        uint32_t sw{0};              //!< switch node
+        uint32_t port{0};            //!< port
+        uint8_t priority{0};         //!< priority
+        std::array<int64_t, 4> ps{}; //!< picoseconds per phase
+        uint64_t latchedArrivals{0}; //!< arrivals in the band with marking latched off
     };
 
     /**
@@ -131,25 +130,25 @@ private:
     /// An arrival reported by a NIC.
     struct Receipt
     {
-        Time time;               //!< when
-        uint64_t cpid{0};        //!< the CNM's congestion point (switch << 16 | port)
-        uint32_t src{0};         //!< flow source address
-        uint32_t dst{0};         //!< flow destination address
-        uint16_t sport{0};       //!< flow source port
-        uint32_t flowId{0};      //!< the flow (UINT32_MAX: ended)
-        uint64_t rateBefore{0};  //!< its rate before
-        bool applied{false};     //!< applied
+        Time time;              //!< when
+        uint64_t cpid{0};       //!< the CNM's congestion point (switch << 16 | port)
+        uint32_t src{0};        //!< flow source address
+        uint32_t dst{0};        //!< flow destination address
+        uint16_t sport{0};      //!< flow source port
+        uint32_t flowId{0};     //!< the flow (UINT32_MAX: ended)
+        uint64_t rateBefore{0}; //!< its rate before
+        bool applied{false};    //!< applied
     };
 
     /// Counters of the DCON queues (summed).
     struct Counters
     {
-        uint64_t arrivals{0};   //!< arrivals
-        uint64_t atFloor{0};    //!< Q_CNM at its Q_ECN floor
-        uint64_t unmarked{0};   //!< arrivals above Q_ECN not marked
-        uint64_t latched{0};    //!< arrivals in the band, latched off
-        uint64_t onsets{0};     //!< burst onsets
-        uint64_t triggers{0};   //!< congested-flow reports
+        uint64_t arrivals{0};             //!< arrivals
+        uint64_t atFloor{0};              //!< Q_CNM at its Q_ECN floor
+        uint64_t unmarked{0};             //!< arrivals above Q_ECN not marked
+        uint64_t latched{0};              //!< arrivals in the band, latched off
+        uint64_t onsets{0};               //!< burst onsets
+        uint64_t triggers{0};             //!< congested-flow reports
         uint64_t suppressedNoInnocent{0}; //!< reports without a non-congested flow on the ingress
         uint64_t rateLimited{0};          //!< reports within CnmInterval
     };
@@ -163,7 +162,7 @@ private:
     std::vector<Cnm> m_sent;         //!< CNMs sent (this rank; all after Collect)
     std::vector<Receipt> m_receipts; //!< arrivals (this rank; all after Collect)
     bool m_collected{false};
-    Counters m_counters;                 //!< after Collect
+    Counters m_counters;                  //!< after Collect
     std::vector<QueueTimes> m_queueTimes; //!< after Collect
 };
 

@@ -17,7 +17,7 @@ namespace ns3
 class ProgramFrame;
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-experiments
  * \brief Apply a DCQCN parameter set (RdmaDcqcn::SetPreset) if the congestion control runs
  * DCQCN's attributes (DCQCN itself and DCON, a subclass), and then the user's attribute
  * arguments again, so that a preset never overrides a value the user gave.
@@ -35,7 +35,7 @@ void ApplyCcPreset(const std::string& cc,
                    const std::vector<std::string>& attributeArgs);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-experiments
  * \brief The attributes the testbed and large-scale scenarios set themselves, each with the
  * option that sets it ("--xoff" for ns3::SwitchMmu::XOff, "--cc" for
  * ns3::RdmaNic::CongestionControl, ...) or, for those no option sets, why ("none: ...").
@@ -44,7 +44,7 @@ void ApplyCcPreset(const std::string& cc,
 std::vector<std::pair<std::string, std::string>> GetScenarioOwnedAttributes();
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-experiments
  * \brief Declare the attributes of GetScenarioOwnedAttributes as set by the program
  * (ProgramFrame::SetOwned): "use --option" when the program has that option; with no option,
  * the reason; an attribute whose option the program lacks is declared with \p fallback, or
@@ -55,7 +55,7 @@ std::vector<std::pair<std::string, std::string>> GetScenarioOwnedAttributes();
 void OwnScenarioAttributes(ProgramFrame& frame, const std::string& fallback = "");
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-experiments
  * \brief Reject attribute arguments that the testbed and large-scale scenarios would overwrite
  * without a word.
  *

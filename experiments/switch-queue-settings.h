@@ -21,7 +21,7 @@ class RdmaFabricHelper;
 class ProgramFrame;
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-experiments
  * \brief Switch buffer, PFC and egress-queue settings shared by the paper's scenarios.
  *
  * With queue "auto", the egress queue discipline is the one the congestion control declares in
@@ -58,7 +58,7 @@ struct SwitchQueueSettings
     std::string qcnmFanOutMode{"live"};
     std::string pfcThreshold{"static"}; //!< PFC pause threshold: static (xoff/xon) or dynamic
     double pfcAlpha{0.125};             //!< dynamic threshold = pfcAlpha x free shared buffer
-    bool markInBurst{false};      //!< DCON: keep ECN marking in burst congestion (no latch)
+    bool markInBurst{false};            //!< DCON: keep ECN marking in burst congestion (no latch)
     /// Options the user gave (names without "--", e.g. "kmin"): ForCc leaves them alone.
     std::set<std::string> explicitOptions;
     /// Attributes of the queue discipline that no option above feeds, set by ForCc from the
@@ -124,8 +124,8 @@ struct SwitchQueueSettings
     /**
      * \brief Check the settings: xon <= xoff <= buffer, qecn <= xoff, a fixed Q_CNM in
      * [qecn, xoff], qcnmFraction in [0, 1], qcnmFanOutMode and pfcThreshold known, pfcAlpha in
-     * (0, 1000], no static-only option (xoff, xon, qcnmFraction) given with a dynamic threshold. Throws std::invalid_argument naming the option and
-     * the values.
+     * (0, 1000], no static-only option (xoff, xon, qcnmFraction) given with a dynamic threshold.
+     * Throws std::invalid_argument naming the option and the values.
      */
     void Check() const;
 

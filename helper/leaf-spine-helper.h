@@ -15,7 +15,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Describes a two-tier leaf-spine (folded Clos) topology: every leaf links to every
  * spine, and each leaf has its own hosts.
  *

@@ -8,10 +8,10 @@
 #include "fabric-spec.h"
 #include "ns3/attribute-text.h"
 #include "ns3/dcon-cnm-generator.h"
-#include "ns3/rdma-switch.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
 #include "ns3/rdma-nic.h"
+#include "ns3/rdma-switch.h"
 #include "ns3/simple-ref-count.h"
 
 #include <map>
@@ -22,7 +22,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief A built lossless fabric: nodes, switches, NICs, links and routes, indexed by the
  * node numbers of the TopologySpec it was built from.
  */
@@ -223,7 +223,7 @@ private:
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Builds an RdmaFabric from a TopologySpec: PfcNetDevice/PfcChannel links, a RdmaSwitch
  * (with SwitchMmu and egress queue discs) on every switch node, an RdmaNic on every host, host
  * addresses 10.0.0.0 + index + 1, and all-shortest-path routes for per-flow ECMP.

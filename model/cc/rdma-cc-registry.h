@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc
  * \brief What one congestion-control algorithm declares about itself: the one place that
  * names it and says which switch egress queue discipline it needs.
  *
@@ -47,7 +47,7 @@ struct RdmaCcEntry
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc
  * \brief The registry of congestion-control algorithms: short names (--cc), their TypeIds
  * and the switch queue discipline each needs.
  *

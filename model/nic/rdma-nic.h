@@ -10,8 +10,8 @@
 #include "ns3/ipv4-address.h"
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
-#include "ns3/traced-callback.h"
 #include "ns3/pfc-net-device.h"
+#include "ns3/traced-callback.h"
 #include "rdma-flow-id.h"
 #include "rdma-queue-pair.h"
 
@@ -30,7 +30,7 @@ class IntHeader;
 class RoceHeader;
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-nic
  * \brief An RDMA (RoCEv2) NIC on a host, aggregated to the node; it owns the host's
  * PfcNetDevice.
  *

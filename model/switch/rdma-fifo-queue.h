@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-switch
  * \brief A FIFO of queue-disc items: the internal queue of RdmaEgressQueueDisc.
  *
  * Behaves as ns3::DropTailQueue<QueueDiscItem> (drop-tail at MaxSize, which is unbounded by

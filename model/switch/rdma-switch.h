@@ -27,7 +27,7 @@ namespace ns3
 class Node;
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-switch
  * \brief The forwarding plane of a lossless RoCEv2 switch, aggregated to an ns3::Node.
  *
  * Switches do not run the ns-3 IP stack. For every IPv4 packet that arrives on a port the

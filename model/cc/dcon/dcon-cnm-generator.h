@@ -8,9 +8,9 @@
 #include "dcon-ingress-tracker.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
-#include "ns3/traced-callback.h"
 #include "ns3/rdma-flow-id.h"
 #include "ns3/rdma-queue-disc-item.h"
+#include "ns3/traced-callback.h"
 
 #include <unordered_map>
 #include <vector>
@@ -22,7 +22,7 @@ class RdmaSwitch;
 class DconQueueDisc;
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc-dcon
  * \brief DCON's switch side (Hu et al. 2023; dcon.md 2.2): T_last per ingress port and the
  * direct congestion notification of congested flows. Aggregated to a switch node that has
  * DconQueueDiscs (RdmaFabricHelper::Build installs it).

@@ -15,7 +15,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc-dcon
  * \brief DCON's per-ingress-port T_last (Hu et al. 2023, Section 4.2; dcon.md 2.2).
  *
  * T_last of an ingress port is "the time the last data packet of a non-congested flow arrived
@@ -111,9 +111,9 @@ private:
     /// The stamps of one ingress port.
     struct Stamps
     {
-        Time last{Time(-1)};            //!< latest stamp
+        Time last{Time(-1)};             //!< latest stamp
         uint32_t lastEgress{UINT32_MAX}; //!< its egress port
-        Time other{Time(-1)};           //!< latest stamp from an egress port other than lastEgress
+        Time other{Time(-1)};            //!< latest stamp from an egress port other than lastEgress
     };
 
     Time m_window;

@@ -19,7 +19,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc-dcon
  * \brief DCON's three-state egress queue (Hu et al. 2023, Sections 4.1, 4.2 and 4.4;
  * dcon.md 2.1, 2.2, 2.6).
  *

@@ -8,8 +8,8 @@
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
-#include "ns3/traced-value.h"
 #include "ns3/rdma-congestion-ops.h"
+#include "ns3/traced-value.h"
 
 #include <cstdint>
 #include <string>
@@ -18,7 +18,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc-dcqcn
  * \brief DCQCN (Zhu et al., "Congestion Control for Large-Scale RDMA Deployments",
  * SIGCOMM 2015) as a pluggable RDMA congestion control; one instance per queue pair.
  *

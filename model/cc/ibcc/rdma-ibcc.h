@@ -7,8 +7,8 @@
 
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
-#include "ns3/traced-value.h"
 #include "ns3/rdma-congestion-ops.h"
+#include "ns3/traced-value.h"
 
 #include <string>
 #include <vector>
@@ -17,7 +17,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc-ibcc
  * \brief InfiniBand congestion control (IBA Annex A10) at the channel adapter, per QP, as
  * the seed "Differentiated transport-layer bandwidth partitioning for InfiniBand data centers"
  * (NUDT) describes it (its Algorithms 1 and 2), with every parameter an attribute so that

@@ -15,7 +15,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc-rttpid
  * \brief A one-layer LSTM (input size 1) followed by a linear layer to one output: the RTT
  * predictor of RdmaRttPid (seed 004: "three LSTM cells, hidden size 16, input three consecutive
  * K values", then a linear layer to L_t).

@@ -6,8 +6,8 @@
 #define RDMA_RTT_PID_H
 
 #include "lstm-predictor.h"
-#include "ns3/traced-callback.h"
 #include "ns3/rdma-congestion-ops.h"
+#include "ns3/traced-callback.h"
 
 #include <deque>
 
@@ -15,7 +15,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc-rttpid
  * \brief RTT-based PID rate control with an LSTM RTT predictor (seed 004: an LSTM + PIDNN
  * thesis on the HPCC ns-3 simulator).
  *
