@@ -5,10 +5,11 @@
 #include "fabric-monitor.h"
 
 #include "atomic-output-file.h"
-#include "ns3/dcon-recorder.h"
 #include "monitor-codec.h"
-#include "ns3/fabric-parallel.h"
 #include "ns3/dcon-queue-disc.h"
+#include "ns3/dcon-recorder.h"
+#include "ns3/fabric-parallel.h"
+#include "ns3/log.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -23,6 +24,8 @@
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("FabricMonitor");
+
 using monitor_codec::Decoder;
 using monitor_codec::Encoder;
 using monitor_codec::Seconds;
@@ -31,6 +34,7 @@ FabricMonitor::FabricMonitor(Ptr<RdmaFabric> fabric, Ptr<RdmaFlowHelper> flows)
     : m_fabric(fabric)
     , m_flows(flows)
 {
+    NS_LOG_FUNCTION(this << fabric << flows);
     if (DconRecorder::HasDconQueues(fabric))
     {
         m_dcon = Create<DconRecorder>(fabric);
@@ -61,6 +65,7 @@ FabricMonitor::GetCongestionSpreading() const
 void
 FabricMonitor::SetNodeName(uint32_t node, const std::string& name)
 {
+    NS_LOG_FUNCTION(this << node << name);
     if (name.find(',') != std::string::npos || name.find('"') != std::string::npos)
     {
         throw std::invalid_argument("node name '" + name + "' contains a comma or quote");
@@ -115,7 +120,8 @@ FabricMonitor::Start(Time interval, Time stop)
     for (uint32_t h : m_fabric->GetHosts())
     {
         Ptr<RdmaNic> nic = m_fabric->GetNic(h);
-        nic->TraceConnectWithoutContext("FlowStart", MakeCallback(&FabricMonitor::FlowStarted, this));
+        nic->TraceConnectWithoutContext("FlowStart",
+                                        MakeCallback(&FabricMonitor::FlowStarted, this));
         nic->TraceConnectWithoutContext("FlowComplete",
                                         MakeCallback(&FabricMonitor::FlowCompleted, this));
     }
@@ -289,6 +295,7 @@ FabricMonitor::GetRecordsById() const
 void
 FabricMonitor::SetIncomplete(const std::string& reason)
 {
+    NS_LOG_FUNCTION(this << reason);
     for (char c : reason)
     {
         if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20)

@@ -6,8 +6,8 @@
 
 #include "ns3/abort.h"
 #include "ns3/dcon-cnm-generator.h"
-#include "ns3/fabric-parallel.h"
 #include "ns3/dcon-queue-disc.h"
+#include "ns3/fabric-parallel.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
 #include "ns3/pfc-channel.h"
@@ -280,6 +280,7 @@ RdmaFabric::GetMaxBaseRtt() const
 void
 RdmaFabric::SetCnmWindowInRtts(double rtts)
 {
+    NS_LOG_FUNCTION(this << rtts);
     if (!(rtts > 0) || !std::isfinite(rtts))
     {
         throw std::invalid_argument("CNM window must be a positive number of RTTs, got "
@@ -405,6 +406,7 @@ RdmaFabric::AssignStreams(int64_t stream)
 
 RdmaFabricHelper::RdmaFabricHelper()
 {
+    NS_LOG_FUNCTION(this);
     m_switchFactory.SetTypeId(RdmaSwitch::GetTypeId());
     m_cnmFactory.SetTypeId(DconCnmGenerator::GetTypeId());
     m_mmuFactory.SetTypeId(SwitchMmu::GetTypeId());
@@ -417,6 +419,7 @@ RdmaFabricHelper::RdmaFabricHelper()
 void
 RdmaFabricHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
 {
+    NS_LOG_FUNCTION(this << name << &value);
     RefuseOverwritingUserAttribute(
         m_switchFactory.GetTypeId(), name, "the program (on every switch)");
     m_switchFactory.Set(name, value);
@@ -425,6 +428,7 @@ RdmaFabricHelper::SetSwitchAttribute(const std::string& name, const AttributeVal
 void
 RdmaFabricHelper::SetCnmGeneratorAttribute(const std::string& name, const AttributeValue& value)
 {
+    NS_LOG_FUNCTION(this << name << &value);
     RefuseOverwritingUserAttribute(
         m_cnmFactory.GetTypeId(), name, "the program (on every CNM generator)");
     m_cnmFactory.Set(name, value);
@@ -433,6 +437,7 @@ RdmaFabricHelper::SetCnmGeneratorAttribute(const std::string& name, const Attrib
 void
 RdmaFabricHelper::SetMmuAttribute(const std::string& name, const AttributeValue& value)
 {
+    NS_LOG_FUNCTION(this << name << &value);
     RefuseOverwritingUserAttribute(
         m_mmuFactory.GetTypeId(), name, "the program (on every switch MMU)");
     m_mmuFactory.Set(name, value);
@@ -441,6 +446,7 @@ RdmaFabricHelper::SetMmuAttribute(const std::string& name, const AttributeValue&
 void
 RdmaFabricHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
 {
+    NS_LOG_FUNCTION(this << name << &value);
     RefuseOverwritingUserAttribute(
         m_deviceFactory.GetTypeId(), name, "the program (on every device)");
     m_deviceFactory.Set(name, value);
@@ -449,6 +455,7 @@ RdmaFabricHelper::SetDeviceAttribute(const std::string& name, const AttributeVal
 void
 RdmaFabricHelper::SetNicAttribute(const std::string& name, const AttributeValue& value)
 {
+    NS_LOG_FUNCTION(this << name << &value);
     RefuseOverwritingUserAttribute(m_nicFactory.GetTypeId(), name, "the program (on every NIC)");
     m_nicFactory.Set(name, value);
 }
@@ -513,6 +520,7 @@ RdmaFabricHelper::QueueDiscFactory(const std::string& type)
 void
 RdmaFabricHelper::SetQueueDiscAttribute(const std::string& name, const AttributeValue& value)
 {
+    NS_LOG_FUNCTION(this << name << &value);
     RefuseOverwritingUserAttribute(
         m_queueFactory.GetTypeId(), name, "the program (on every switch queue)");
     m_queueFactory.Set(name, value);
@@ -523,6 +531,7 @@ RdmaFabricHelper::SetQueueDiscAttributeForRate(DataRate rate,
                                                const std::string& name,
                                                const AttributeValue& value)
 {
+    NS_LOG_FUNCTION(this << rate << name << &value);
     auto it = m_queueFactoryByRate.find(rate.GetBitRate());
     if (it == m_queueFactoryByRate.end())
     {
@@ -538,6 +547,7 @@ RdmaFabricHelper::SetQueueDiscAttributeForRate(DataRate rate,
 void
 RdmaFabricHelper::SetCongestionControl(const std::string& name)
 {
+    NS_LOG_FUNCTION(this << name);
     RefuseOverwritingUserAttribute(
         m_nicFactory.GetTypeId(), "CongestionControl", "the program (from --cc, on every NIC)");
     m_nicFactory.Set("CongestionControl", TypeIdValue(RdmaCongestionOps::LookupTypeId(name)));
@@ -546,24 +556,28 @@ RdmaFabricHelper::SetCongestionControl(const std::string& name)
 void
 RdmaFabricHelper::SetAutoHeadroom(bool enable)
 {
+    NS_LOG_FUNCTION(this << enable);
     m_autoHeadroom = enable;
 }
 
 void
 RdmaFabricHelper::SetPartition(const std::vector<uint32_t>& rank)
 {
+    NS_LOG_FUNCTION(this << rank.size());
     m_partition = rank;
 }
 
 void
 RdmaFabricHelper::SetPartitionFile(const std::string& path)
 {
+    NS_LOG_FUNCTION(this << path);
     m_partitionFile = path;
 }
 
 Ptr<RdmaFabric>
 RdmaFabricHelper::Build(const TopologySpec& topo) const
 {
+    NS_LOG_FUNCTION(this << topo.nNodes);
     uint32_t n = topo.nNodes;
     if (topo.isSwitch.size() != n)
     {

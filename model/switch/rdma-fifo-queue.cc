@@ -4,12 +4,15 @@
  */
 #include "rdma-fifo-queue.h"
 
+#include "ns3/log.h"
 #include "ns3/queue-size.h"
 
 #include <cstdint>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("RdmaFifoQueue");
 
 NS_OBJECT_ENSURE_REGISTERED(RdmaFifoQueue);
 
@@ -51,7 +54,10 @@ RdmaFifoQueue::GetTypeId()
     return tid;
 }
 
-RdmaFifoQueue::RdmaFifoQueue() = default;
+RdmaFifoQueue::RdmaFifoQueue()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 RdmaFifoQueue::~RdmaFifoQueue() = default;
 

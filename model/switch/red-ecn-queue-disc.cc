@@ -51,6 +51,7 @@ RedEcnQueueDisc::GetTypeId()
 
 RedEcnQueueDisc::RedEcnQueueDisc()
 {
+    NS_LOG_FUNCTION(this);
     m_uv = CreateObject<UniformRandomVariable>();
 }
 

@@ -4,14 +4,14 @@
  */
 #include "dcon-cnm-generator.h"
 
+#include "dcon-queue-disc.h"
+#include "ns3/boolean.h"
 #include "ns3/bth-header.h"
 #include "ns3/cnm-header.h"
-#include "dcon-queue-disc.h"
-#include "ns3/rdma-switch.h"
-#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
+#include "ns3/rdma-switch.h"
 #include "ns3/simulator.h"
 #include "ns3/udp-header.h"
 
@@ -61,7 +61,10 @@ DconCnmGenerator::GetTypeId()
     return tid;
 }
 
-DconCnmGenerator::DconCnmGenerator() {}
+DconCnmGenerator::DconCnmGenerator()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 DconCnmGenerator::~DconCnmGenerator() {}
 
@@ -77,6 +80,7 @@ DconCnmGenerator::DoDispose()
 void
 DconCnmGenerator::Install(Ptr<RdmaSwitch> sw)
 {
+    NS_LOG_FUNCTION(this << sw);
     if (m_switch)
     {
         throw std::logic_error("DconCnmGenerator: already installed on a switch");

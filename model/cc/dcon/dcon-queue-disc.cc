@@ -120,7 +120,10 @@ DconQueueDisc::GetTypeId()
     return tid;
 }
 
-DconQueueDisc::DconQueueDisc() {}
+DconQueueDisc::DconQueueDisc()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 DconQueueDisc::~DconQueueDisc() {}
 

@@ -4,12 +4,12 @@
  */
 #include "rdma-dcon.h"
 
-#include "ns3/enum-accessor.h"
 #include "ns3/boolean.h"
-#include "ns3/uinteger.h"
+#include "ns3/enum-accessor.h"
 #include "ns3/log.h"
-#include "ns3/simulator.h"
 #include "ns3/rdma-cc-registry.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -111,7 +111,10 @@ RdmaDcon::GetTypeId()
     return tid;
 }
 
-RdmaDcon::RdmaDcon() {}
+RdmaDcon::RdmaDcon()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 RdmaDcon::~RdmaDcon() {}
 

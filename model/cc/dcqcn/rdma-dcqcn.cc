@@ -9,9 +9,9 @@
 #include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/rdma-cc-registry.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-#include "ns3/rdma-cc-registry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -553,6 +553,7 @@ RdmaDcqcn::OnDataReceived(Ptr<RdmaRxFlowState> rx, const RdmaRxPacketInfo& pkt)
 void
 RdmaDcqcn::SetPreset(const std::string& name, DataRate lineRate)
 {
+    NS_LOG_FUNCTION(name << lineRate);
     if (name != "paper" && name != "cx4")
     {
         throw std::invalid_argument("RdmaDcqcn::SetPreset: unknown preset '" + name

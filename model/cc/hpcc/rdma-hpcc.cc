@@ -7,9 +7,9 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/rdma-cc-registry.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-#include "ns3/rdma-cc-registry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -90,7 +90,10 @@ RdmaHpcc::GetTypeId()
     return tid;
 }
 
-RdmaHpcc::RdmaHpcc() {}
+RdmaHpcc::RdmaHpcc()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 RdmaHpcc::~RdmaHpcc() {}
 

@@ -7,10 +7,10 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/rdma-cc-registry.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
-#include "ns3/rdma-cc-registry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -130,7 +130,10 @@ RdmaIbcc::GetTypeId()
     return tid;
 }
 
-RdmaIbcc::RdmaIbcc() {}
+RdmaIbcc::RdmaIbcc()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 RdmaIbcc::~RdmaIbcc() {}
 

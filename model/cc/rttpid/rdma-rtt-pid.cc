@@ -7,9 +7,9 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/rdma-cc-registry.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
-#include "ns3/rdma-cc-registry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -168,7 +168,10 @@ RdmaRttPid::GetTypeId()
     return tid;
 }
 
-RdmaRttPid::RdmaRttPid() {}
+RdmaRttPid::RdmaRttPid()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 RdmaRttPid::~RdmaRttPid() {}
 
