@@ -23,7 +23,7 @@ namespace ns3
 
 /**
  * \ingroup dcon-experiments
- * \brief Settings of the DCON paper's large-scale experiments (dcon.md 3.3-3.4, paper Fig. 8-12).
+ * \brief Settings of the DCON paper's large-scale experiments (paper Fig. 8-12).
  *
  * Defaults are the paper's fabric: 8 spines, 10 leaves, 24 hosts per leaf (240 hosts), 40 Gb/s
  * and 5 us on every link. The paper gives switch settings only for its testbed (22 MB buffer,

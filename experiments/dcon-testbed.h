@@ -22,7 +22,7 @@ namespace ns3
 
 /**
  * \ingroup dcon-experiments
- * \brief Settings of the DCON paper's testbed burst scenario (dcon.md 3.1, Fig. 1, 2, 6).
+ * \brief Settings of the DCON paper's testbed burst scenario (paper Fig. 1, 2, 6).
  */
 struct DconTestbedConfig
 {

@@ -34,7 +34,7 @@ class ProgramFrame;
  * (pfcThreshold "dynamic": pfcAlpha x the free shared buffer, SwitchMmu's DYNAMIC mode), in which
  * case DCON's dynamic Q_CNM follows the threshold in force.
  *
- * Defaults, the paper's testbed (dcon.md 3.1) and the DCQCN paper's ECN settings: 22 MB
+ * Defaults, the paper's testbed (Fig. 1, 2, 6) and the DCQCN paper's ECN settings: 22 MB
  * buffer, PFC at 320 KB (resume 300 KB); RED Kmin 5 KB, Kmax 200 KB, Pmax 1% (DCQCN's
  * defaults, with the DCON paper's "ECN threshold 200 KB" as Kmax; kmin = kmax = 200KB, pmax 1
  * is the step reading); DCON Q_ECN = 5 KB (DCQCN's Kmin, where marking starts), so that

@@ -16,7 +16,7 @@ namespace ns3
 
 /**
  * \ingroup dcon-cc-dcon
- * \brief DCON's per-ingress-port T_last (Hu et al. 2023, Section 4.2; dcon.md 2.2).
+ * \brief DCON's per-ingress-port T_last (Hu et al. 2023, Section 4.2).
  *
  * T_last of an ingress port is "the time the last data packet of a non-congested flow arrived
  * at that ingress port". A congested flow that arrived on port p, congested at egress port e, is

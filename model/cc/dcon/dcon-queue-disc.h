@@ -20,8 +20,7 @@ namespace ns3
 
 /**
  * \ingroup dcon-cc-dcon
- * \brief DCON's three-state egress queue (Hu et al. 2023, Sections 4.1, 4.2 and 4.4;
- * dcon.md 2.1, 2.2, 2.6).
+ * \brief DCON's three-state egress queue (Hu et al. 2023, Sections 4.1, 4.2 and 4.4).
  *
  * With q the instantaneous queue length in bytes:
  * - q < Q_ECN: not congested; ECN marking is (re-)enabled;
@@ -207,8 +206,8 @@ public:
     std::array<Time, NUM_PHASES> GetTimeInStates() const;
 
     /**
-     * \brief The upper end of the paper's conservative Q_CNM range (dcon.md 2.6, paper
-     * Section 4.4): max(Q_ECN, Q_PFC / M - 3 d C (M - 1)). This is the "dynamic" Q_CNM.
+     * \brief The upper end of the paper's conservative Q_CNM range (Section 4.4):
+     * max(Q_ECN, Q_PFC / M - 3 d C (M - 1)). This is the "dynamic" Q_CNM.
      * \param qEcn Q_ECN
      * \param qPfc the PFC pause threshold of an ingress port
      * \param m M, egress ports one ingress port may feed (>= 1)

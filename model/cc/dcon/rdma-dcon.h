@@ -15,7 +15,7 @@ namespace ns3
 /**
  * \ingroup dcon-cc-dcon
  * \brief DCON's sender (reaction point) and receiver (Hu et al. 2023, Sections 4.1 and 4.3,
- * Algorithm 1; dcon.md 2.4, 2.5).
+ * Algorithm 1).
  *
  * Two readings of the paper, chosen by the Sender attribute.
  *
