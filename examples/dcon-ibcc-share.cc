@@ -3,16 +3,18 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // Weighted bandwidth sharing with InfiniBand congestion control (--cc=ibcc) and per-QP
-// CCTI_Increase, the claim of the NUDT seed (Theorem 1 and its tenant experiment):
+// CCTI_Increase, the claim of the IB partitioning paper ("Differentiated transport-layer
+// bandwidth partitioning for InfiniBand data centers", NUDT; its Theorem 1 and tenant
+// experiment):
 //
 // (a) two long flows from two hosts to a third through one switch (a 10 Gb/s bottleneck), flow
-//     A with CCTI_Increase 1 and flow B with N: the seed says their rates converge to N : 1.
+//     A with CCTI_Increase 1 and flow B with N: the paper says their rates converge to N : 1.
 //     Prints the table of measured rate ratios A/B and BECN counts for each N.
 // (b) tenants: tenant 1 has one flow; tenant 2 has 1, then 2, then 3 flows (one joins per
 //     phase). A tenant manager sets each flow's CCTI_Increase = its tenant's flow count x
 //     (largest weight / the tenant's weight), so each tenant keeps its weighted share whatever
 //     its flow count. Prints tenant 1's share per phase and the BECNs of tenant 2's first flow
-//     per 100 ms, next to the seed's hardware numbers (tenant 1 about 3.4 Gb/s of 10 Gb/s;
+//     per 100 ms, next to the paper's hardware numbers (tenant 1 about 3.4 Gb/s of 10 Gb/s;
 //     BECN 790 / 480 / 320 with 1 / 2 / 3 tenant-2 flows).
 //
 // Writes ibcc-ratio.csv, ibcc-tenant.csv and ibcc-tenant-series.csv (1 ms throughput samples)
@@ -380,8 +382,8 @@ main(int argc, char* argv[])
                           s.markingRate);
         frame.AddOption(
             "cct",
-            "CC table: IRDs in us, ascending, separated by commas or spaces (empty: the seed's 14 "
-            "i^2/1062 us)",
+            "CC table: IRDs in us, ascending, separated by commas or spaces (empty: the IB "
+            "partitioning paper's 14 i^2/1062 us)",
             [&cct](const std::string& text)
             {
                 if (!text.empty())
@@ -392,8 +394,8 @@ main(int argc, char* argv[])
             },
             "");
         frame.AddFlag("timerReset",
-                      "A BECN restarts the CCTI timer (the seed's Algorithm 1; default: IBA's "
-                      "periodic timer)",
+                      "A BECN restarts the CCTI timer (the IB partitioning paper's Algorithm "
+                      "1; default: IBA's periodic timer)",
                       timerReset);
         frame.AddChoice("mode", "all, ratio or tenant", mode, {"all", "ratio", "tenant"});
         frame.AddString("outdir", "Directory for the CSV files and run.json", outdir);
@@ -465,24 +467,25 @@ main(int argc, char* argv[])
             csv.unsetf(std::ios::floatfield);
             csv << "tenant2_flows,tenant2_inc,tenant1_gbps,tenant2_gbps,tenant1_share,"
                    "becn_first_tenant2_flow_per_100ms,seed_becn_per_100ms\n";
-            const double seedBecn[] = {790, 480, 320};
+            const double paperBecn[] = {790, 480, 320};
             std::cout << "Tenants (weights " << weight1 << " : " << weight2 << "), " << phaseMs
                       << " ms phases, shares over each phase's 2nd half\n";
             std::cout << "  tenant-2 flows  CCTI_Inc  tenant 1 Gb/s  tenant 2 Gb/s  tenant 1 share"
-                         "  BECN/100ms (seed)\n";
+                         "  BECN/100ms (paper)\n";
             for (const TenantRow& r : rows)
             {
                 double share = r.tenant1 / (r.tenant1 + r.tenant2);
-                std::string seed = r.flows2 <= 3
-                                       ? std::to_string(static_cast<int>(seedBecn[r.flows2 - 1]))
-                                       : "-";
+                std::string paper = r.flows2 <= 3
+                                        ? std::to_string(static_cast<int>(paperBecn[r.flows2 - 1]))
+                                        : "-";
                 std::cout << std::setw(16) << r.flows2 << std::setw(10) << r.inc2 << std::setw(15)
                           << r.tenant1 << std::setw(15) << r.tenant2 << std::setw(16) << share
-                          << std::setw(12) << r.becnPer100ms << " (" << seed << ")\n";
+                          << std::setw(12) << r.becnPer100ms << " (" << paper << ")\n";
                 csv << r.flows2 << "," << r.inc2 << "," << r.tenant1 << "," << r.tenant2 << ","
-                    << share << "," << r.becnPer100ms << "," << (r.flows2 <= 3 ? seed : "") << "\n";
+                    << share << "," << r.becnPer100ms << "," << (r.flows2 <= 3 ? paper : "")
+                    << "\n";
             }
-            std::cout << "seed (10 Gb/s hardware): tenant 1 about 3.4 Gb/s throughout\n";
+            std::cout << "paper (10 Gb/s hardware): tenant 1 about 3.4 Gb/s throughout\n";
             files.push_back(std::make_unique<AtomicOutputFile>(outdir + "/ibcc-tenant-series.csv"));
             std::ofstream& ts = files.back()->Stream();
             ts.unsetf(std::ios::floatfield);

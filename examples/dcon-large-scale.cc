@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// The DCON paper's large-scale experiments (paper Fig. 8-12; dcon.md 3.3-3.4).
+// The DCON paper's large-scale experiments (paper Fig. 8-12).
 //
 //        spine0 ... spine7                 every leaf links to every spine
 //   leaf0   leaf1   ...   leaf9            40 Gb/s, 5 us on every link

@@ -2,10 +2,10 @@
  * Copyright (c) 2026 dcon authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// Seed 004's incast test (4.1.2): 20 senders -> 1 switch -> 1 receiver, 100 Gb/s links; sender
-// 0..2 send 200, 200 and 150 MB, senders 3..19 send 5 MB each, all from t = 0. Prints the
-// statistics of the seed's table 4 and 6 (mean / 99th / max of the per-RTT samples, mean rate =
-// sum of sizes / sum of FCTs (eq. 30), mean FCT (eq. 32), finish time (eq. 33)) next to its
+// The RTT-PID thesis's incast test (its 4.1.2): 20 senders -> 1 switch -> 1 receiver, 100 Gb/s
+// links; sender 0..2 send 200, 200 and 150 MB, senders 3..19 send 5 MB each, all from t = 0. Prints
+// the statistics of the thesis's tables 4 and 6 (mean / 99th / max of the per-RTT samples, mean
+// rate = sum of sizes / sum of FCTs (eq. 30), mean FCT (eq. 32), finish time (eq. 33)) next to its
 // numbers for LSTM+PID at rtt_target 5 us. --rttTrace writes the per-RTT samples of every
 // flow as CSV (for scripts/train_rtt_predictor.py); --outdir writes run.json and summary.json
 // (the table). Every option is read whole and checked (doc/dcon.rst, "Command-line checks").
@@ -51,8 +51,8 @@ const std::string kDefaultWeights
 const std::string kDefaultWeights = "data/rtt-predictor/lstm-weights.txt";
 #endif
 
-/// Per-RTT samples of one flow, taken from the NIC's per-ACK samples the way seed 004 (3.2)
-/// times packets: a sample counts if its packet was sent after the previous counted sample
+/// Per-RTT samples of one flow, taken from the NIC's per-ACK samples the way the RTT-PID thesis
+/// (3.2) times packets: a sample counts if its packet was sent after the previous counted sample
 /// arrived (send time = now - rtt).
 struct RttCollector
 {
@@ -113,11 +113,12 @@ main(int argc, char* argv[])
                 predictor = text;
             },
             predictor);
-        frame.AddChoice("gains",
-                        "rttpid: 'tuned' = the seed's trained gains [-0.358, -0.060, 0.040] fixed "
-                        "(its incast runs); 'initial' = the attribute defaults with online tuning",
-                        gains,
-                        {"tuned", "initial"});
+        frame.AddChoice(
+            "gains",
+            "rttpid: 'tuned' = the RTT-PID thesis's trained gains [-0.358, -0.060, 0.040] "
+            "fixed (its incast runs); 'initial' = the attribute defaults with online tuning",
+            gains,
+            {"tuned", "initial"});
         frame.AddTime("target",
                       "rttpid: RTT target (> 0)",
                       target,
@@ -128,12 +129,13 @@ main(int argc, char* argv[])
         {
             frame.SetOptionTypes(o, {"ns3::RdmaRttPid"});
         }
-        frame.AddDouble("scale",
-                        "Multiply every flow size by this, in (0, 1000] (1 = the seed's sizes)",
-                        scale,
-                        0,
-                        1000,
-                        true);
+        frame.AddDouble(
+            "scale",
+            "Multiply every flow size by this, in (0, 1000] (1 = the RTT-PID thesis's sizes)",
+            scale,
+            0,
+            1000,
+            true);
         frame.AddTime(
             "linkDelay", "One-way delay of each link (>= 0)", linkDelay, Time(0), Seconds(1));
         frame.AddDataRate("rate", "Link rate (> 0)", rate, DataRate(1));
@@ -326,7 +328,7 @@ main(int argc, char* argv[])
         std::cout << "cc " << cc << ", sizes x " << scale << ", link delay "
                   << linkDelay.As(Time::US) << ", " << rtts.size() << " per-RTT samples, " << pauses
                   << " PAUSE frames\n";
-        std::printf("%-22s %10s %10s\n", "", "this run", "seed 004");
+        std::printf("%-22s %10s %10s\n", "", "this run", "thesis");
         std::snprintf(line,
                       sizeof line,
                       "%-22s %10.3f %10s\n",

@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// The DCON paper's testbed burst scenario (Hu et al., Acta Electronica Sinica 2023; dcon.md
-// 3.1): Fig. 1/2 with DCQCN, Fig. 6 with DCON.
+// The DCON paper's testbed burst scenario (Hu et al., Acta Electronica Sinica 2023): Fig. 1/2
+// with DCQCN, Fig. 6 with DCON.
 //
 //                 S0            S1          every leaf links to every spine;
 //           L0          L1          L2      every link 40 Gb/s, 5 us (base RTT about 40 us)

@@ -5,10 +5,10 @@
 #ifndef DCON_LARGE_SCALE_H
 #define DCON_LARGE_SCALE_H
 
+#include "ns3/data-rate.h"
 #include "ns3/fabric-monitor.h"
 #include "ns3/fabric-spec.h"
 #include "ns3/leaf-spine-helper.h"
-#include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/rdma-flow-helper.h"
@@ -22,8 +22,8 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
- * \brief Settings of the DCON paper's large-scale experiments (dcon.md 3.3-3.4, paper Fig. 8-12).
+ * \ingroup dcon-experiments
+ * \brief Settings of the DCON paper's large-scale experiments (paper Fig. 8-12).
  *
  * Defaults are the paper's fabric: 8 spines, 10 leaves, 24 hosts per leaf (240 hosts), 40 Gb/s
  * and 5 us on every link. The paper gives switch settings only for its testbed (22 MB buffer,
@@ -84,7 +84,7 @@ struct DconLargeScaleConfig
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-experiments
  * \brief Builds and runs the large-scale leaf-spine experiment: Poisson flows with a
  * datacenter flow-size CDF between random host pairs, run until every flow has completed (or
  * maxTime).

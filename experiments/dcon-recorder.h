@@ -21,7 +21,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-experiments
  * \brief What DCON did in a run: every CNM a switch sent and what its sender did with it, and
  * how the DCON queues spent their time (below Q_ECN, marking, latched off, burst).
  *

@@ -5,9 +5,9 @@
 #ifndef DCON_TESTBED_H
 #define DCON_TESTBED_H
 
+#include "ns3/data-rate.h"
 #include "ns3/fabric-monitor.h"
 #include "ns3/leaf-spine-helper.h"
-#include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/queue-size.h"
 #include "ns3/rdma-fabric-helper.h"
@@ -21,8 +21,8 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
- * \brief Settings of the DCON paper's testbed burst scenario (dcon.md 3.1, Fig. 1, 2, 6).
+ * \ingroup dcon-experiments
+ * \brief Settings of the DCON paper's testbed burst scenario (paper Fig. 1, 2, 6).
  */
 struct DconTestbedConfig
 {
@@ -69,7 +69,7 @@ struct DconTestbedConfig
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-experiments
  * \brief One expected fact of the paper's Fig. 2 or 6 and whether a run shows it.
  */
 struct DconTestbedFact
@@ -82,7 +82,7 @@ struct DconTestbedFact
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-experiments
  * \brief What a testbed run shows, in the terms of the paper's Fig. 2 and 6.
  */
 struct DconTestbedFacts
@@ -153,7 +153,7 @@ struct DconTestbedFacts
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-experiments
  * \brief Builds and runs the DCON paper's testbed scenario.
  *
  * Topology (every link 40 Gb/s, 5 us):
@@ -228,13 +228,13 @@ public:
      */
     QueueSize GetQcnm() const;
 
-    /// Node index of a sender H<i>.
+    /// Node index of a sender H\<i\>.
     uint32_t H(uint32_t i) const;
-    /// Node index of a receiver R<i>.
+    /// Node index of a receiver R\<i\>.
     uint32_t R(uint32_t i) const;
-    /// Node index of leaf L<i>.
+    /// Node index of leaf L\<i\>.
     uint32_t L(uint32_t i) const;
-    /// Node index of spine S<i>.
+    /// Node index of spine S\<i\>.
     uint32_t S(uint32_t i) const;
 
 private:

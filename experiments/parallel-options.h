@@ -14,7 +14,7 @@ namespace ns3
 class ProgramFrame;
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-experiments
  * \brief The command-line options of a program that can run on MPI ranks (FabricParallel):
  * --partition, and for the speedup model (scripts/parallel_model.py) --writePartition and
  * --nodeWork.

@@ -27,7 +27,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-experiments
  * \brief The command line of one of dcon's programs: every option read whole and strictly,
  * every "--ns3::Type::Attribute=value" either applied (after the program's own presets) or
  * refused with a message naming it, the run's record (run.json) and its output folder.

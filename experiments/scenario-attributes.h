@@ -17,7 +17,7 @@ namespace ns3
 class ProgramFrame;
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-experiments
  * \brief Set the user's attribute arguments as defaults (Config::SetDefault) and record them
  * as given by the user (AddUserAttributePath), so that a parameter set applied to a factory
  * (RdmaFabricHelper::SetCongestionControl) leaves them alone.
@@ -28,7 +28,7 @@ class ProgramFrame;
 void ApplyAttributeArguments(const std::vector<std::string>& attributeArgs);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-experiments
  * \brief The parameter set of \p cc that the scenarios' --dcqcnPreset option names: \p set if
  * the algorithm's registry entry has a set of that name (DCQCN and DCON: "paper", "cx4"), else
  * "" (its attribute defaults).
@@ -41,7 +41,7 @@ void ApplyAttributeArguments(const std::vector<std::string>& attributeArgs);
 std::string ParameterSetFor(const std::string& cc, const std::string& set);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-experiments
  * \brief The algorithms that have a parameter set of a name (for ProgramFrame::SetOptionTypes
  * of an option that chooses it).
  * \param set the set's name, e.g. "paper"
@@ -50,7 +50,7 @@ std::string ParameterSetFor(const std::string& cc, const std::string& set);
 std::vector<std::string> ParameterSetUsers(const std::string& set);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-experiments
  * \brief The queue disciplines whose switch agent has a window in base RTTs (DCON's, set by
  * the scenarios' --cnmWindowRtts), for ProgramFrame::SetOptionTypes.
  * \return their TypeId names
@@ -58,7 +58,7 @@ std::vector<std::string> ParameterSetUsers(const std::string& set);
 std::vector<std::string> SwitchAgentWindowQueues();
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-experiments
  * \brief The attributes the testbed and large-scale scenarios set themselves, each with the
  * option that sets it ("--xoff" for ns3::SwitchMmu::XOff, "--cc" for
  * ns3::RdmaNic::CongestionControl, ...) or, for those no option sets, why ("none: ...").
@@ -67,7 +67,7 @@ std::vector<std::string> SwitchAgentWindowQueues();
 std::vector<std::pair<std::string, std::string>> GetScenarioOwnedAttributes();
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-experiments
  * \brief Declare the attributes of GetScenarioOwnedAttributes as set by the program
  * (ProgramFrame::SetOwned): "use --option" when the program has that option; with no option,
  * the reason; an attribute whose option the program lacks is declared with \p fallback, or
@@ -78,7 +78,7 @@ std::vector<std::pair<std::string, std::string>> GetScenarioOwnedAttributes();
 void OwnScenarioAttributes(ProgramFrame& frame, const std::string& fallback = "");
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-experiments
  * \brief Reject attribute arguments that the testbed and large-scale scenarios would overwrite
  * without a word.
  *

@@ -21,7 +21,7 @@ class RdmaFabricHelper;
 class ProgramFrame;
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-experiments
  * \brief Switch buffer, PFC and egress-queue settings shared by the paper's scenarios.
  *
  * With queue "auto", the egress queue discipline is the one the congestion control declares in
@@ -34,7 +34,7 @@ class ProgramFrame;
  * (pfcThreshold "dynamic": pfcAlpha x the free shared buffer, SwitchMmu's DYNAMIC mode), in which
  * case DCON's dynamic Q_CNM follows the threshold in force.
  *
- * Defaults, the paper's testbed (dcon.md 3.1) and the DCQCN paper's ECN settings: 22 MB
+ * Defaults, the paper's testbed (Fig. 1, 2, 6) and the DCQCN paper's ECN settings: 22 MB
  * buffer, PFC at 320 KB (resume 300 KB); RED Kmin 5 KB, Kmax 200 KB, Pmax 1% (DCQCN's
  * defaults, with the DCON paper's "ECN threshold 200 KB" as Kmax; kmin = kmax = 200KB, pmax 1
  * is the step reading); DCON Q_ECN = 5 KB (DCQCN's Kmin, where marking starts), so that
@@ -58,7 +58,7 @@ struct SwitchQueueSettings
     std::string qcnmFanOutMode{"live"};
     std::string pfcThreshold{"static"}; //!< PFC pause threshold: static (xoff/xon) or dynamic
     double pfcAlpha{0.125};             //!< dynamic threshold = pfcAlpha x free shared buffer
-    bool markInBurst{false};      //!< DCON: keep ECN marking in burst congestion (no latch)
+    bool markInBurst{false};            //!< DCON: keep ECN marking in burst congestion (no latch)
     /// Options the user gave (names without "--", e.g. "kmin"): ForCc leaves them alone.
     std::set<std::string> explicitOptions;
     /// Attributes of the queue discipline that no option above feeds, set by ForCc from the
@@ -124,8 +124,8 @@ struct SwitchQueueSettings
     /**
      * \brief Check the settings: xon <= xoff <= buffer, qecn <= xoff, a fixed Q_CNM in
      * [qecn, xoff], qcnmFraction in [0, 1], qcnmFanOutMode and pfcThreshold known, pfcAlpha in
-     * (0, 1000], no static-only option (xoff, xon, qcnmFraction) given with a dynamic threshold. Throws std::invalid_argument naming the option and
-     * the values.
+     * (0, 1000], no static-only option (xoff, xon, qcnmFraction) given with a dynamic threshold.
+     * Throws std::invalid_argument naming the option and the values.
      */
     void Check() const;
 

@@ -4,6 +4,7 @@
  */
 #include "atomic-output-file.h"
 
+#include "ns3/log.h"
 #include "ns3/value-text.h"
 
 #include <stdexcept>
@@ -12,11 +13,14 @@
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("AtomicOutputFile");
+
 AtomicOutputFile::AtomicOutputFile(const std::filesystem::path& path)
     : m_path(path)
     , m_part(path.string() + ".part")
     , m_out(m_part)
 {
+    NS_LOG_FUNCTION(this << path);
     if (!m_out)
     {
         throw std::runtime_error("cannot write " + m_path.string());

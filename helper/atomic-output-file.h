@@ -13,7 +13,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief An output file that is either complete or absent: it is written as "<path>.part" and
  * renamed to its path by Commit().
  *
@@ -57,7 +57,7 @@ private:
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Write a whole file atomically (AtomicOutputFile).
  * \throws std::runtime_error naming the path if it cannot be written
  * \param path the file
@@ -66,7 +66,7 @@ private:
 void WriteTextFile(const std::filesystem::path& path, const std::string& text);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Quote a string for a JSON file (run.json, summary.json): '"' and '\\' escaped,
  * control characters and bytes that are not UTF-8 written as \\u00XX.
  * \param s the string

@@ -7,9 +7,9 @@
 #include "atomic-output-file.h"
 #include "monitor-codec.h"
 #include "ns3/fabric-parallel.h"
-#include "ns3/rdma-switch.h"
 #include "ns3/log.h"
 #include "ns3/rdma-queue-disc-item.h"
+#include "ns3/rdma-switch.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -38,6 +38,7 @@ CongestionSpreading::CongestionSpreading(Ptr<RdmaFabric> fabric, Ptr<RdmaFlowHel
     : m_fabric(fabric)
     , m_flows(flows)
 {
+    NS_LOG_FUNCTION(this << fabric << flows);
 }
 
 void

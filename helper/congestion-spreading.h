@@ -25,7 +25,7 @@ namespace ns3
 class QueueDiscItem;
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Congestion spreading measured directly: which flows were held by PFC pauses, as culprit
  * or as victim, and how far each congestion event's pauses spread (doc/dcon.rst, "Congestion
  * spreading").

@@ -19,7 +19,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief What an algorithm adds to FabricMonitor's outputs (DCON: DconRecorder's cnm.csv and
  * summary.json's CNM and queue-state figures), so that the monitor itself names no algorithm.
  *

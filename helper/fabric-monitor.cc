@@ -7,6 +7,7 @@
 #include "atomic-output-file.h"
 #include "monitor-codec.h"
 #include "ns3/fabric-parallel.h"
+#include "ns3/log.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -20,6 +21,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("FabricMonitor");
 
 using monitor_codec::Decoder;
 using monitor_codec::Encoder;
@@ -61,6 +64,7 @@ FabricMonitor::FabricMonitor(Ptr<RdmaFabric> fabric, Ptr<RdmaFlowHelper> flows)
     : m_fabric(fabric)
     , m_flows(flows)
 {
+    NS_LOG_FUNCTION(this << fabric << flows);
     m_extensions = FabricMonitorExtension::CreateAll(fabric);
 }
 
@@ -82,6 +86,7 @@ FabricMonitor::GetCongestionSpreading() const
 void
 FabricMonitor::SetNodeName(uint32_t node, const std::string& name)
 {
+    NS_LOG_FUNCTION(this << node << name);
     if (name.find(',') != std::string::npos || name.find('"') != std::string::npos)
     {
         throw std::invalid_argument("node name '" + name + "' contains a comma or quote");
@@ -311,6 +316,7 @@ FabricMonitor::GetRecordsById() const
 void
 FabricMonitor::SetIncomplete(const std::string& reason)
 {
+    NS_LOG_FUNCTION(this << reason);
     for (char c : reason)
     {
         if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20)

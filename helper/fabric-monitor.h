@@ -22,7 +22,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Records what happens in a fabric and writes it as plain CSV files (a header line,
  * units in the column names) and a summary.json to an output directory.
  *

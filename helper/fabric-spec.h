@@ -13,7 +13,7 @@
 
 /**
  * \file
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief The vocabulary of fabrics and flows: TopologySpec, TopologyLinkSpec and FlowSpec.
  *
  * Plain structs that topology builders (LeafSpineHelper), flow generators
@@ -25,7 +25,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief One link of a topology: nodes \c a and \c b, its rate and one-way delay.
  */
 struct TopologyLinkSpec
@@ -37,7 +37,7 @@ struct TopologyLinkSpec
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief A topology: hosts, switches and the links between them (read from an HPCC topology
  * file, or built by LeafSpineHelper).
  *
@@ -63,7 +63,7 @@ struct TopologySpec
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief One flow: endpoints, priority, port, size and start (a line of an HPCC flow file, or
  * drawn by PoissonFlowGenerator).
  */

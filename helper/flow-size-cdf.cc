@@ -198,6 +198,7 @@ FlowSizeCdf::FlowSizeCdf(std::vector<std::pair<double, double>> points, std::str
     : m_points(std::move(points))
     , m_name(std::move(name))
 {
+    NS_LOG_FUNCTION(this << m_points.size() << m_name);
 }
 
 FlowSizeCdf

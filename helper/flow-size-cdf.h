@@ -18,7 +18,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief An empirical flow-size distribution: a piecewise-linear CDF of flow sizes in bytes.
  *
  * The CDF is a list of points (size_bytes, cumulative_fraction), read from a text file with

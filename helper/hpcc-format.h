@@ -13,7 +13,7 @@
 
 /**
  * \file
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Readers and a writer for the HPCC simulator's topology and flow text formats.
  *
  * Free functions (no Object) between the files and the vocabulary of fabric-spec.h: a scenario
@@ -64,7 +64,7 @@ namespace ns3
 std::ostream& operator<<(std::ostream& os, const FlowSpec& flow);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Read an HPCC topology.
  * \param in the stream to read
  * \param name the name used in error messages (usually the file name)
@@ -74,7 +74,7 @@ std::ostream& operator<<(std::ostream& os, const FlowSpec& flow);
 TopologySpec ReadHpccTopology(std::istream& in, const std::string& name);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Read an HPCC topology file.
  * \param path the file to read (also used as the name in error messages)
  * \return the topology
@@ -83,7 +83,7 @@ TopologySpec ReadHpccTopology(std::istream& in, const std::string& name);
 TopologySpec ReadHpccTopology(const std::string& path);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Read an HPCC flow list, without a topology to check node ids against.
  *
  * Checks everything that needs no topology (src != dst, size > 0, start >= 0, dport fits 16
@@ -97,7 +97,7 @@ TopologySpec ReadHpccTopology(const std::string& path);
 std::vector<FlowSpec> ReadHpccFlows(std::istream& in, const std::string& name);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Read an HPCC flow file, without a topology to check node ids against.
  * \param path the file to read (also used as the name in error messages)
  * \return the flows in file order
@@ -106,7 +106,7 @@ std::vector<FlowSpec> ReadHpccFlows(std::istream& in, const std::string& name);
 std::vector<FlowSpec> ReadHpccFlows(const std::string& path);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Read an HPCC flow list and check every src and dst is a host of \p topology.
  *
  * Same as ReadHpccFlows(std::istream&, const std::string&), but a node id that does not exist
@@ -122,7 +122,7 @@ std::vector<FlowSpec> ReadHpccFlows(std::istream& in,
                                     const TopologySpec& topology);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Read an HPCC flow file and check every src and dst is a host of \p topology.
  * \param path the file to read (also used as the name in error messages)
  * \param topology the topology the flows run on
@@ -132,7 +132,7 @@ std::vector<FlowSpec> ReadHpccFlows(std::istream& in,
 std::vector<FlowSpec> ReadHpccFlows(const std::string& path, const TopologySpec& topology);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Check flows (from a file or built in memory) against a topology.
  *
  * Checks src and dst exist and are hosts, src != dst, size > 0, start >= 0. Flows in memory
@@ -145,7 +145,7 @@ std::vector<FlowSpec> ReadHpccFlows(const std::string& path, const TopologySpec&
 void ValidateFlows(const std::vector<FlowSpec>& flows, const TopologySpec& topology);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Write flows in the HPCC flow format.
  *
  * Start times are written in seconds with 12 decimals (1 ps, ns-3's finest usual resolution),

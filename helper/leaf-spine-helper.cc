@@ -4,11 +4,15 @@
  */
 #include "leaf-spine-helper.h"
 
+#include "ns3/log.h"
+
 #include <stdexcept>
 #include <string>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("LeafSpineHelper");
 
 namespace
 {
@@ -33,6 +37,7 @@ UniformHostsPerLeaf(uint32_t spines, uint32_t leaves, uint32_t hostsPerLeaf)
 LeafSpineHelper::LeafSpineHelper(uint32_t spines, uint32_t leaves, uint32_t hostsPerLeaf)
     : LeafSpineHelper(spines, UniformHostsPerLeaf(spines, leaves, hostsPerLeaf))
 {
+    NS_LOG_FUNCTION(this << spines << leaves << hostsPerLeaf);
     if (leaves == 0 || hostsPerLeaf == 0)
     {
         throw std::invalid_argument("leaf-spine: need at least one leaf and one host per leaf, "
@@ -46,6 +51,7 @@ LeafSpineHelper::LeafSpineHelper(uint32_t spines, const std::vector<uint32_t>& h
     : m_spines(spines)
     , m_hostsPerLeaf(hostsPerLeaf)
 {
+    NS_LOG_FUNCTION(this << spines << hostsPerLeaf.size());
     if (spines == 0)
     {
         throw std::invalid_argument("leaf-spine: need at least one spine, got 0");
@@ -78,6 +84,7 @@ LeafSpineHelper::LeafSpineHelper(uint32_t spines, const std::vector<uint32_t>& h
 void
 LeafSpineHelper::SetHostLink(DataRate rate, Time delay)
 {
+    NS_LOG_FUNCTION(this << rate << delay);
     m_hostRate = rate;
     m_hostDelay = delay;
 }
@@ -85,6 +92,7 @@ LeafSpineHelper::SetHostLink(DataRate rate, Time delay)
 void
 LeafSpineHelper::SetFabricLink(DataRate rate, Time delay)
 {
+    NS_LOG_FUNCTION(this << rate << delay);
     m_fabricRate = rate;
     m_fabricDelay = delay;
 }

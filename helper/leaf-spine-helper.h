@@ -15,7 +15,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Describes a two-tier leaf-spine (folded Clos) topology: every leaf links to every
  * spine, and each leaf has its own hosts.
  *
@@ -124,7 +124,7 @@ public:
     double GetCoreLoadPerHostLoad() const;
 
     /**
-     * \brief The DCON paper's testbed topology (dcon.md 3.1): spines S0, S1; leaves L0 and L1
+     * \brief The DCON paper's testbed topology (its Fig. 1, 2, 6): spines S0, S1; leaves L0 and L1
      * with 8 hosts each and L2 with 2 (R0, R1); 40 Gb/s and 5 us on every link. DconTestbed
      * says which sender sits where.
      * \return the helper

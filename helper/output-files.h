@@ -12,7 +12,7 @@
 
 /**
  * \file
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Checks of the files and folders a program writes: an output file must not be a folder,
  * a device such as /dev/null or a FIFO (which would block), an output folder must be a
  * writable folder and hold no file of an earlier run. (Inputs: input-file.h.)
@@ -22,7 +22,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Refuse an output file path that exists and is not a regular file (a folder, /dev/null,
  * a FIFO), or whose folder does not exist or cannot be written.
  * \throws std::invalid_argument naming \p what, the path and the problem
@@ -32,7 +32,7 @@ namespace ns3
 void CheckOutputFile(const std::string& path, const std::string& what);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief What PrepareOutputFolderFor found.
  */
 struct OutputFolderReport
@@ -42,7 +42,7 @@ struct OutputFolderReport
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Make an output folder ready before a run: create it (and its parents), check that it
  * is a folder and writable (by writing and removing a file), then remove the files of the
  * program's kinds (names, or patterns with one '*', e.g. "node-work-*.csv") and the ".part"
@@ -57,7 +57,7 @@ OutputFolderReport PrepareOutputFolderFor(const std::string& dir,
                                           const std::vector<std::string>& kinds);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Whether a file name matches a pattern with at most one '*' (any run of characters).
  * \param name the name
  * \param pattern the pattern

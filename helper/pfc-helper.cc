@@ -12,7 +12,10 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("PfcHelper");
 
-PfcHelper::PfcHelper() {}
+PfcHelper::PfcHelper()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 void
 PfcHelper::EnablePcapInternal(std::string prefix,

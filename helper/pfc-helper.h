@@ -11,7 +11,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Pcap tracing of PfcNetDevices, as PointToPointHelper does for its devices.
  *
  * Captures use the Ethernet link type (DLT_EN10MB), so Wireshark decodes the Ethernet, PFC

@@ -150,12 +150,14 @@ PoissonFlowGenerator::SetIncast(double share, uint32_t senders, uint64_t bytes)
 void
 PoissonFlowGenerator::SetPriorityGroup(uint32_t pg)
 {
+    NS_LOG_FUNCTION(this << pg);
     m_pg = pg;
 }
 
 void
 PoissonFlowGenerator::SetDport(uint16_t dport)
 {
+    NS_LOG_FUNCTION(this << dport);
     m_dport = dport;
 }
 

@@ -19,7 +19,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Generates a flow list: Poisson flow arrivals per host with sizes from a CDF, plus
  * optional Poisson incast events.
  *

@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Which MPI rank runs each node of a topology (a parallel run's partition).
  *
  * A partition is a vector with one rank per topology node. Balanced() is the default: a host

@@ -280,6 +280,7 @@ RdmaFabric::GetMaxBaseRtt() const
 void
 RdmaFabric::SetSwitchAgentWindowInRtts(double rtts)
 {
+    NS_LOG_FUNCTION(this << rtts);
     if (!(rtts > 0) || !std::isfinite(rtts))
     {
         throw std::invalid_argument("CNM window must be a positive number of RTTs, got "
@@ -392,6 +393,7 @@ RdmaFabric::AssignStreams(int64_t stream)
 
 RdmaFabricHelper::RdmaFabricHelper()
 {
+    NS_LOG_FUNCTION(this);
     m_switchFactory.SetTypeId(RdmaSwitch::GetTypeId());
     m_mmuFactory.SetTypeId(SwitchMmu::GetTypeId());
     m_deviceFactory.SetTypeId(PfcNetDevice::GetTypeId());
@@ -403,6 +405,7 @@ RdmaFabricHelper::RdmaFabricHelper()
 void
 RdmaFabricHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
 {
+    NS_LOG_FUNCTION(this << name << &value);
     RefuseOverwritingUserAttribute(
         m_switchFactory.GetTypeId(), name, "the program (on every switch)");
     m_switchFactory.Set(name, value);
@@ -411,12 +414,14 @@ RdmaFabricHelper::SetSwitchAttribute(const std::string& name, const AttributeVal
 void
 RdmaFabricHelper::SetSwitchAgentAttribute(const std::string& name, const AttributeValue& value)
 {
+    NS_LOG_FUNCTION(this << name << &value);
     m_agentAttributes.emplace_back(name, value.Copy());
 }
 
 void
 RdmaFabricHelper::SetMmuAttribute(const std::string& name, const AttributeValue& value)
 {
+    NS_LOG_FUNCTION(this << name << &value);
     RefuseOverwritingUserAttribute(
         m_mmuFactory.GetTypeId(), name, "the program (on every switch MMU)");
     m_mmuFactory.Set(name, value);
@@ -425,6 +430,7 @@ RdmaFabricHelper::SetMmuAttribute(const std::string& name, const AttributeValue&
 void
 RdmaFabricHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
 {
+    NS_LOG_FUNCTION(this << name << &value);
     RefuseOverwritingUserAttribute(
         m_deviceFactory.GetTypeId(), name, "the program (on every device)");
     m_deviceFactory.Set(name, value);
@@ -433,6 +439,7 @@ RdmaFabricHelper::SetDeviceAttribute(const std::string& name, const AttributeVal
 void
 RdmaFabricHelper::SetNicAttribute(const std::string& name, const AttributeValue& value)
 {
+    NS_LOG_FUNCTION(this << name << &value);
     RefuseOverwritingUserAttribute(m_nicFactory.GetTypeId(), name, "the program (on every NIC)");
     m_nicFactory.Set(name, value);
 }
@@ -502,6 +509,7 @@ RdmaFabricHelper::QueueDiscFactory(const std::string& type)
 void
 RdmaFabricHelper::SetQueueDiscAttribute(const std::string& name, const AttributeValue& value)
 {
+    NS_LOG_FUNCTION(this << name << &value);
     RefuseOverwritingUserAttribute(
         m_queueFactory.GetTypeId(), name, "the program (on every switch queue)");
     m_queueFactory.Set(name, value);
@@ -512,6 +520,7 @@ RdmaFabricHelper::SetQueueDiscAttributeForRate(DataRate rate,
                                                const std::string& name,
                                                const AttributeValue& value)
 {
+    NS_LOG_FUNCTION(this << rate << name << &value);
     auto it = m_queueFactoryByRate.find(rate.GetBitRate());
     if (it == m_queueFactoryByRate.end())
     {
@@ -527,6 +536,7 @@ RdmaFabricHelper::SetQueueDiscAttributeForRate(DataRate rate,
 void
 RdmaFabricHelper::SetCongestionControl(const std::string& name, const std::string& parameterSet)
 {
+    NS_LOG_FUNCTION(this << name);
     RefuseOverwritingUserAttribute(
         m_nicFactory.GetTypeId(), "CongestionControl", "the program (from --cc, on every NIC)");
     TypeId tid = RdmaCongestionOps::LookupTypeId(name);
@@ -608,24 +618,28 @@ RdmaFabricHelper::CreateSwitchAgent(const std::string& type) const
 void
 RdmaFabricHelper::SetAutoHeadroom(bool enable)
 {
+    NS_LOG_FUNCTION(this << enable);
     m_autoHeadroom = enable;
 }
 
 void
 RdmaFabricHelper::SetPartition(const std::vector<uint32_t>& rank)
 {
+    NS_LOG_FUNCTION(this << rank.size());
     m_partition = rank;
 }
 
 void
 RdmaFabricHelper::SetPartitionFile(const std::string& path)
 {
+    NS_LOG_FUNCTION(this << path);
     m_partitionFile = path;
 }
 
 Ptr<RdmaFabric>
 RdmaFabricHelper::Build(const TopologySpec& topo) const
 {
+    NS_LOG_FUNCTION(this << topo.nNodes);
     uint32_t n = topo.nNodes;
     if (topo.isSwitch.size() != n)
     {

@@ -22,7 +22,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief A built lossless fabric: nodes, switches, NICs, links and routes, indexed by the
  * node numbers of the TopologySpec it was built from.
  */
@@ -224,7 +224,7 @@ private:
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Builds an RdmaFabric from a TopologySpec: PfcNetDevice/PfcChannel links, a RdmaSwitch
  * (with SwitchMmu and egress queue discs) on every switch node, an RdmaNic on every host, host
  * addresses 10.0.0.0 + index + 1, and all-shortest-path routes for per-flow ECMP.

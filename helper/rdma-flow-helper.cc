@@ -6,6 +6,7 @@
 
 #include "ns3/bth-header.h"
 #include "ns3/fabric-parallel.h"
+#include "ns3/log.h"
 #include "ns3/simulator.h"
 
 #include <sstream>
@@ -14,6 +15,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("RdmaFlowHelper");
 
 namespace
 {
@@ -24,6 +27,7 @@ constexpr uint64_t MAX_FLOW_BYTES = uint64_t(1) << 60;
 RdmaFlowHelper::RdmaFlowHelper(Ptr<RdmaFabric> fabric)
     : m_fabric(fabric)
 {
+    NS_LOG_FUNCTION(this << fabric);
     m_connected.assign(fabric->GetNNodes(), false);
     if (FabricParallel::IsEnabled())
     {
@@ -134,6 +138,7 @@ RdmaFlowHelper::AddFlows(const std::vector<FlowSpec>& flows)
 void
 RdmaFlowHelper::SetStartRate(uint32_t flowId, DataRate rate)
 {
+    NS_LOG_FUNCTION(this << flowId << rate);
     if (flowId >= m_flows.size())
     {
         throw std::invalid_argument("SetStartRate: no flow " + std::to_string(flowId));
@@ -159,6 +164,7 @@ void
 RdmaFlowHelper::SetCcAttributes(uint32_t flowId,
                                 const std::vector<std::pair<std::string, std::string>>& attributes)
 {
+    NS_LOG_FUNCTION(this << flowId << attributes.size());
     if (flowId >= m_flows.size())
     {
         throw std::invalid_argument("SetCcAttributes: no flow " + std::to_string(flowId));
@@ -193,6 +199,7 @@ RdmaFlowHelper::GetFiveTuple(uint32_t flowId) const
 void
 RdmaFlowHelper::SetStopWhenDone(bool enable, Time drain)
 {
+    NS_LOG_FUNCTION(this << enable << drain);
     if (drain.IsStrictlyNegative())
     {
         throw std::invalid_argument("SetStopWhenDone: the drain time must be >= 0");

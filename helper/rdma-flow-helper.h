@@ -17,7 +17,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Schedules flows (messages) on a fabric and keeps count of their completion.
  *
  * Flow ids are given in the order flows are added (0, 1, ...). Each flow starts at its start

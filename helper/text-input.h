@@ -13,7 +13,7 @@
 
 /**
  * \file
- * \ingroup dcon
+ * \ingroup dcon-helper
  * \brief Small pieces shared by dcon's text-file readers (HPCC formats, flow-size CDFs): the
  * common error format and the field separators.
  */

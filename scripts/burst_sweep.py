@@ -1,4 +1,4 @@
-"""Burst-intensity sweep of the DCON paper (Fig. 7; dcon.md 3.2).
+"""Burst-intensity sweep of the DCON paper (Fig. 7).
 
 Testbed topology; H0 -> R0 and H1 -> R1 send 200 MB each from t = 0; from 30 ms, H2..H15 each
 send 30 short flows to R1 (a) 64 KB flows spaced 10..30 us, (b) 32..512 KB flows spaced 15 us.

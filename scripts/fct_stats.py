@@ -1,4 +1,4 @@
-"""Statistics of one run of examples/dcon-large-scale (DCON paper Fig. 9-12; dcon.md 3.3-3.4).
+"""Statistics of one run of examples/dcon-large-scale (DCON paper Fig. 9-12).
 
 Usage: /usr/bin/python3 -m scripts.fct_stats RUN_DIR [RUN_DIR ...]
 Reads RUN_DIR/{flows.csv, flows.txt, pfc.csv, buffer.csv, summary.json, run.json} and writes

@@ -1,4 +1,4 @@
-"""Large-scale sweeps of the DCON paper (Fig. 9-12; dcon.md 3.3-3.4) and their sensitivity
+"""Large-scale sweeps of the DCON paper (Fig. 9-12) and their sensitivity
 runs, one command per figure, over named scheme variants (scripts/variants.py).
 
   fig9   WebSearch:  dcon dcqcn swift pcn dcon-raises

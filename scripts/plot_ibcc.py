@@ -2,7 +2,7 @@
 
 Two panels:
   1. the ratio table: measured rate ratio A/B of two flows with CCTI_Increase 1 : N against
-     the seed's claim N (ibcc-ratio.csv);
+     the IB partitioning paper's claim N (ibcc-ratio.csv);
   2. the tenant run: throughput of tenant 1's flow and of tenant 2's flows over time, with
      tenant 2's total (ibcc-tenant-series.csv) and tenant 1's measured share per phase
      (ibcc-tenant.csv).

@@ -4,7 +4,7 @@
 #   scripts/setup-mpi.sh [SOURCE] [--workdir DIR] [-j N]
 #
 # SOURCE        an ns-3 source tarball (.tar.xz/.tar.gz/.tar.bz2; e.g.
-#               ../shared/ns-3/ns-3.48-min.tar.xz) or an unpacked ns-3 tree (the folder holding
+#               ns-3.48-min.tar.xz) or an unpacked ns-3 tree (the folder holding
 #               ./ns3). Default: Debian bookworm's ns3 source package (ns-3.37, the version of the
 #               standalone build), fetched with `apt-get source --download-only ns3` (a deb-src
 #               line for bookworm is added under /etc/apt/sources.list.d when none is there).

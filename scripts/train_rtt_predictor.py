@@ -1,9 +1,9 @@
 # Copyright (c) 2026 dcon authors
 # SPDX-License-Identifier: GPL-2.0-only
-"""Train the LSTM RTT predictor of --cc=rttpid (seed 004, 3.3-3.4) with numpy only.
+"""Train the LSTM RTT predictor of --cc=rttpid (the RTT-PID thesis, 3.3-3.4) with numpy only.
 
 Reads per-RTT sample traces (CSV flow,time_ns,rtt_ns, as written by
-`dcon-rttpid-incast --rttTrace=FILE`), builds the data set of the seed:
+`dcon-rttpid-incast --rttTrace=FILE`), builds the data set of the thesis:
 
   S_t = R_t (t = 0), sigma R_t + (1 - sigma) S_{t-1}      (sigma = 0.2)
   K_t = (R_t - S_t) / S_t,  L_t = (R_{t+1} - S_t) / S_t
@@ -172,7 +172,7 @@ class Adam:
 
 
 def train(p, xtr, ytr, xva, yva, epochs, per_epoch, val_per_epoch, lr, batch, rng, log=None):
-    """The seed's schedule: each epoch draws per_epoch training pairs (and val_per_epoch
+    """The thesis's schedule: each epoch draws per_epoch training pairs (and val_per_epoch
     validation pairs) at random; returns [(epoch, train L1, validation L1, validation MAPE)]."""
     opt = Adam(p, lr)
     history = []
@@ -188,7 +188,7 @@ def train(p, xtr, ytr, xva, yva, epochs, per_epoch, val_per_epoch, lr, batch, rn
         vsel = rng.choice(len(yva), min(val_per_epoch, len(yva)), replace=False)
         out = forward(p, xva[vsel])
         va = float(np.mean(np.abs(out - yva[vsel])))
-        mape = float(np.mean(np.abs(out - yva[vsel]) / (1 + yva[vsel])))  # seed eq. 13
+        mape = float(np.mean(np.abs(out - yva[vsel]) / (1 + yva[vsel])))  # thesis eq. 13
         history.append((ep, tr, va, mape))
         if log:
             log(f"epoch {ep:2d}: train L1 {tr:.5f}  validation L1 {va:.5f}  MAPE {mape:.4f}")
@@ -260,14 +260,14 @@ def main(argv=None):
     ap.add_argument("traces", nargs="+", help="CSV files flow,time_ns,rtt_ns (dcon-rttpid-incast --rttTrace)")
     ap.add_argument("--out", required=True, help="weight file to write")
     ap.add_argument("--seed", type=int, default=1, help="numpy RNG seed (default 1)")
-    ap.add_argument("--sigma", type=float, default=0.2, help="EWMA weight (seed: 0.2)")
-    ap.add_argument("--hidden", type=int, default=16, help="LSTM hidden size (seed: 16)")
-    ap.add_argument("--steps", type=int, default=3, help="K values per prediction (seed: 3)")
-    ap.add_argument("--epochs", type=int, default=19, help="epochs (seed: 19)")
-    ap.add_argument("--per-epoch", type=int, default=800, help="training pairs per epoch (seed: 800)")
-    ap.add_argument("--val-per-epoch", type=int, default=200, help="validation pairs per epoch (seed: 200)")
-    ap.add_argument("--lr", type=float, default=0.001, help="Adam learning rate (seed: 0.001)")
-    ap.add_argument("--batch", type=int, default=1, help="pairs per gradient step (seed: not given)")
+    ap.add_argument("--sigma", type=float, default=0.2, help="EWMA weight (thesis: 0.2)")
+    ap.add_argument("--hidden", type=int, default=16, help="LSTM hidden size (thesis: 16)")
+    ap.add_argument("--steps", type=int, default=3, help="K values per prediction (thesis: 3)")
+    ap.add_argument("--epochs", type=int, default=19, help="epochs (thesis: 19)")
+    ap.add_argument("--per-epoch", type=int, default=800, help="training pairs per epoch (thesis: 800)")
+    ap.add_argument("--val-per-epoch", type=int, default=200, help="validation pairs per epoch (thesis: 200)")
+    ap.add_argument("--lr", type=float, default=0.001, help="Adam learning rate (thesis: 0.001)")
+    ap.add_argument("--batch", type=int, default=1, help="pairs per gradient step (thesis: not given)")
     ap.add_argument("--per-bin", type=int, default=5000, help="pairs kept per |K| range")
     ap.add_argument("--val-fraction", type=float, default=0.2, help="held-out fraction of the pairs")
     a = ap.parse_args(argv)

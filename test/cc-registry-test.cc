@@ -206,3 +206,33 @@ TEST(CcRegistry, UnregisteredSubclassTakesItsParentsEntry)
     EXPECT_EQ(RdmaCcRegistry::Lookup("ns3::TestUnregisteredDcon").name, "dcon");
     EXPECT_EQ(SwitchQueueSettings::QueueForCc("ns3::TestUnregisteredDcon"), "ns3::DconQueueDisc");
 }
+
+// The library registers exactly these algorithms (and this test binary "test-dequeue"): a
+// static registration that vanished (e.g. its object file no longer linked) fails here. Each
+// name's TypeId and its queue discipline's TypeId exist.
+TEST(CcRegistry, RegisteredNamesAreExactlyTheLibrarysAlgorithms)
+{
+    const std::vector<std::string> expected = {"dcon",
+                                               "dcqcn",
+                                               "dctcp",
+                                               "hpcc",
+                                               "ibcc",
+                                               "none",
+                                               "pcn",
+                                               "rttpid",
+                                               "swift",
+                                               "test-dequeue",
+                                               "timely"};
+    EXPECT_EQ(RdmaCcRegistry::GetNames(), expected);
+    for (const std::string& name : expected)
+    {
+        RdmaCcEntry e = RdmaCcRegistry::Lookup(name);
+        TypeId tid;
+        EXPECT_TRUE(TypeId::LookupByNameFailSafe(e.typeId().GetName(), &tid)) << name;
+        EXPECT_TRUE(tid.IsChildOf(RdmaCongestionOps::GetTypeId())) << name;
+        TypeId queue;
+        EXPECT_TRUE(TypeId::LookupByNameFailSafe(e.queueDisc, &queue))
+            << name << ": " << e.queueDisc;
+        EXPECT_TRUE(queue.HasConstructor()) << name << ": " << e.queueDisc;
+    }
+}

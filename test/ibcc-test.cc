@@ -3,13 +3,13 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // RdmaIbcc driven by hand (no network), IbFecnQueueDisc's threshold and marking rate, per-QP
-// attribute overrides through the NIC, and the seed's claim on a 10 Gb/s bottleneck: with
-// CCTI_Increase 1 : N two flows share it N : 1.
+// attribute overrides through the NIC, and the IB partitioning paper's claim on a 10 Gb/s
+// bottleneck: with CCTI_Increase 1 : N two flows share it N : 1.
 #include "ns3/attribute-text.h"
 #include "ns3/boolean.h"
 #include "ns3/config.h"
-#include "ns3/fabric-monitor.h"
 #include "ns3/double.h"
+#include "ns3/fabric-monitor.h"
 #include "ns3/ib-fecn-queue-disc.h"
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/rdma-cc-registry.h"
@@ -81,7 +81,7 @@ ExpectInitRejects(const std::string& attr, const AttributeValue& value, const st
 }
 } // namespace
 
-// The default table is the seed's CCT(i) = 14 i^2 / 1062 us, 128 entries: CCT[1] = 13.183 ns
+// The default table is the paper's CCT(i) = 14 i^2 / 1062 us, 128 entries: CCT[1] = 13.183 ns
 // (13,183 ps rounded), CCT[10] = 1400/1062 us = 1,318,267 ps, CCT[127] = 14 x 16129 / 1062 us
 // = 225806 / 1062 us = 212.623352 us. The flow starts at CCTI_Min = 0, paced at the line rate with
 // no hold.
@@ -150,7 +150,7 @@ TEST(Ibcc, BecnStepsLimitAndTimer)
     EXPECT_EQ(c.cc->GetIrd(), Time(0));
 }
 
-// The seed's step 7 restarts the timer only inside "if BECN && CCTI < CCTI_Limit": with
+// The paper's step 7 restarts the timer only inside "if BECN && CCTI < CCTI_Limit": with
 // CctiLimit 2, BECNs at 0 and 2 us raise CCTI to 1 and 2 (the timer restarts at 2 us), the BECN
 // at 8 us finds CCTI at the limit and leaves the timer alone, so the decrement comes at 12 us
 // (not 18 us).
@@ -185,7 +185,7 @@ TEST(Ibcc, TimerResetOnlyWhenTheIndexRises)
     EXPECT_EQ(at, (std::vector<uint32_t>{2, 1}));
 }
 
-// With TimerResetOnBecn (the seed's Algorithm 1, step 7) each BECN restarts the timer: BECNs
+// With TimerResetOnBecn (the paper's Algorithm 1, step 7) each BECN restarts the timer: BECNs
 // at 0 and 8 us (CCTI 1, 2), so the first decrement is at 18 us, the next at 28 us.
 TEST(Ibcc, TimerRestartsOnBecnWhenAsked)
 {
@@ -309,7 +309,7 @@ TEST(Ibcc, PacingGapPerAggregate)
     EXPECT_EQ(holds[7], NanoSeconds(13200));
 }
 
-// The NIC honours the hold end to end (the seed's Fig. 4 setting): one flow on an idle 10 Gb/s
+// The NIC honours the hold end to end (the paper's Fig. 4 setting): one flow on an idle 10 Gb/s
 // link with CCTI pinned at 1 (CctiMin = CctiLimit = 1) and CCT[1] = 20.48 us sends an aggregate
 // of 4 x 1,000 B of payload every 20.48 us: 32,000 b / 20.48 us = 1.5625 Gb/s of payload (the
 // line would allow 9.24 Gb/s), measured over 1-5 ms to within 1%.
@@ -540,7 +540,7 @@ TEST(Ibcc, AttributeNumberTextAsNs3ReadsIt)
     EXPECT_NO_THROW(CheckAttributeNumberText(tid, "NoSuchThing", "x", "t"));    // refused later
 }
 
-// The seed's Theorem 1 on a 10 Gb/s bottleneck (defaults: IBA's periodic timer, marking rate
+// The paper's Theorem 1 on a 10 Gb/s bottleneck (defaults: IBA's periodic timer, marking rate
 // 30, threshold 15 = 10 KB). Measured over [20, 120) ms: equal parameters A 4.50, B 4.59 Gb/s
 // (A/B 0.98); CCTI_Increase 1 : 2: A 5.99, B 3.01 Gb/s (A/B 1.99). Tolerance: 10% on the
 // ratio (shorter windows swing more: over [20, 60) ms the ratios were 0.91 and 1.83). Both

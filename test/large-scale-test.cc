@@ -2,7 +2,7 @@
  * Copyright (c) 2026 dcon authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// The large-scale experiment's scenario (dcon.md 3.3, paper Fig. 8), at test size: the load
+// The large-scale experiment's scenario (paper Fig. 8), at test size: the load
 // conversion by hand, bad settings rejected by name, and a 2 x 4 x 4 leaf-spine at core load 0.6
 // with PFC on that completes every flow with no drop, reproducibly.
 

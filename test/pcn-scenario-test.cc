@@ -2,7 +2,7 @@
  * Copyright (c) 2026 dcon authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// The PCN paper's setting (Cheng et al., NSDI 2020; baselines.md): two switches, senders H0..H15
+// The PCN paper's setting (Cheng et al., NSDI 2020): two switches, senders H0..H15
 // on S0, receivers R0, R1 on S1, every link 40 Gb/s and 5 us. H0 -> R0 and H1 -> R1 are long
 // flows from t = 0; at 2 ms H2..H15 each start 16 flows of 64 KB to R1 at line rate (14.3 MB of
 // incast). Static PFC at 320 KB / 300 KB, 22 MB buffers. DCQCN marks with RED 5/200 KB, 1%
@@ -10,9 +10,9 @@
 // complete, the two 1 GB flows cannot (1 GB needs 200 ms at 40 Gb/s), so only burst flows are
 // counted. Measured (2026-11-21): DCQCN 137 PAUSE frames, PCN 14; the test asks only for
 // PCN < DCQCN, the paper's qualitative claim (a factor of 10 here).
-#include "ns3/fabric-monitor.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/fabric-monitor.h"
 #include "ns3/hpcc-format.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/rdma-flow-helper.h"

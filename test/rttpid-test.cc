@@ -2,9 +2,9 @@
  * Copyright (c) 2026 dcon authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// RdmaRttPid (seed 004's LSTM + PID) and LstmPredictor. Unless a test says otherwise: line rate
-// 100 Gb/s, initial rate 10 Gb/s, target 5 us, gains [-0.2, -0.05, 0.1], no predictor (the PID
-// runs on the measured RTT), samples fed directly with OnRttSample.
+// RdmaRttPid (the RTT-PID thesis's LSTM + PID) and LstmPredictor. Unless a test says otherwise:
+// line rate 100 Gb/s, initial rate 10 Gb/s, target 5 us, gains [-0.2, -0.05, 0.1], no predictor
+// (the PID runs on the measured RTT), samples fed directly with OnRttSample.
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/double.h"

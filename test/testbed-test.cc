@@ -2,7 +2,7 @@
  * Copyright (c) 2026 dcon authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// The DCON paper's testbed (dcon.md 3.1, Fig. 1/2) with DCQCN: the burst to R1 congests L2,
+// The DCON paper's testbed (Fig. 1/2) with DCQCN: the burst to R1 congests L2,
 // L2 pauses S1, S1 pauses L0 and L1 (congestion spreading), and the innocent flow f0 (H0 -> R0,
 // which never crosses the congested port to R1) collapses during the burst and recovers after.
 //

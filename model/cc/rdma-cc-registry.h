@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc
  * \brief A named parameter set of a congestion-control algorithm: attribute values of the
  * algorithm's TypeId as a function of the host line rate (e.g. DCQCN's "paper" and "cx4").
  *
@@ -37,7 +37,7 @@ struct RdmaCcParameterSet
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc
  * \brief What one congestion-control algorithm declares about itself: the one place that
  * names it and says what it needs besides its sender and receiver: the switch egress queue
  * discipline, the queue's attribute values, an optional per-switch agent and named parameter
@@ -100,7 +100,7 @@ struct RdmaCcEntry
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc
  * \brief The registry of congestion-control algorithms: short names (--cc), their TypeIds
  * and the switch queue discipline each needs.
  *

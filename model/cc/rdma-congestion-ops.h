@@ -14,7 +14,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc
  * \brief Interface of a pluggable RDMA congestion-control algorithm.
  *
  * Modelled on TcpCongestionOps: one instance per queue pair, created by the NIC from an
@@ -163,7 +163,7 @@ protected:
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc
  * \brief No congestion control: every flow sends at line rate (for PFC-only runs).
  */
 class RdmaNoCc : public RdmaCongestionOps

@@ -42,7 +42,10 @@ RdmaFlowState::GetTypeId()
     return tid;
 }
 
-RdmaFlowState::RdmaFlowState() {}
+RdmaFlowState::RdmaFlowState()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 void
 RdmaFlowState::SetRate(DataRate rate, DataRate minRate)

@@ -5,9 +5,9 @@
 #ifndef RDMA_FLOW_STATE_H
 #define RDMA_FLOW_STATE_H
 
-#include "ns3/int-header.h"
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
+#include "ns3/int-header.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
@@ -17,7 +17,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc
  * \brief Sender-side state of one RDMA queue pair that congestion control reads and writes.
  *
  * Like TcpSocketState for TcpCongestionOps: the NIC owns it, the congestion-control object
@@ -80,7 +80,7 @@ public:
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc
  * \brief Receiver-side state of one RDMA queue pair, for the receiver duties of a congestion
  * control algorithm (CNP generation, receive-rate estimation).
  */
@@ -100,7 +100,7 @@ public:
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc
  * \brief What a CNP carries to the sender's congestion control.
  */
 struct RdmaCnpInfo
@@ -110,7 +110,7 @@ struct RdmaCnpInfo
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc
  * \brief What an ACK tells the sender's congestion control.
  */
 struct RdmaAckInfo
@@ -128,7 +128,7 @@ struct RdmaAckInfo
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc
  * \brief What a DCON Congestion Notification Message tells the sender.
  */
 struct RdmaCnmInfo
@@ -138,7 +138,7 @@ struct RdmaCnmInfo
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc
  * \brief One received data packet, as seen by the receiver side of congestion control.
  */
 struct RdmaRxPacketInfo

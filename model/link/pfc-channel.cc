@@ -36,6 +36,7 @@ PfcChannel::GetTypeId()
 
 PfcChannel::PfcChannel()
 {
+    NS_LOG_FUNCTION(this);
     m_toward[0] = Create<Direction>();
     m_toward[1] = Create<Direction>();
 }

@@ -18,7 +18,7 @@ namespace ns3
 class PfcNetDevice;
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-link
  * \brief Full-duplex point-to-point link between two PfcNetDevices with a propagation delay.
  *
  * Lossless: a frame that starts serialization arrives at the peer txTime + Delay later.

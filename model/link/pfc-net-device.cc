@@ -8,10 +8,10 @@
 #include "ns3/ethernet-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/pfc-header.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 #include "pfc-channel.h"
-#include "ns3/pfc-header.h"
 
 #include <stdexcept>
 
@@ -80,6 +80,7 @@ PfcNetDevice::GetTypeId()
 PfcNetDevice::PfcNetDevice()
     : m_address(Mac48Address::Allocate())
 {
+    NS_LOG_FUNCTION(this);
     m_pendingPfc.fill(-1);
 }
 
@@ -115,6 +116,7 @@ PfcNetDevice::Attach(Ptr<PfcChannel> ch)
 void
 PfcNetDevice::SetPullCallback(PullCallback cb)
 {
+    NS_LOG_FUNCTION(this << &cb);
     m_owner = nullptr;
     m_pull = cb;
 }
@@ -122,6 +124,7 @@ PfcNetDevice::SetPullCallback(PullCallback cb)
 void
 PfcNetDevice::SetFrameReceiveCallback(FrameReceiveCallback cb)
 {
+    NS_LOG_FUNCTION(this << &cb);
     m_owner = nullptr;
     m_frameRxCallback = cb;
 }
@@ -129,6 +132,7 @@ PfcNetDevice::SetFrameReceiveCallback(FrameReceiveCallback cb)
 void
 PfcNetDevice::SetOwner(PfcDeviceOwner* owner, uint32_t port)
 {
+    NS_LOG_FUNCTION(this << owner << port);
     m_owner = owner;
     m_ownerPort = port;
     m_pull = MakeNullCallback<bool, uint8_t, PfcTxFrame&>();
@@ -456,6 +460,7 @@ PfcNetDevice::PauseExpired(uint8_t priority)
 void
 PfcNetDevice::SetIfIndex(const uint32_t index)
 {
+    NS_LOG_FUNCTION(this << index);
     m_ifIndex = index;
 }
 
@@ -474,6 +479,7 @@ PfcNetDevice::GetChannel() const
 void
 PfcNetDevice::SetAddress(Address address)
 {
+    NS_LOG_FUNCTION(this << address);
     m_address = Mac48Address::ConvertFrom(address);
 }
 
@@ -486,6 +492,7 @@ PfcNetDevice::GetAddress() const
 bool
 PfcNetDevice::SetMtu(const uint16_t mtu)
 {
+    NS_LOG_FUNCTION(this << mtu);
     m_mtu = mtu;
     return true;
 }
@@ -575,6 +582,7 @@ PfcNetDevice::GetNode() const
 void
 PfcNetDevice::SetNode(Ptr<Node> node)
 {
+    NS_LOG_FUNCTION(this << node);
     m_node = node;
 }
 
@@ -587,12 +595,14 @@ PfcNetDevice::NeedsArp() const
 void
 PfcNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
 {
+    NS_LOG_FUNCTION(this << &cb);
     m_rxCallback = cb;
 }
 
 void
 PfcNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
 {
+    NS_LOG_FUNCTION(this << &cb);
     m_promiscCallback = cb;
 }
 

@@ -25,7 +25,7 @@ class PfcChannel;
 class Node;
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-link
  * \brief A frame the owner of a PfcNetDevice hands to it for transmission.
  */
 struct PfcTxFrame
@@ -37,7 +37,7 @@ struct PfcTxFrame
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-link
  * \brief The owner of PfcNetDevices (a switch or a NIC) as the devices call it directly.
  *
  * Same contract as PfcNetDevice::PullCallback and FrameReceiveCallback, through a virtual call
@@ -70,7 +70,7 @@ public:
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-link
  * \brief Full-duplex point-to-point Ethernet device with IEEE 802.1Qbb priority flow control.
  *
  * Transmission is pull-based: when the wire is free the device asks its owner (a switch port

@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-link
  * \brief Remembers DataRate::CalculateBytesTxTime for the last few sizes at one rate.
  *
  * CalculateBytesTxTime goes through floating point and 128-bit time arithmetic, several hundred

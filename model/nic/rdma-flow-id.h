@@ -18,7 +18,7 @@ namespace ns3
 constexpr uint8_t UDP_PROTOCOL = 17;
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-nic
  * \brief The 5-tuple that identifies a RoCEv2 flow (IPv4 + UDP).
  */
 struct RdmaFiveTuple
@@ -58,7 +58,7 @@ struct RdmaFiveTuple
 std::ostream& operator<<(std::ostream& os, const RdmaFiveTuple& t);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-nic
  * \brief The 13 bytes that flow hashes read: src (4), dst (4), sport (2), dport (2),
  * protocol (1), all in network byte order.
  * \param t the tuple
@@ -67,7 +67,7 @@ std::ostream& operator<<(std::ostream& os, const RdmaFiveTuple& t);
 std::array<uint8_t, 13> RdmaFiveTupleBytes(const RdmaFiveTuple& t);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-nic
  * \brief DCON's 16-bit flow identifier: CRC-16/ARC of the 5-tuple.
  *
  * CRC-16/ARC (poly 0x8005 reflected, init 0, no final xor; boost::crc_16_type) over the 13
@@ -78,7 +78,7 @@ std::array<uint8_t, 13> RdmaFiveTupleBytes(const RdmaFiveTuple& t);
 uint16_t RdmaFlowCrc16(const RdmaFiveTuple& t);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-nic
  * \brief Per-switch ECMP hash of a flow.
  *
  * ns3::Hash32 (murmur3) over 17 bytes: the seed (4 bytes, network order) followed by the 13
@@ -100,7 +100,7 @@ uint16_t RdmaFlowCrc16(const RdmaFiveTuple& t);
 uint32_t RdmaEcmpHash(const RdmaFiveTuple& t, uint32_t seed);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-nic
  * \brief Hash functor so that RdmaFiveTuple can key an unordered container: the fields packed
  * into two 64-bit words and mixed with the splitmix64 finalizer. Cheap (it runs on every packet
  * a DCON queue takes in and lets out) and good enough for buckets; it is not the ECMP hash

@@ -89,7 +89,10 @@ RdmaNic::GetTypeId()
     return tid;
 }
 
-RdmaNic::RdmaNic() {}
+RdmaNic::RdmaNic()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 RdmaNic::~RdmaNic() {}
 
@@ -136,6 +139,7 @@ RdmaNic::NotifyNewAggregate()
 void
 RdmaNic::Setup(Ptr<PfcNetDevice> device, Ipv4Address address)
 {
+    NS_LOG_FUNCTION(this << device << address);
     m_device = device;
     m_address = address;
     device->SetOwner(this, 0);
@@ -144,6 +148,7 @@ RdmaNic::Setup(Ptr<PfcNetDevice> device, Ipv4Address address)
 void
 RdmaNic::SetCongestionControl(TypeId tid)
 {
+    NS_LOG_FUNCTION(this << tid);
     if (!tid.IsChildOf(RdmaCongestionOps::GetTypeId()))
     {
         throw std::invalid_argument("RdmaNic: congestion control " + tid.GetName()

@@ -30,7 +30,7 @@ class IntHeader;
 class RoceHeader;
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-nic
  * \brief An RDMA (RoCEv2) NIC on a host, aggregated to the node; it owns the host's
  * PfcNetDevice.
  *

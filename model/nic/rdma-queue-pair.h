@@ -8,9 +8,9 @@
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
-#include "ns3/simple-ref-count.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/rdma-flow-state.h"
+#include "ns3/simple-ref-count.h"
 #include "ns3/tx-time-cache.h"
 
 #include <deque>
@@ -22,7 +22,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-nic
  * \brief What a user asks the NIC to send: one message on its own reliable connection.
  */
 struct RdmaFlowRequest
@@ -45,7 +45,7 @@ struct RdmaFlowRequest
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-nic
  * \brief The record of a completed flow.
  */
 struct RdmaFlowRecord
@@ -59,7 +59,7 @@ struct RdmaFlowRecord
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-nic
  * \brief Sender side of one reliable connection (one flow).
  */
 class RdmaQueuePair : public SimpleRefCount<RdmaQueuePair>
@@ -97,7 +97,7 @@ public:
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-nic
  * \brief Receiver side of one reliable connection.
  */
 class RdmaRxQueuePair : public SimpleRefCount<RdmaRxQueuePair>

@@ -4,6 +4,7 @@
  */
 #include "rdma-rx-period.h"
 
+#include "ns3/log.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -12,7 +13,12 @@
 namespace ns3
 {
 
-RdmaRxPeriod::RdmaRxPeriod() {}
+NS_LOG_COMPONENT_DEFINE("RdmaRxPeriod");
+
+RdmaRxPeriod::RdmaRxPeriod()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 RdmaRxPeriod::~RdmaRxPeriod()
 {
@@ -22,6 +28,7 @@ RdmaRxPeriod::~RdmaRxPeriod()
 void
 RdmaRxPeriod::Setup(Time period, PeriodEndCallback cb)
 {
+    NS_LOG_FUNCTION(this << period);
     if (!period.IsStrictlyPositive())
     {
         throw std::invalid_argument("RdmaRxPeriod: the period must be > 0, got "

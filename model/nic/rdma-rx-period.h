@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-nic
  * \brief The receiver's reporting period of the schemes whose receiver sends one CNP per
  * period while a flow is active (PCN's notification point, DCON's receiver in the paper's
  * reading): it counts what arrives in each period and reports it when the period ends.

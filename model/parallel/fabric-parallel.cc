@@ -10,11 +10,11 @@
 #include "ns3/mac48-address.h"
 #include "ns3/node-list.h"
 #include "ns3/node.h"
+#include "ns3/pfc-header.h"
+#include "ns3/pfc-net-device.h"
 #include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
-#include "ns3/pfc-header.h"
-#include "ns3/pfc-net-device.h"
 
 #ifdef NS3_MPI
 // Open MPI's and MPICH's C++ bindings (deprecated, and noisy under -Wextra) are not used.
@@ -439,8 +439,9 @@ FabricParallel::MaxAll(double mine)
 
 void
 FabricParallel::SetCutLinks(const std::vector<CutLink>& links,
-                          const std::vector<Ptr<PfcNetDevice>>& devices)
+                            const std::vector<Ptr<PfcNetDevice>>& devices)
 {
+    NS_LOG_FUNCTION(links.size() << devices.size());
     State& s = S();
     if (links.size() != devices.size())
     {
@@ -553,10 +554,10 @@ FabricParallel::SetCutLinks(const std::vector<CutLink>& links,
 
 void
 FabricParallel::SendFrame(const Ptr<Packet>& packet,
-                        uint16_t protocol,
-                        const PfcNetDevice* src,
-                        const PfcNetDevice* dst,
-                        Time arrival)
+                          uint16_t protocol,
+                          const PfcNetDevice* src,
+                          const PfcNetDevice* dst,
+                          Time arrival)
 {
 #ifdef NS3_MPI
     State& s = S();

@@ -20,7 +20,7 @@ class Node;
 class PfcNetDevice;
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-parallel
  * \brief One simulation over several MPI ranks, on ns-3's distributed engines.
  *
  * Every rank builds the whole fabric (ns-3's convention); a node belongs to the rank given by

@@ -29,6 +29,7 @@ RdmaEgressQueueDisc::GetTypeId()
 RdmaEgressQueueDisc::RdmaEgressQueueDisc()
     : QueueDisc(QueueDiscSizePolicy::SINGLE_INTERNAL_QUEUE)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 RdmaEgressQueueDisc::~RdmaEgressQueueDisc() {}
@@ -58,6 +59,7 @@ RdmaEgressQueueDisc::NotifyResumed()
 void
 RdmaEgressQueueDisc::SetIngressInfo(const RdmaIngressInfo* info)
 {
+    NS_LOG_FUNCTION(this << info);
     m_ingressInfo = info;
 }
 
@@ -95,6 +97,7 @@ RdmaEgressQueueDisc::ForEachItem(const std::function<void(const RdmaQueueDiscIte
 void
 RdmaEgressQueueDisc::SetLinkRate(DataRate rate)
 {
+    NS_LOG_FUNCTION(this << rate);
     m_linkRate = rate;
 }
 

@@ -20,7 +20,7 @@ namespace ns3
 class RdmaEgressQueueDisc;
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-switch
  * \brief What an egress queue may ask its switch about the ingress side of a packet (DCON's
  * dynamic Q_CNM, paper Section 4.4). RdmaSwitch implements it.
  */
@@ -73,7 +73,7 @@ public:
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-switch
  * \brief Base class of the switch egress queue disciplines (one per port and priority).
  *
  * A FIFO of RdmaQueueDiscItem with no size limit of its own: admission is the switch MMU's

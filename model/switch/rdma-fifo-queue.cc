@@ -4,12 +4,15 @@
  */
 #include "rdma-fifo-queue.h"
 
+#include "ns3/log.h"
 #include "ns3/queue-size.h"
 
 #include <cstdint>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("RdmaFifoQueue");
 
 NS_OBJECT_ENSURE_REGISTERED(RdmaFifoQueue);
 
@@ -31,27 +34,30 @@ RdmaFifoQueue::GetTypeId()
               .AddTraceSource("Enqueue",
                               "Enqueue a packet in the queue.",
                               MakeTraceSourceAccessor(&RdmaFifoQueue::m_traceEnqueue),
-                              "ns3::QueueDiscItem::TracedCallback")
+                              "ns3::RdmaFifoQueue::ItemTracedCallback")
               .AddTraceSource("Dequeue",
                               "Dequeue a packet from the queue.",
                               MakeTraceSourceAccessor(&RdmaFifoQueue::m_traceDequeue),
-                              "ns3::QueueDiscItem::TracedCallback")
+                              "ns3::RdmaFifoQueue::ItemTracedCallback")
               .AddTraceSource("Drop",
                               "Drop a packet (for whatever reason).",
                               MakeTraceSourceAccessor(&RdmaFifoQueue::m_traceDrop),
-                              "ns3::QueueDiscItem::TracedCallback")
+                              "ns3::RdmaFifoQueue::ItemTracedCallback")
               .AddTraceSource("DropBeforeEnqueue",
                               "Drop a packet before enqueue.",
                               MakeTraceSourceAccessor(&RdmaFifoQueue::m_traceDropBeforeEnqueue),
-                              "ns3::QueueDiscItem::TracedCallback")
+                              "ns3::RdmaFifoQueue::ItemTracedCallback")
               .AddTraceSource("DropAfterDequeue",
                               "Drop a packet after dequeue.",
                               MakeTraceSourceAccessor(&RdmaFifoQueue::m_traceDropAfterDequeue),
-                              "ns3::QueueDiscItem::TracedCallback");
+                              "ns3::RdmaFifoQueue::ItemTracedCallback");
     return tid;
 }
 
-RdmaFifoQueue::RdmaFifoQueue() = default;
+RdmaFifoQueue::RdmaFifoQueue()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 RdmaFifoQueue::~RdmaFifoQueue() = default;
 

@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-switch
  * \brief A FIFO of queue-disc items: the internal queue of RdmaEgressQueueDisc.
  *
  * Behaves as ns3::DropTailQueue<QueueDiscItem> (drop-tail at MaxSize, which is unbounded by
@@ -57,6 +57,14 @@ public:
      * \param fn the function
      */
     void ForEach(const std::function<void(const QueueDiscItem&)>& fn) const;
+
+    /**
+     * \brief Signature of the Enqueue, Dequeue, Drop, DropBeforeEnqueue and DropAfterDequeue
+     * traces (ns-3's queues name ns3::QueueDiscItem::TracedCallback, which is QueueItem's and
+     * takes a Ptr<const QueueItem>).
+     * \param item the queue-disc item
+     */
+    typedef void (*ItemTracedCallback)(Ptr<const QueueDiscItem> item);
 
 protected:
     void DoDispose() override;

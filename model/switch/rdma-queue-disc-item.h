@@ -14,7 +14,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-switch
  * \brief A packet inside a switch, with its headers parsed once on arrival.
  *
  * The IPv4 header stays on the packet while it is in the switch (the switch reads the fields it

@@ -13,7 +13,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-switch
  * \brief What a switch egress queue discipline declares about itself: its short name (the
  * scenarios' --queue), which scenario option sets which of its attributes, and which of its
  * attributes are its marking thresholds.
@@ -54,7 +54,7 @@ struct RdmaQueueEntry
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-switch
  * \brief The registry of switch egress queue disciplines (RdmaQueueEntry), ordered by short
  * name.
  */

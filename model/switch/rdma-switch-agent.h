@@ -19,7 +19,7 @@ namespace ns3
 class RdmaSwitch;
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-switch
  * \brief The switch-side part of a congestion-control algorithm, beyond its egress queue
  * discipline (DCON: DconCnmGenerator, which turns its queues' congested-flow reports into
  * CNMs).

@@ -4,17 +4,17 @@
  */
 #include "rdma-switch.h"
 
+#include "ns3/boolean.h"
 #include "ns3/bth-header.h"
 #include "ns3/cnm-header.h"
-#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/pfc-header.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
-#include "ns3/pfc-header.h"
 #include "red-ecn-queue-disc.h"
 
 #include <stdexcept>
@@ -95,6 +95,7 @@ RdmaSwitch::GetTypeId()
 
 RdmaSwitch::RdmaSwitch()
 {
+    NS_LOG_FUNCTION(this);
     m_queueFactory.SetTypeId(RedEcnQueueDisc::GetTypeId());
 }
 
@@ -134,6 +135,7 @@ RdmaSwitch::NotifyNewAggregate()
 void
 RdmaSwitch::SetQueueDiscFactory(const ObjectFactory& factory)
 {
+    NS_LOG_FUNCTION(this << factory);
     if (!IsEgressQueueDisc(factory.GetTypeId()))
     {
         throw std::invalid_argument("RdmaSwitch: queue disc type " + factory.GetTypeId().GetName()
@@ -308,6 +310,7 @@ RdmaSwitch::GetIngressDesignFanOut(uint32_t inPort) const
 void
 RdmaSwitch::SetIngressDesignFanOut(uint32_t inPort, uint32_t m)
 {
+    NS_LOG_FUNCTION(this << inPort << m);
     if (inPort >= m_designFanOut.size())
     {
         throw std::invalid_argument("RdmaSwitch::SetIngressDesignFanOut: port "

@@ -9,10 +9,10 @@
 #include "ns3/ipv4-address.h"
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
-#include "ns3/traced-callback.h"
 #include "ns3/pfc-net-device.h"
-#include "rdma-egress-queue-disc.h"
 #include "ns3/rdma-flow-id.h"
+#include "ns3/traced-callback.h"
+#include "rdma-egress-queue-disc.h"
 #include "switch-mmu.h"
 
 #include <array>
@@ -27,7 +27,7 @@ namespace ns3
 class Node;
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-switch
  * \brief The forwarding plane of a lossless RoCEv2 switch, aggregated to an ns3::Node.
  *
  * Switches do not run the ns-3 IP stack. For every IPv4 packet that arrives on a port the
@@ -207,6 +207,9 @@ public:
 
     /// Signature of the PacketQueued trace: ingress port, egress port, priority.
     typedef void (*PacketQueuedTracedCallback)(uint32_t inPort, uint32_t outPort, uint8_t priority);
+
+    /// Signature of the Drop trace: the packet, the reason (a static string).
+    typedef void (*DropTracedCallback)(Ptr<const Packet> packet, const char* reason);
 
     /**
      * \brief M: egress ports that hold data packets of (inPort, priority) now (RdmaIngressInfo,

@@ -63,6 +63,7 @@ RedEcnQueueDisc::GetTypeId()
 
 RedEcnQueueDisc::RedEcnQueueDisc()
 {
+    NS_LOG_FUNCTION(this);
     m_uv = CreateObject<UniformRandomVariable>();
 }
 

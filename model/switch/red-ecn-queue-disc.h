@@ -12,7 +12,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-switch
  * \brief Egress queue with DCQCN's RED-style ECN marking on the instantaneous queue length.
  *
  * With q the queue length in bytes (excluding the packet): no mark below Kmin; mark with

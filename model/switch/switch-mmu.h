@@ -18,7 +18,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-switch
  * \brief Memory management unit of a shared-buffer switch: ingress accounting per (port,
  * priority), admission, and 802.1Qbb PFC pause / resume decisions.
  *

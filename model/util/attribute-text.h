@@ -15,7 +15,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-util
  * \brief Refuse the text of a numeric attribute value that ns-3 cannot read.
  *
  * ns-3 reads a UintegerValue, IntegerValue or DoubleValue from text with an std::istringstream
@@ -36,7 +36,7 @@ void CheckAttributeNumberText(TypeId tid,
                               const std::string& what);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-util
  * \brief Read the text of a value for \p checker strictly (ValueText's readers for numbers,
  * times, rates and sizes; the checker's names for an enum; an existing TypeId name) and check
  * it against the checker's range, before ns-3's own parser sees it (which aborts, wraps or
@@ -53,7 +53,7 @@ Ptr<AttributeValue> ReadValueText(Ptr<const AttributeChecker> checker,
                                   const std::string& what);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-util
  * \brief ReadValueText for the attribute \p name of \p tid (its own or a parent's).
  * \throws std::invalid_argument naming \p what if \p tid has no such attribute or the text is
  * refused by ReadValueText
@@ -68,7 +68,7 @@ void CheckAttributeText(TypeId tid,
                         const std::string& what);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-util
  * \brief The type that defines attribute \p name of \p tid: \p tid itself or the ancestor it
  * inherits the attribute from.
  * \param tid the type
@@ -79,7 +79,7 @@ void CheckAttributeText(TypeId tid,
 bool FindAttributeOwner(TypeId tid, const std::string& name, TypeId* owner);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-util
  * \brief Record the attribute defaults the user gave on the command line ("ns3::Type::Name",
  * the type that defines the attribute), so that code setting one of them on a factory or an
  * object (which would overwrite the user's value without a word) refuses to
@@ -89,7 +89,7 @@ bool FindAttributeOwner(TypeId tid, const std::string& name, TypeId* owner);
 void SetUserAttributePaths(const std::vector<std::string>& paths);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-util
  * \brief Refuse to set attribute \p name of \p tid on a factory or an object when the user gave
  * a default for it (SetUserAttributePaths): the user's value would be overwritten.
  * \throws std::invalid_argument naming the user's argument and \p setter
@@ -100,7 +100,7 @@ void SetUserAttributePaths(const std::vector<std::string>& paths);
 void RefuseOverwritingUserAttribute(TypeId tid, const std::string& name, const std::string& setter);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-util
  * \brief Record one more attribute the user gave (see SetUserAttributePaths), e.g. from a
  * scenario configuration's attribute arguments.
  * \param path the attribute as "ns3::Type::Name" of the type that defines it
@@ -108,7 +108,7 @@ void RefuseOverwritingUserAttribute(TypeId tid, const std::string& name, const s
 void AddUserAttributePath(const std::string& path);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-util
  * \brief Whether the user gave a default for attribute \p name of \p tid on the command line
  * (SetUserAttributePaths; the attribute as defined by \p tid or the ancestor it inherits it
  * from): a parameter set applied to a factory leaves such an attribute alone.

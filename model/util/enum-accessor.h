@@ -11,7 +11,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-util
  * \brief MakeEnumAccessor for an enum data member that compiles against ns-3.37 and ns-3.41+.
  *
  * ns-3.41 turned EnumValue into a class template, and MakeEnumAccessor then needs the enum type

@@ -16,7 +16,7 @@
 
 /**
  * \file
- * \ingroup dcon
+ * \ingroup dcon-util
  * \brief Strict readers of the value texts that ns-3 parses itself (Time, DataRate, QueueSize,
  * numbers), for command-line options, attribute arguments and input files.
  *
@@ -33,7 +33,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-util
  * \brief Quote a text for an error message: '...' with every character that would not show
  * escaped: control characters as \\xNN, invisible or space-like Unicode characters (a byte-order
  * mark, a non-breaking space, zero-width and other space characters, line separators) as
@@ -44,7 +44,7 @@ namespace ns3
 std::string QuoteText(std::string_view text);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-util
  * \brief The length of the UTF-8 sequence that starts at \p i of \p text (1 for ASCII), or 0 if
  * the bytes there are not UTF-8 (a stray continuation byte, a truncated or overlong sequence, a
  * surrogate, a code point above U+10FFFF).
@@ -56,7 +56,7 @@ std::string QuoteText(std::string_view text);
 std::size_t Utf8SequenceAt(std::string_view text, std::size_t i, uint32_t& codePoint);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-util
  * \brief Read a non-negative decimal integer: digits only (no sign, no space), at most \p max.
  * \param text the text
  * \param max the largest value accepted
@@ -65,7 +65,7 @@ std::size_t Utf8SequenceAt(std::string_view text, std::size_t i, uint32_t& codeP
 std::optional<uint64_t> ReadDecimalUnsigned(std::string_view text, uint64_t max);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-util
  * \brief A number for a message: up to 12 significant digits, without trailing zeros
  * (std::ostream's default notation: "0.8", "1e+300", "4294967296").
  * \param v the number
@@ -74,7 +74,7 @@ std::optional<uint64_t> ReadDecimalUnsigned(std::string_view text, uint64_t max)
 std::string FormatNumber(double v);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-util
  * \brief Read a decimal number: an optional sign, digits with an optional point, an optional
  * exponent ("0.8", "-1.5e-3", ".5"); no space, no hexadecimal, no "inf" or "nan", and finite.
  * \param text the text
@@ -83,7 +83,7 @@ std::string FormatNumber(double v);
 std::optional<double> ReadDecimalNumber(std::string_view text);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-util
  * \brief Read a time as ns-3 does (a decimal number, optionally followed by one of the units
  * s, ms, us, ns, ps, fs, min, h, d, y; no unit is seconds) at the current Time resolution.
  * \throws std::invalid_argument if the text is malformed, if the time is beyond ns-3's range
@@ -96,7 +96,7 @@ std::optional<double> ReadDecimalNumber(std::string_view text);
 Time ReadTimeText(const std::string& text, const std::string& what);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-util
  * \brief Read a data rate as ns-3 does: a non-negative decimal number (no sign, no exponent)
  * and one of ns-3's units (bps, b/s, Bps, B/s, kbps, Kbps, kb/s, Kb/s, kBps, KBps, kB/s, KB/s,
  * Kib/s, KiB/s, Mbps, Mb/s, MBps, MB/s, Mib/s, MiB/s, Gbps, Gb/s, GBps, GB/s, Gib/s, GiB/s), or
@@ -110,7 +110,7 @@ Time ReadTimeText(const std::string& text, const std::string& what);
 DataRate ReadDataRateText(const std::string& text, const std::string& what);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-util
  * \brief Read a queue size as ns-3 does: a non-negative decimal number (no sign, no exponent)
  * and one of ns-3's units (B, kB, KB, KiB, MB, MiB; p, kp, Kp, Kip, Mp, Mip for packets).
  * \throws std::invalid_argument if the text is malformed, the size is not a whole number of
@@ -122,7 +122,7 @@ DataRate ReadDataRateText(const std::string& text, const std::string& what);
 QueueSize ReadQueueSizeText(const std::string& text, const std::string& what);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-util
  * \brief Read a boolean as ns-3's command line does: true, false, 1, 0, t, f (an empty text,
  * a bare "--flag", is true).
  * \throws std::invalid_argument otherwise
@@ -133,7 +133,7 @@ QueueSize ReadQueueSizeText(const std::string& text, const std::string& what);
 bool ReadBoolText(const std::string& text, const std::string& what);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-util
  * \brief A time for a message: seconds with up to 12 significant digits, e.g. "0.06 s",
  * "1e-12 s".
  * \param t the time
@@ -142,7 +142,7 @@ bool ReadBoolText(const std::string& text, const std::string& what);
 std::string FormatTime(Time t);
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-util
  * \brief The seconds of one unit of a Time resolution (Time::S: 1, Time::PS: 1e-12, ...).
  * \param unit the unit
  * \return the seconds

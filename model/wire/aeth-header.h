@@ -13,7 +13,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-wire
  * \brief InfiniBand ACK Extended Transport Header (AETH), follows the BTH of an RC ACK/NAK.
  *
  * 4 bytes, network byte order: Syndrome (8 bits) | MSN (24 bits).

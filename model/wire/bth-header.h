@@ -13,7 +13,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-wire
  * \brief InfiniBand Base Transport Header (BTH) as carried by RoCEv2 after IPv4/UDP (port 4791).
  *
  * 12 bytes, network byte order (InfiniBand Architecture Specification Vol. 1, 9.2):

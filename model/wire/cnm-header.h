@@ -15,7 +15,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-wire
  * \brief DCON Congestion Notification Message (CNM), the payload of an Ethernet frame with
  * EtherType 0x22E7 (the IEEE 802.1Qau CNM EtherType).
  *

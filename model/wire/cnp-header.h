@@ -14,7 +14,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-wire
  * \brief The 16 bytes that follow the BTH in a RoCEv2 Congestion Notification Packet.
  *
  * In RoCEv2 (Annex A17) a CNP is a BTH with OpCode 0x81 (BthHeader::OPCODE_CNP) followed by

@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-wire
  * \brief One in-band network telemetry (INT) hop record: what a switch egress port says about
  * itself as a packet leaves it (HPCC, Li et al., SIGCOMM 2019, Section 3.2).
  *
@@ -149,7 +149,7 @@ private:
 };
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-wire
  * \brief The INT stack a RoCEv2 packet carries right after its BTH (data) or AETH (ACK) when
  * the BTH's INT bit is set (BthHeader::SetIntPresent): a hop count and one IntHop per switch
  * egress port the packet has left, in path order.

@@ -17,7 +17,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-wire
  * \brief IEEE 802.1Qbb priority-based flow control (PFC) MAC Control PDU.
  *
  * What follows the 14-byte Ethernet II header (EtherType 0x8808, destination

@@ -17,7 +17,7 @@ namespace ns3
 constexpr uint64_t RATE_FIELD_UNIT_BPS = 1000000;
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-wire
  * \brief Encode a rate as a 32-bit header field in units of 1 Mb/s (CNP RecRate, CNM capacity):
  * rounded half up, saturating at 0xFFFFFFFF.
  * \param rate the rate
@@ -34,7 +34,7 @@ RateToMbpsField(DataRate rate)
 }
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-wire
  * \brief Decode a 32-bit rate field in units of 1 Mb/s.
  * \param field the field value
  * \return the rate

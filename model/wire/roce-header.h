@@ -18,7 +18,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-wire
  * \brief The RoCEv2 encapsulation of one packet as a single ns-3 header: IPv4 (20 bytes, no
  * options) + UDP (destination port 4791) + InfiniBand BTH, the AETH when the BTH opcode is
  * an RC acknowledgement (ACK or NAK), and the IntHeader (INT hop records) after those when the

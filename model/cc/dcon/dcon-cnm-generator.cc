@@ -61,7 +61,10 @@ DconCnmGenerator::GetTypeId()
     return tid;
 }
 
-DconCnmGenerator::DconCnmGenerator() {}
+DconCnmGenerator::DconCnmGenerator()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 DconCnmGenerator::~DconCnmGenerator() {}
 
@@ -105,6 +108,7 @@ DconCnmGenerator::GetCreatedTypes() const
 void
 DconCnmGenerator::Install(Ptr<RdmaSwitch> sw)
 {
+    NS_LOG_FUNCTION(this << sw);
     if (m_switch)
     {
         throw std::logic_error("DconCnmGenerator: already installed on a switch");

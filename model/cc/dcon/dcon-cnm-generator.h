@@ -23,8 +23,8 @@ class RdmaSwitch;
 class DconQueueDisc;
 
 /**
- * \ingroup dcon
- * \brief DCON's switch side (Hu et al. 2023; dcon.md 2.2): T_last per ingress port and the
+ * \ingroup dcon-cc-dcon
+ * \brief DCON's switch side (Hu et al. 2023, Section 4.2): T_last per ingress port and the
  * direct congestion notification of congested flows. Aggregated to a switch node that has
  * DconQueueDiscs (RdmaFabricHelper::Build installs it).
  *

@@ -6,6 +6,7 @@
 
 #include "ns3/enum-accessor.h"
 #include "ns3/enum.h"
+#include "ns3/log.h"
 #include "ns3/simulator.h"
 
 #include <stdexcept>
@@ -13,6 +14,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("DconIngressTracker");
 
 NS_OBJECT_ENSURE_REGISTERED(DconIngressTracker);
 
@@ -47,11 +50,15 @@ DconIngressTracker::GetTypeId()
     return tid;
 }
 
-DconIngressTracker::DconIngressTracker() {}
+DconIngressTracker::DconIngressTracker()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 void
 DconIngressTracker::SetNPorts(uint32_t nPorts)
 {
+    NS_LOG_FUNCTION(this << nPorts);
     m_ports.assign(nPorts, Stamps());
 }
 

@@ -15,8 +15,8 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
- * \brief DCON's per-ingress-port T_last (Hu et al. 2023, Section 4.2; dcon.md 2.2).
+ * \ingroup dcon-cc-dcon
+ * \brief DCON's per-ingress-port T_last (Hu et al. 2023, Section 4.2).
  *
  * T_last of an ingress port is "the time the last data packet of a non-congested flow arrived
  * at that ingress port". A congested flow that arrived on port p, congested at egress port e, is
@@ -111,9 +111,9 @@ private:
     /// The stamps of one ingress port.
     struct Stamps
     {
-        Time last{Time(-1)};            //!< latest stamp
+        Time last{Time(-1)};             //!< latest stamp
         uint32_t lastEgress{UINT32_MAX}; //!< its egress port
-        Time other{Time(-1)};           //!< latest stamp from an egress port other than lastEgress
+        Time other{Time(-1)};            //!< latest stamp from an egress port other than lastEgress
     };
 
     Time m_window;

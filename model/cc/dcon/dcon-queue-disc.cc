@@ -121,7 +121,7 @@ DconQueueDisc::GetTypeId()
               .AddTraceSource("State",
                               "Congestion state (0 not congested, 1 persistent, 2 burst)",
                               MakeTraceSourceAccessor(&DconQueueDisc::m_state),
-                              "ns3::TracedValueCallback::Uint8")
+                              "ns3::DconQueueDisc::StateTracedCallback")
               .AddTraceSource("QcnmInUse",
                               "Q_CNM of the last arrival, bytes (changes with the dynamic "
                               "threshold)",
@@ -130,7 +130,7 @@ DconQueueDisc::GetTypeId()
               .AddTraceSource("BurstOnset",
                               "The queue entered burst congestion: queue bytes",
                               MakeTraceSourceAccessor(&DconQueueDisc::m_burstOnsetTrace),
-                              "ns3::TracedValueCallback::Uint32")
+                              "ns3::DconQueueDisc::BurstOnsetTracedCallback")
               .AddTraceSource("CongestedFlow",
                               "A packet of a congested flow arrived in burst congestion: the "
                               "packet, N",
@@ -139,7 +139,10 @@ DconQueueDisc::GetTypeId()
     return tid;
 }
 
-DconQueueDisc::DconQueueDisc() {}
+DconQueueDisc::DconQueueDisc()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 DconQueueDisc::~DconQueueDisc() {}
 

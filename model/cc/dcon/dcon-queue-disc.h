@@ -19,9 +19,8 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
- * \brief DCON's three-state egress queue (Hu et al. 2023, Sections 4.1, 4.2 and 4.4;
- * dcon.md 2.1, 2.2, 2.6).
+ * \ingroup dcon-cc-dcon
+ * \brief DCON's three-state egress queue (Hu et al. 2023, Sections 4.1, 4.2 and 4.4).
  *
  * With q the instantaneous queue length in bytes:
  * - q < Q_ECN: not congested; ECN marking is (re-)enabled;
@@ -220,8 +219,8 @@ public:
     std::array<Time, NUM_PHASES> GetTimeInStates() const;
 
     /**
-     * \brief The upper end of the paper's conservative Q_CNM range (dcon.md 2.6, paper
-     * Section 4.4): max(Q_ECN, Q_PFC / M - 3 d C (M - 1)). This is the "dynamic" Q_CNM.
+     * \brief The upper end of the paper's conservative Q_CNM range (Section 4.4):
+     * max(Q_ECN, Q_PFC / M - 3 d C (M - 1)). This is the "dynamic" Q_CNM.
      * \param qEcn Q_ECN
      * \param qPfc the PFC pause threshold of an ingress port
      * \param m M, egress ports one ingress port may feed (>= 1)
@@ -246,6 +245,12 @@ public:
     /// Signature of the CongestedFlow trace: the packet (an RdmaQueueDiscItem), N. The switch's
     /// DconCnmGenerator listens to it.
     typedef void (*CongestedFlowTracedCallback)(Ptr<const QueueDiscItem> item, uint32_t n);
+
+    /// Signature of the State trace (a TracedValue<State>): the old and the new state.
+    typedef void (*StateTracedCallback)(State oldValue, State newValue);
+
+    /// Signature of the BurstOnset trace: the queue's bytes when burst congestion began.
+    typedef void (*BurstOnsetTracedCallback)(uint32_t queueBytes);
 
 protected:
     void OnEnqueue(Ptr<RdmaQueueDiscItem> item, uint32_t queueBytes) override;

@@ -114,7 +114,10 @@ RdmaDcon::GetTypeId()
     return tid;
 }
 
-RdmaDcon::RdmaDcon() {}
+RdmaDcon::RdmaDcon()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 RdmaDcon::~RdmaDcon() {}
 

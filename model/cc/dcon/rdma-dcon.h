@@ -5,17 +5,17 @@
 #ifndef RDMA_DCON_H
 #define RDMA_DCON_H
 
-#include "ns3/traced-callback.h"
 #include "ns3/rdma-dcqcn.h"
 #include "ns3/rdma-rx-period.h"
+#include "ns3/traced-callback.h"
 
 namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc-dcon
  * \brief DCON's sender (reaction point) and receiver (Hu et al. 2023, Sections 4.1 and 4.3,
- * Algorithm 1; dcon.md 2.4, 2.5).
+ * Algorithm 1).
  *
  * Two readings of the paper, chosen by the Sender attribute.
  *

@@ -556,6 +556,7 @@ RdmaDcqcn::OnDataReceived(Ptr<RdmaRxFlowState> rx, const RdmaRxPacketInfo& pkt)
 std::vector<RdmaCcParameterSet::Value>
 RdmaDcqcn::GetParameterSet(const std::string& name, DataRate lineRate)
 {
+    NS_LOG_FUNCTION(name << lineRate);
     if (name == "hpcc-sim")
     {
         std::vector<RdmaCcParameterSet::Value> v = GetParameterSet("cx4", lineRate);

@@ -19,7 +19,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc-dcqcn
  * \brief DCQCN (Zhu et al., "Congestion Control for Large-Scale RDMA Deployments",
  * SIGCOMM 2015) as a pluggable RDMA congestion control; one instance per queue pair.
  *

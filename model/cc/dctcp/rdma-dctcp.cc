@@ -85,7 +85,10 @@ RdmaDctcp::GetTypeId()
     return tid;
 }
 
-RdmaDctcp::RdmaDctcp() {}
+RdmaDctcp::RdmaDctcp()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 RdmaDctcp::~RdmaDctcp() {}
 

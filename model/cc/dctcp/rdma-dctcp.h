@@ -5,14 +5,14 @@
 #ifndef RDMA_DCTCP_H
 #define RDMA_DCTCP_H
 
-#include "ns3/traced-value.h"
 #include "ns3/rdma-congestion-ops.h"
+#include "ns3/traced-value.h"
 
 namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc-dctcp
  * \brief DCTCP (Alizadeh et al., SIGCOMM 2010) as an RDMA window scheme, as the HPCC
  * simulator runs it (its CC mode 8), with a window in place of its rate.
  *

@@ -99,7 +99,10 @@ RdmaHpcc::GetTypeId()
     return tid;
 }
 
-RdmaHpcc::RdmaHpcc() {}
+RdmaHpcc::RdmaHpcc()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 RdmaHpcc::~RdmaHpcc() {}
 

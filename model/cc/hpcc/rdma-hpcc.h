@@ -6,8 +6,8 @@
 #define RDMA_HPCC_H
 
 #include "ns3/int-header.h"
-#include "ns3/traced-value.h"
 #include "ns3/rdma-congestion-ops.h"
+#include "ns3/traced-value.h"
 
 #include <array>
 
@@ -15,7 +15,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc-hpcc
  * \brief HPCC (Li et al., "HPCC: High Precision Congestion Control", SIGCOMM 2019): a window
  * computed from in-band network telemetry, as the paper's Algorithm 1.
  *

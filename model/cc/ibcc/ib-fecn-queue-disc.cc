@@ -52,7 +52,10 @@ IbFecnQueueDisc::GetTypeId()
     return tid;
 }
 
-IbFecnQueueDisc::IbFecnQueueDisc() {}
+IbFecnQueueDisc::IbFecnQueueDisc()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 IbFecnQueueDisc::~IbFecnQueueDisc() {}
 

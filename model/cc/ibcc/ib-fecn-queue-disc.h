@@ -12,7 +12,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc-ibcc
  * \brief Egress queue of an InfiniBand-style switch port: marks FECN when the queue is above
  * a threshold given on IB's 0..15 scale (IBA Annex A10, switch congestion setting), for
  * RdmaIbcc.

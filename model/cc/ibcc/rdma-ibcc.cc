@@ -7,10 +7,10 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/rdma-cc-registry.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
-#include "ns3/rdma-cc-registry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -29,16 +29,16 @@ namespace
 const RdmaCcRegistry::Registration g_ibccRegistration(
     {"ibcc",
      &RdmaIbcc::GetTypeId,
-     "InfiniBand CC (IBA Annex A10; per-QP CCT/CCTI parameters, NUDT seed): FECN/BECN, "
-     "injection rate delay per aggregate",
+     "InfiniBand CC (IBA Annex A10; per-QP CCT/CCTI parameters as in the IB partitioning "
+     "paper, NUDT): FECN/BECN, injection rate delay per aggregate",
      "ns3::IbFecnQueueDisc",
      &RdmaIbcc::QueueAttributes});
 
 /// ThresholdStep per Gb/s of the port: threshold 15 (one step) = 10 KB at 10 Gb/s.
 constexpr uint64_t STEP_BYTES_PER_GBPS = 1000;
 
-/// The seed's reference table CCT(i) = 14 i^2 / 1062 us (Section 5).
-constexpr double SEED_CCT_SCALE_US = 14.0 / 1062.0;
+/// The IB partitioning paper's reference table CCT(i) = 14 i^2 / 1062 us (Section 5).
+constexpr double PAPER_CCT_SCALE_US = 14.0 / 1062.0;
 
 /// Largest inter-packet delay of a CCT entry, in microseconds (1 s: far beyond any useful
 /// table, and small enough that the entry is exact in picoseconds).
@@ -56,25 +56,27 @@ RdmaIbcc::GetTypeId()
               .AddConstructor<RdmaIbcc>()
               .AddAttribute("CctiIncrease",
                             "CCTI_Increase: CCT index steps added per BECN, >= 1 (IBA A10 and the "
-                            "seed's Table 1: 1). May differ per QP; may change while it runs",
+                            "IB partitioning paper's Table 1: 1). May differ per QP; may change "
+                            "while it runs",
                             UintegerValue(1),
                             MakeUintegerAccessor(&RdmaIbcc::m_cctiIncrease),
                             MakeUintegerChecker<uint32_t>())
               .AddAttribute("CctiLimit",
                             "CCTI_Limit: largest CCT index (slowest rate); 0 = the table's last "
-                            "index (the seed: CCT[CCTI_Limit] is the largest gap)",
+                            "index (the IB partitioning paper: CCT[CCTI_Limit] is the largest gap)",
                             UintegerValue(0),
                             MakeUintegerAccessor(&RdmaIbcc::m_cctiLimit),
                             MakeUintegerChecker<uint32_t>())
               .AddAttribute("CctiMin",
-                            "CCTI_Min: smallest CCT index and the start index (seed and IBA: 0, "
-                            "no limit with CCT[0] = 0)",
+                            "CCTI_Min: smallest CCT index and the start index (the IB "
+                            "partitioning paper and IBA: 0, no limit with CCT[0] = 0)",
                             UintegerValue(0),
                             MakeUintegerAccessor(&RdmaIbcc::m_cctiMin),
                             MakeUintegerChecker<uint32_t>())
               .AddAttribute("CctiTimer",
                             "CCTI_Timer: recovery period in TimerUnit units, >= 1; each period "
-                            "with CCTI > CCTI_Min lowers CCTI by one (seed's Table 1: 150)",
+                            "with CCTI > CCTI_Min lowers CCTI by one (the IB partitioning paper's "
+                            "Table 1: 150)",
                             UintegerValue(150),
                             MakeUintegerAccessor(&RdmaIbcc::m_cctiTimer),
                             MakeUintegerChecker<uint32_t>())
@@ -84,17 +86,17 @@ RdmaIbcc::GetTypeId()
                             MakeTimeAccessor(&RdmaIbcc::m_timerUnit),
                             MakeTimeChecker())
               .AddAttribute("TimerResetOnBecn",
-                            "A BECN restarts the recovery timer (true: the seed's Algorithm 1, "
-                            "step 7, and its text) or the timer runs on regardless (false, the "
-                            "default: IBA A10's periodic CCTI_Timer, which the seed's hardware "
-                            "ran and its recovery analysis assumes)",
+                            "A BECN restarts the recovery timer (true: the IB partitioning "
+                            "paper's Algorithm 1, step 7, and its text) or the timer runs on "
+                            "regardless (false, the default: IBA A10's periodic CCTI_Timer, which "
+                            "the paper's hardware ran and its recovery analysis assumes)",
                             BooleanValue(false),
                             MakeBooleanAccessor(&RdmaIbcc::m_timerReset),
                             MakeBooleanChecker())
               .AddAttribute("Aggregate",
                             "Packets per aggregate: the injection rate delay separates the "
-                            "starts of aggregates of this many packets, >= 1 (IBA and the seed: "
-                            "4)",
+                            "starts of aggregates of this many packets, >= 1 (IBA and the IB "
+                            "partitioning paper: 4)",
                             UintegerValue(4),
                             MakeUintegerAccessor(&RdmaIbcc::m_aggregate),
                             MakeUintegerChecker<uint32_t>())
@@ -106,14 +108,15 @@ RdmaIbcc::GetTypeId()
                             MakeStringAccessor(&RdmaIbcc::m_cctText),
                             MakeStringChecker())
               .AddAttribute("CctScale",
-                            "Formula table: factor in microseconds, > 0 (the seed's reference "
-                            "table 14 i^2 / 1062 us: 14/1062)",
-                            DoubleValue(SEED_CCT_SCALE_US),
+                            "Formula table: factor in microseconds, > 0 (the IB partitioning "
+                            "paper's reference table 14 i^2 / 1062 us: 14/1062)",
+                            DoubleValue(PAPER_CCT_SCALE_US),
                             MakeDoubleAccessor(&RdmaIbcc::m_cctScale),
                             MakeDoubleChecker<double>())
               .AddAttribute("CctExponent",
-                            "Formula table: exponent of the index, > 0 (the seed: 2; > 1 makes "
-                            "one step cut the rate more near the front, as its theorem needs)",
+                            "Formula table: exponent of the index, > 0 (the IB partitioning "
+                            "paper: 2; > 1 makes one step cut the rate more near the front, as "
+                            "its theorem needs)",
                             DoubleValue(2),
                             MakeDoubleAccessor(&RdmaIbcc::m_cctExponent),
                             MakeDoubleChecker<double>())
@@ -130,7 +133,10 @@ RdmaIbcc::GetTypeId()
     return tid;
 }
 
-RdmaIbcc::RdmaIbcc() {}
+RdmaIbcc::RdmaIbcc()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 RdmaIbcc::~RdmaIbcc() {}
 
@@ -331,7 +337,7 @@ RdmaIbcc::OnAck(Ptr<RdmaFlowState> flow, const RdmaAckInfo& ack)
         SetCcti(static_cast<uint32_t>(std::min<uint64_t>(next, m_limit)));
         NS_LOG_DEBUG("flow " << flow->m_flowId << " BECN: CCTI " << m_ccti);
     }
-    // The seed's step 7 (Timer = 0) is inside "if BECN && CCTI < CCTI_Limit": a BECN at the
+    // The paper's step 7 (Timer = 0) is inside "if BECN && CCTI < CCTI_Limit": a BECN at the
     // limit does not restart the timer.
     if (m_ccti > m_cctiMin && ((m_timerReset && raised) || m_timer.IsExpired()))
     {

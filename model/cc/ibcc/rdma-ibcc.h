@@ -7,8 +7,8 @@
 
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
-#include "ns3/traced-value.h"
 #include "ns3/rdma-congestion-ops.h"
+#include "ns3/traced-value.h"
 
 #include <string>
 #include <vector>
@@ -17,11 +17,11 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc-ibcc
  * \brief InfiniBand congestion control (IBA Annex A10) at the channel adapter, per QP, as
- * the seed "Differentiated transport-layer bandwidth partitioning for InfiniBand data centers"
- * (NUDT) describes it (its Algorithms 1 and 2), with every parameter an attribute so that
- * each QP (flow) may have its own (RdmaFlowRequest::ccAttributes).
+ * the paper "Differentiated transport-layer bandwidth partitioning for InfiniBand data centers"
+ * (NUDT; the IB partitioning paper) describes it (its Algorithms 1 and 2), with every parameter an
+ * attribute so that each QP (flow) may have its own (RdmaFlowRequest::ccAttributes).
  *
  * Switches mark FECN (here: the IP ECN CE codepoint, IbFecnQueueDisc) when a queue is above a
  * threshold; the receiver NIC returns it as BECN in the BTH of its ACK (RdmaAckInfo::ecnEcho).
@@ -29,7 +29,7 @@ namespace ns3
  *
  * 1. CCTI starts at CctiMin.
  * 2. On a BECN: if CCTI < CctiLimit, CCTI += CctiIncrease (at most CctiLimit). With
- *    TimerResetOnBecn (the seed's Algorithm 1, step 7; off by default, as IBA's periodic
+ *    TimerResetOnBecn (the paper's Algorithm 1, step 7; off by default, as IBA's periodic
  *    timer) the recovery timer restarts.
  * 3. Recovery: every CctiTimer x TimerUnit (150 x 1.024 us) with CCTI > CctiMin, CCTI -= 1.
  * 4. Pacing (Algorithm 2): packets go out at the line rate in aggregates of Aggregate packets;
@@ -37,7 +37,7 @@ namespace ns3
  *    previous one started (RdmaFlowState::m_holdUntil), CCTI read when the aggregate completes.
  *
  * The table is the Cct attribute (IRDs in microseconds) or, when that is empty, CCT[i] =
- * CctScale x i^CctExponent microseconds for i = 0 .. CctSize - 1 (default: the seed's reference
+ * CctScale x i^CctExponent microseconds for i = 0 .. CctSize - 1 (default: the paper's reference
  * table 14 i^2 / 1062 us, 128 entries). doc/dcon.rst, "InfiniBand congestion control", gives
  * each default's source.
  */

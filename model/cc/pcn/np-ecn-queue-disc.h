@@ -14,7 +14,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc-pcn
  * \brief PCN's Non-Pause ECN egress queue (Cheng et al., NSDI 2020, Section 5.1).
  *
  * When the port is resumed after a PFC pause (NotifyResumed), the queue records

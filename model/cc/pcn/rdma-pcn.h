@@ -8,9 +8,9 @@
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
-#include "ns3/traced-value.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/rdma-rx-period.h"
+#include "ns3/traced-value.h"
 
 #include <cstdint>
 #include <string>
@@ -19,7 +19,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc-pcn
  * \brief PCN, Photonic Congestion Notification (Cheng et al., NSDI 2020), end-host part.
  *
  * Works with NpEcnQueueDisc (the congestion point) in the switches.

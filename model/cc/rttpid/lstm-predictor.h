@@ -15,12 +15,12 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc-rttpid
  * \brief A one-layer LSTM (input size 1) followed by a linear layer to one output: the RTT
- * predictor of RdmaRttPid (seed 004: "three LSTM cells, hidden size 16, input three consecutive
- * K values", then a linear layer to L_t).
+ * predictor of RdmaRttPid (the RTT-PID thesis: "three LSTM cells, hidden size 16, input three
+ * consecutive K values", then a linear layer to L_t).
  *
- * The sequence x_1..x_T (T = the file's steps, 3 for the seed) is run from h = c = 0 with
+ * The sequence x_1..x_T (T = the file's steps, 3 for the thesis) is run from h = c = 0 with
  * PyTorch's LSTM equations and gate order (i, f, g, o):
  * \verbatim
  *   z   = W_ih x_t + b_ih + W_hh h + b_hh          (4H values)

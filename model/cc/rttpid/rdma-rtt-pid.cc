@@ -29,19 +29,19 @@ namespace
 const RdmaCcRegistry::Registration g_rttPidRegistration(
     {"rttpid",
      &RdmaRttPid::GetTypeId,
-     "RTT-based PID rate control with an LSTM RTT predictor (seed 004, LSTM + PIDNN)",
+     "RTT-based PID rate control with an LSTM RTT predictor (the RTT-PID thesis, LSTM + PIDNN)",
      "ns3::RedEcnQueueDisc",
      nullptr,
      "",
      {{"tuned",
-       "the RTT-PID paper's trained gains [-0.358, -0.060, 0.040], fixed (its incast runs)",
+       "the RTT-PID thesis's trained gains [-0.358, -0.060, 0.040], fixed (its incast runs)",
        [](DataRate)
        {
            return std::vector<RdmaCcParameterSet::Value>{
                {"Kp", "-0.358"}, {"Ki", "-0.06"}, {"Kd", "0.04"}, {"GainTuning", "false"}};
        }},
       {"initial",
-       "the attribute defaults: the paper's initial gains, tuned online",
+       "the attribute defaults: the thesis's initial gains, tuned online",
        [](DataRate)
        {
            return std::vector<RdmaCcParameterSet::Value>{};
@@ -67,106 +67,110 @@ RdmaRttPid::GetTypeId()
               .AddConstructor<RdmaRttPid>()
               .AddAttribute("Sigma",
                             "EWMA weight sigma of S_t = sigma R_t + (1 - sigma) S_{t-1}, in (0, 1] "
-                            "(seed 004, eq. 2: 0.2)",
+                            "(RTT-PID thesis, eq. 2: 0.2)",
                             DoubleValue(0.2),
                             MakeDoubleAccessor(&RdmaRttPid::m_sigma),
                             MakeDoubleChecker<double>())
               .AddAttribute("Target",
-                            "RTT target rtt_target, > 0 (seed 004, 3.5.1 and 4.2.3: 5 us)",
+                            "RTT target rtt_target, > 0 (RTT-PID thesis, 3.5.1 and 4.2.3: 5 us)",
                             TimeValue(MicroSeconds(5)),
                             MakeTimeAccessor(&RdmaRttPid::m_target),
                             MakeTimeChecker())
               .AddAttribute("Kp",
-                            "Initial proportional gain (seed 004, 3.5.3: -0.2; tuned: -0.358)",
+                            "Initial proportional gain (RTT-PID thesis, 3.5.3: -0.2; tuned: "
+                            "-0.358)",
                             DoubleValue(-0.2),
                             MakeDoubleAccessor(&RdmaRttPid::m_kp0),
                             MakeDoubleChecker<double>())
               .AddAttribute("Ki",
-                            "Initial integral gain on mean(e) (seed 004, 3.5.3: -0.05; tuned: "
-                            "-0.060)",
+                            "Initial integral gain on mean(e) (RTT-PID thesis, 3.5.3: -0.05; "
+                            "tuned: -0.060)",
                             DoubleValue(-0.05),
                             MakeDoubleAccessor(&RdmaRttPid::m_ki0),
                             MakeDoubleChecker<double>())
               .AddAttribute("Kd",
-                            "Initial derivative gain on e_t - e_{t-1} (seed 004, 3.5.3: 0.1; "
-                            "tuned: 0.040)",
+                            "Initial derivative gain on e_t - e_{t-1} (RTT-PID thesis, 3.5.3: "
+                            "0.1; tuned: 0.040)",
                             DoubleValue(0.1),
                             MakeDoubleAccessor(&RdmaRttPid::m_kd0),
                             MakeDoubleChecker<double>())
               .AddAttribute("DeltaMin",
-                            "Lower clamp of the PID output d, in (-1, 0] (seed 004, eq. 20: -0.6)",
+                            "Lower clamp of the PID output d, in (-1, 0] (RTT-PID thesis, eq. 20: "
+                            "-0.6)",
                             DoubleValue(-0.6),
                             MakeDoubleAccessor(&RdmaRttPid::m_deltaMin),
                             MakeDoubleChecker<double>())
               .AddAttribute("DeltaMax",
-                            "Upper clamp of the PID output d, >= 0 (seed 004, eq. 20: 0.5; its "
-                            "table 3 writes 0.6)",
+                            "Upper clamp of the PID output d, >= 0 (RTT-PID thesis, eq. 20: 0.5; "
+                            "its table 3 writes 0.6)",
                             DoubleValue(0.5),
                             MakeDoubleAccessor(&RdmaRttPid::m_deltaMax),
                             MakeDoubleChecker<double>())
               .AddAttribute("MinRate",
-                            "Lowest rate, > 0 and <= the line rate (seed 004, 4.1.2: 1 Gb/s)",
+                            "Lowest rate, > 0 and <= the line rate (RTT-PID thesis, 4.1.2: 1 Gb/s)",
                             DataRateValue(DataRate("1Gbps")),
                             MakeDataRateAccessor(&RdmaRttPid::m_minRate),
                             MakeDataRateChecker())
               .AddAttribute("MaxRate",
-                            "Highest rate; 0 = the line rate (seed 004, 4.1.2: 100 Gb/s, its "
+                            "Highest rate; 0 = the line rate (RTT-PID thesis, 4.1.2: 100 Gb/s, its "
                             "line rate)",
                             DataRateValue(DataRate(0)),
                             MakeDataRateAccessor(&RdmaRttPid::m_maxRate),
                             MakeDataRateChecker())
               .AddAttribute("InitialRate",
                             "Rate at the flow's start, >= MinRate (above MaxRate: MaxRate); 0 = "
-                            "the flow's start rate (seed 004, 4.1.2: 10 Gb/s)",
+                            "the flow's start rate (RTT-PID thesis, 4.1.2: 10 Gb/s)",
                             DataRateValue(DataRate("10Gbps")),
                             MakeDataRateAccessor(&RdmaRttPid::m_initialRate),
                             MakeDataRateChecker())
               .AddAttribute("IntegralWindow",
                             "mean(e) of the integral term over the last this many samples; 0 = "
-                            "over all samples of the flow (seed 004, eq. 17: long-time average)",
+                            "over all samples of the flow (RTT-PID thesis, eq. 17: long-time "
+                            "average)",
                             UintegerValue(0),
                             MakeUintegerAccessor(&RdmaRttPid::m_integralWindow),
                             MakeUintegerChecker<uint32_t>())
               .AddAttribute("GainTuning",
-                            "Tune Kp, Ki, Kd online by gradient descent (seed 004, 3.5.2-3.5.3)",
+                            "Tune Kp, Ki, Kd online by gradient descent (RTT-PID thesis, "
+                            "3.5.2-3.5.3)",
                             BooleanValue(true),
                             MakeBooleanAccessor(&RdmaRttPid::m_tuning),
                             MakeBooleanChecker())
               .AddAttribute("LearningRate",
-                            "mu_0 of the tuning step mu(n) = mu_0 / sqrt(n + 1), >= 0 (seed 004, "
-                            "eq. 26: 0.01)",
+                            "mu_0 of the tuning step mu(n) = mu_0 / sqrt(n + 1), >= 0 (RTT-PID "
+                            "thesis, eq. 26: 0.01)",
                             DoubleValue(0.01),
                             MakeDoubleAccessor(&RdmaRttPid::m_learningRate),
                             MakeDoubleChecker<double>())
               .AddAttribute("GradientClip",
-                            "Each gain's gradient is clipped to [-this, this], > 0 (seed 004, "
-                            "3.5.2: 0.1)",
+                            "Each gain's gradient is clipped to [-this, this], > 0 (RTT-PID "
+                            "thesis, 3.5.2: 0.1)",
                             DoubleValue(0.1),
                             MakeDoubleAccessor(&RdmaRttPid::m_gradClip),
                             MakeDoubleChecker<double>())
               .AddAttribute("Beta",
                             "Constant standing for drtt/drate in the gradient, > 0, in us of "
                             "RTT per Gb/s of rate (the gradient multiplies the RTT error in us by "
-                            "the rate in Gb/s; seed 004, 3.5.2: a constant close to 1)",
+                            "the rate in Gb/s; RTT-PID thesis, 3.5.2: a constant close to 1)",
                             DoubleValue(1.0),
                             MakeDoubleAccessor(&RdmaRttPid::m_beta),
                             MakeDoubleChecker<double>())
               .AddAttribute("TargetAdaptation",
                             "Move the target to the mean of the flow's samples after more than "
-                            "TargetAdaptCount consecutive samples on one side (seed 004, 3.5.4; "
-                            "off in its incast runs)",
+                            "TargetAdaptCount consecutive samples on one side (RTT-PID thesis, "
+                            "3.5.4; off in its incast runs)",
                             BooleanValue(false),
                             MakeBooleanAccessor(&RdmaRttPid::m_adaptTarget),
                             MakeBooleanChecker())
               .AddAttribute("TargetAdaptCount",
                             "Consecutive same-side samples that trigger the adaptation, >= 1 "
-                            "(seed 004, table 2: RTTch num 6)",
+                            "(RTT-PID thesis, table 2: RTTch num 6)",
                             UintegerValue(6),
                             MakeUintegerAccessor(&RdmaRttPid::m_adaptCount),
                             MakeUintegerChecker<uint32_t>())
               .AddAttribute("WindowCap",
-                            "Also cap the bytes in flight to rate x base RTT, as HPCC does (seed "
-                            "004, 4.4.2 PIDNN+RTTch+WIN; off in its incast runs)",
+                            "Also cap the bytes in flight to rate x base RTT, as HPCC does "
+                            "(RTT-PID thesis, 4.4.2 PIDNN+RTTch+WIN; off in its incast runs)",
                             BooleanValue(false),
                             MakeBooleanAccessor(&RdmaRttPid::m_windowCap),
                             MakeBooleanChecker())
@@ -183,7 +187,10 @@ RdmaRttPid::GetTypeId()
     return tid;
 }
 
-RdmaRttPid::RdmaRttPid() {}
+RdmaRttPid::RdmaRttPid()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 RdmaRttPid::~RdmaRttPid() {}
 
@@ -315,7 +322,8 @@ RdmaRttPid::Init(Ptr<RdmaFlowState> flow)
 void
 RdmaRttPid::OnSent(Ptr<RdmaFlowState> flow, uint32_t bytes)
 {
-    // Time the first packet sent after the previous sample (seed 004, 3.2: within one RTT only
+    // Time the first packet sent after the previous sample (RTT-PID thesis, 3.2: within one RTT
+    // only
     // the first packet is counted; the next packet sent after its ACK is the next one).
     if (!m_timing)
     {

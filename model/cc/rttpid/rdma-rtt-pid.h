@@ -6,8 +6,8 @@
 #define RDMA_RTT_PID_H
 
 #include "lstm-predictor.h"
-#include "ns3/traced-callback.h"
 #include "ns3/rdma-congestion-ops.h"
+#include "ns3/traced-callback.h"
 
 #include <deque>
 
@@ -15,9 +15,10 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
- * \brief RTT-based PID rate control with an LSTM RTT predictor (seed 004: an LSTM + PIDNN
- * thesis on the HPCC ns-3 simulator).
+ * \ingroup dcon-cc-rttpid
+ * \brief RTT-based PID rate control with an LSTM RTT predictor (the RTT-PID thesis: an
+ * LSTM + PIDNN thesis on the HPCC ns-3 simulator; doc/dcon.rst, "RTT-PID with an LSTM
+ * predictor").
  *
  * One RTT sample per RTT: the first packet sent after the previous sample is timed, and its ACK
  * gives the next sample (the NIC measures the RTT of each first-transmission packet). For the
@@ -31,7 +32,7 @@ namespace ns3
  *   d_t = Kp e_t + Ki mean(e) + Kd (e_t - e_{t-1}),  clamped to [DeltaMin, DeltaMax]
  *   rate = rate (1 + d_t),  bounded to [MinRate, MaxRate (0 = line rate)]
  * \endverbatim
- * mean(e) is the mean of e over all samples of the flow (IntegralWindow 0, the seed's "long-time
+ * mean(e) is the mean of e over all samples of the flow (IntegralWindow 0, the thesis's "long-time
  * average"), or over the last IntegralWindow samples. With GainTuning, the gains w = [Kp, Ki,
  * Kd] learn online by gradient descent on J = (R_{t+1} - target)^2 / 2 when the next sample
  * arrives:

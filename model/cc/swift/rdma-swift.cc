@@ -6,8 +6,8 @@
 
 #include "ns3/double.h"
 #include "ns3/log.h"
-#include "ns3/simulator.h"
 #include "ns3/rdma-cc-registry.h"
+#include "ns3/simulator.h"
 
 #include <algorithm>
 #include <cmath>
@@ -97,7 +97,10 @@ RdmaSwift::GetTypeId()
     return tid;
 }
 
-RdmaSwift::RdmaSwift() {}
+RdmaSwift::RdmaSwift()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 RdmaSwift::~RdmaSwift() {}
 

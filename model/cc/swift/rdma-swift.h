@@ -11,7 +11,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc-swift
  * \brief Swift (Kumar et al., SIGCOMM 2020): delay-based window control with pacing below one
  * packet.
  *

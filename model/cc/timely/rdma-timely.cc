@@ -4,12 +4,12 @@
  */
 #include "rdma-timely.h"
 
-#include "ns3/enum-accessor.h"
 #include "ns3/double.h"
+#include "ns3/enum-accessor.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
-#include "ns3/uinteger.h"
 #include "ns3/rdma-cc-registry.h"
+#include "ns3/uinteger.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -106,7 +106,10 @@ RdmaTimely::GetTypeId()
     return tid;
 }
 
-RdmaTimely::RdmaTimely() {}
+RdmaTimely::RdmaTimely()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 RdmaTimely::~RdmaTimely() {}
 

@@ -11,7 +11,7 @@ namespace ns3
 {
 
 /**
- * \ingroup dcon
+ * \ingroup dcon-cc-timely
  * \brief TIMELY (Mittal et al., SIGCOMM 2015): RTT-gradient rate control.
  *
  * One update per completed segment of SegmentBytes (default 64 KB, the paper's 16-64 KB
