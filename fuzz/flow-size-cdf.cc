@@ -41,7 +41,7 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     const double mean = cdf.GetMean();
     FUZZ_CHECK(mean >= lo * (1 - 1e-9) && mean <= hi * (1 + 1e-9));
 
-    Ptr<EmpiricalRandomVariable> rv = cdf.CreateRandomVariable();
+    Ptr<FlowSizeRandomVariable> rv = cdf.CreateRandomVariable();
     rv->SetStream(1);
     for (int k = 0; k < 4; ++k)
     {

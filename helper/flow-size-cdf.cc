@@ -4,9 +4,10 @@
  */
 #include "flow-size-cdf.h"
 
-#include "ns3/boolean.h"
+#include "ns3/abort.h"
 #include "ns3/input-file.h"
 #include "ns3/log.h"
+#include "ns3/rng-stream.h"
 #include "ns3/value-text.h"
 #include "text-input.h"
 
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
@@ -155,7 +157,7 @@ Validate(std::vector<std::pair<double, double>>& points,
              "the last cumulative fraction must be 1",
              sources.back().fracText);
     }
-    points.back().second = 1.0; // ns-3's EmpiricalRandomVariable requires exactly 1
+    points.back().second = 1.0; // stored as exactly 1 (see the class comment)
 }
 
 /**
@@ -322,20 +324,77 @@ FlowSizeCdf::GetMean() const
     return mean;
 }
 
-Ptr<EmpiricalRandomVariable>
+Ptr<FlowSizeRandomVariable>
 FlowSizeCdf::CreateRandomVariable() const
 {
     NS_LOG_FUNCTION(this);
-    Ptr<EmpiricalRandomVariable> rv = CreateObject<EmpiricalRandomVariable>();
-    rv->SetAttribute("Interpolate", BooleanValue(true));
-    // ns-3.37 keeps the points in a vector in insertion order and accepts equal sizes and equal
-    // fractions; u <= F0 returns s0 (the point mass), and otherwise it interpolates between the
-    // last point with fraction <= u and the first one with fraction > u.
-    for (const auto& [size, frac] : m_points)
-    {
-        rv->CDF(size, frac);
-    }
+    Ptr<FlowSizeRandomVariable> rv = CreateObject<FlowSizeRandomVariable>();
+    rv->SetPoints(m_points);
     return rv;
+}
+
+NS_OBJECT_ENSURE_REGISTERED(FlowSizeRandomVariable);
+
+TypeId
+FlowSizeRandomVariable::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::FlowSizeRandomVariable")
+                            .SetParent<RandomVariableStream>()
+                            .SetGroupName("Dcon")
+                            .AddConstructor<FlowSizeRandomVariable>();
+    return tid;
+}
+
+void
+FlowSizeRandomVariable::SetPoints(std::vector<std::pair<double, double>> points)
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(points.size() < 2 || points.back().second != 1.0,
+                    "FlowSizeRandomVariable: at least 2 points, the last fraction 1");
+    m_points = std::move(points);
+}
+
+double
+FlowSizeRandomVariable::GetValue()
+{
+    NS_ABORT_MSG_IF(m_points.empty(), "FlowSizeRandomVariable: no points (SetPoints)");
+    // ns-3.37's EmpiricalRandomVariable::GetValue with Interpolate = true, step for step (the
+    // same uniform number, the same floating-point expression): the same draws.
+    double u = Peek()->RandU01();
+    if (IsAntithetic())
+    {
+        u = 1 - u;
+    }
+    if (u <= m_points.front().second)
+    {
+        return m_points.front().first;
+    }
+    if (u >= m_points.back().second)
+    {
+        return m_points.back().first;
+    }
+    // The first point with fraction > u (there is one: u < 1) and the point before it (there
+    // is one: u > F0); of points with equal fractions, the first ends a segment and the last
+    // starts the next, so a flat segment is never drawn from.
+    const auto upper = std::upper_bound(m_points.begin(),
+                                        m_points.end(),
+                                        u,
+                                        [](double x, const std::pair<double, double>& p)
+                                        {
+                                            return x < p.second;
+                                        });
+    const auto lower = std::prev(upper);
+    const double c1 = lower->second;
+    const double c2 = upper->second;
+    const double v1 = lower->first;
+    const double v2 = upper->first;
+    return (v1 + ((v2 - v1) / (c2 - c1)) * (u - c1));
+}
+
+uint32_t
+FlowSizeRandomVariable::GetInteger()
+{
+    return static_cast<uint32_t>(GetValue());
 }
 
 uint64_t

@@ -19,6 +19,51 @@ namespace ns3
 
 /**
  * \ingroup dcon-helper
+ * \brief Samples a FlowSizeCdf (FlowSizeCdf::CreateRandomVariable makes one).
+ *
+ * It draws u uniform in (0, 1) from its stream (1 - u if Antithetic), returns the first size
+ * if u <= F0 and the last if u >= 1, and otherwise interpolates between the last point with
+ * fraction <= u and the first with fraction > u, the points kept in their order: exactly the
+ * sampling rule of FlowSizeCdf, equal sizes and equal fractions included. These are the draws
+ * of ns-3.37's EmpiricalRandomVariable with Interpolate = true, one uniform number each, value
+ * for value; since ns-3.40 that class keeps its points in a map keyed by the fraction, so a
+ * flat segment (two points of one fraction) would lose its first point and draw sizes inside
+ * the gap. This class gives the same draws with any ns-3 version.
+ */
+class FlowSizeRandomVariable : public RandomVariableStream
+{
+public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    /**
+     * \brief Set the points to sample.
+     * \param points (size_bytes, cumulative_fraction) pairs, checked by FlowSizeCdf: at least 2,
+     *        non-decreasing, the last fraction exactly 1
+     */
+    void SetPoints(std::vector<std::pair<double, double>> points);
+
+    /**
+     * \brief Draw a size.
+     * \return a size in bytes (real)
+     */
+    double GetValue() override;
+
+    /**
+     * \brief Draw a size, truncated to an integer.
+     * \return the size in bytes, truncated
+     */
+    uint32_t GetInteger() override;
+
+private:
+    std::vector<std::pair<double, double>> m_points; //!< (size, fraction) points
+};
+
+/**
+ * \ingroup dcon-helper
  * \brief An empirical flow-size distribution: a piecewise-linear CDF of flow sizes in bytes.
  *
  * The CDF is a list of points (size_bytes, cumulative_fraction), read from a text file with
@@ -106,15 +151,12 @@ public:
     /**
      * \brief Create a random variable that samples this CDF with the sampling rule above.
      *
-     * An ns-3 EmpiricalRandomVariable with Interpolate = true, filled with every point. In
-     * ns-3.37 it draws u in (0, 1), returns s0 if u <= F0 and otherwise interpolates between
-     * the last point with fraction <= u and the first with fraction > u, which is exactly the
-     * sampling rule (equal sizes and equal fractions included). Its values are sizes in bytes
-     * as real numbers; use ToBytes to get a flow size. Its stream is allocated automatically:
-     * call SetStream on it for reproducible draws.
+     * A FlowSizeRandomVariable holding every point. Its values are sizes in bytes as real
+     * numbers; use ToBytes to get a flow size. Its stream is allocated automatically: call
+     * SetStream on it for reproducible draws.
      * \return a new random variable
      */
-    Ptr<EmpiricalRandomVariable> CreateRandomVariable() const;
+    Ptr<FlowSizeRandomVariable> CreateRandomVariable() const;
 
     /**
      * \brief Round a sampled size to a flow size: the nearest whole byte, at least 1 byte.

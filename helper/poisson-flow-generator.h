@@ -158,7 +158,7 @@ private:
 
     Ptr<ExponentialRandomVariable> m_interArrival;       //!< flow inter-arrival times
     Ptr<UniformRandomVariable> m_destination;            //!< flow destinations
-    Ptr<EmpiricalRandomVariable> m_size;                 //!< flow sizes
+    Ptr<FlowSizeRandomVariable> m_size;                  //!< flow sizes
     Ptr<ExponentialRandomVariable> m_incastInterArrival; //!< incast event inter-arrivals
     Ptr<UniformRandomVariable> m_incastPick;             //!< incast receiver and senders
 };

@@ -15,14 +15,19 @@
 # -j N             parallel compile jobs (default: 2).
 #
 # Steps: unpack (or use) the tree; link this repository as contrib/dcon; ./ns3 configure -d
-# release --enable-examples --enable-modules=dcon; build dcon and its examples (dcon's own
-# sources always recompiled, so that their warnings are seen: any compiler warning in dcon's
-# files fails the check, deprecations included); run dcon-testbed with --cc=dcqcn and
-# --cc=dcon in the tree (./ns3 run) and in the standalone build; compare every output file
-# byte by byte. summary.json's wall_time_s is left out, and its events_executed must be larger
-# by exactly one event per link with ns-3 >= 3.41 (ChannelList initializes every channel at
-# time 0) than with 3.37; run.json's command line and ns-3 version are left out. Exit status 0:
-# identical; 1: a difference or a failed step.
+# release --enable-examples --enable-tests --enable-modules=dcon
+# --filter-module-examples-and-tests=dcon (the tests and examples of dcon only); build dcon, its
+# examples, its test library (the GoogleTest suite, test/dcon-test-suite.cc) and test-runner
+# (dcon's own sources, tests included, always recompiled, so that their warnings are seen: any
+# compiler warning in dcon's files fails the check, deprecations included); run dcon-testbed
+# with --cc=dcqcn and --cc=dcon in the tree (./ns3 run) and in the standalone build; compare
+# every output file byte by byte. summary.json's wall_time_s is left out, and its
+# events_executed must be larger by exactly one event per link with ns-3 >= 3.41 (ChannelList
+# initializes every channel at time 0) than with 3.37; run.json's command line and ns-3 version
+# are left out. Then ns-3's test.py runs the test suite dcon (every GoogleTest test, one child
+# process each) and the example runs of test/examples-to-run.py (log: WORKDIR/test-py.log,
+# details: WORKDIR/test-py.txt). Exit status 0: identical and every test passed; 1: a
+# difference, a failed test or a failed step.
 set -euo pipefail
 trap 'echo "error: scripts/check-ns3.sh stopped at line $LINENO (exit status $?)" >&2' ERR
 
@@ -74,18 +79,25 @@ ns3_link_dcon "$ROOT"
 
 # ------------------------------------------------------------------ configure and build
 cd "$TREE"
-phase "configuring ns-$VERSION (release, examples, modules: dcon)"
-./ns3 configure -d release --enable-examples --enable-modules=dcon \
-  >"$WORKDIR/configure.log" 2>&1 || {
+phase "configuring ns-$VERSION (release, examples and tests of dcon, modules: dcon)"
+./ns3 configure -d release --enable-examples --enable-tests --enable-modules=dcon \
+  --filter-module-examples-and-tests=dcon >"$WORKDIR/configure.log" 2>&1 || {
   tail -30 "$WORKDIR/configure.log"
   echo "error: ./ns3 configure failed (log: $WORKDIR/configure.log)" >&2
   exit 1
 }
 # dcon's objects are rebuilt every time: a warning is only printed when its file is compiled.
 find "$TREE/cmake-cache/contrib/dcon" -name '*.o' -delete 2>/dev/null || true
-EXAMPLES=(dcon-testbed dcon-bench dcon-large-scale dcon-floor-bench)
-phase "building dcon and ${EXAMPLES[*]} (-j$JOBS; log: $WORKDIR/build.log)"
-if ! cmake --build "$TREE/cmake-cache" -j "$JOBS" --target "${EXAMPLES[@]}" \
+if grep -q "dcon: GoogleTest not found" "$WORKDIR/configure.log"; then
+  echo "error: GoogleTest is not installed (Debian: libgtest-dev, scripts/install-deps.sh):" \
+    "ns-$VERSION has no test suite dcon" >&2
+  exit 1
+fi
+EXAMPLES=(dcon-testbed dcon-bench dcon-large-scale dcon-floor-bench dcon-ibcc-share
+  dcon-rttpid-incast)
+phase "building dcon, its tests, test-runner and ${EXAMPLES[*]} (-j$JOBS;" \
+  "log: $WORKDIR/build.log)"
+if ! cmake --build "$TREE/cmake-cache" -j "$JOBS" --target test-runner "${EXAMPLES[@]}" \
   >"$WORKDIR/build.log" 2>&1; then
   grep -E "error|FAILED" "$WORKDIR/build.log" | head -40
   echo "error: the build against ns-$VERSION failed (log: $WORKDIR/build.log)" >&2
@@ -209,5 +221,28 @@ for cc in dcqcn dcon; do
     FAILED=1
   fi
 done
+
+# ------------------------------------------------------------------ ns-3's test.py
+# With the tests and examples of dcon only (--filter-module-examples-and-tests=dcon), test.py
+# runs the suite dcon and the examples of test/examples-to-run.py that are built.
+phase "test.py: the test suite dcon and the examples of test/examples-to-run.py" \
+  "(log: $WORKDIR/test-py.log)"
+rm -f "$WORKDIR/test-py.txt"
+if ./test.py --no-build --nocolor --text="$WORKDIR/test-py.txt" >"$WORKDIR/test-py.log" 2>&1 &&
+  grep -q "^PASS: Test Suite \"dcon\"" "$WORKDIR/test-py.txt"; then
+  echo "  $(grep -E "^[0-9]+ of [0-9]+ tests passed" "$WORKDIR/test-py.log")"
+  echo "  the suite dcon: $(grep -c "^PASS: Test Case" "$WORKDIR/test-py.txt") test cases," \
+    "and $(grep -c "^PASS: Example" "$WORKDIR/test-py.txt") example runs passed"
+else
+  grep -E "^\[[0-9]+/[0-9]+\] (FAIL|CRASH)|tests passed" "$WORKDIR/test-py.log" | head -20
+  if [ -f "$WORKDIR/test-py.txt" ]; then
+    grep -v "^PASS" "$WORKDIR/test-py.txt" | head -60
+  else
+    tail -20 "$WORKDIR/test-py.log"
+  fi
+  echo "error: test.py failed with ns-$VERSION (log: $WORKDIR/test-py.log, details:" \
+    "$WORKDIR/test-py.txt; one test: GTEST_FILTER='Suite.Test' ./test.py -s dcon in $TREE)" >&2
+  FAILED=1
+fi
 phase "done"
 exit $FAILED

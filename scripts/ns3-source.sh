@@ -8,7 +8,8 @@
 #                                    tarball (ns-3.X/) or Debian's (ns-allinone-3.X/ns-3.X/). The
 #                                    unpacked tree is reused while the tarball is the same
 #                                    (WORKDIR/ns-3-tarball.stamp holds "sha256 folder").
-#   ns3_link_dcon ROOT               links ROOT as TREE/contrib/dcon (refuses to replace a folder).
+#   ns3_link_dcon ROOT               links ROOT as TREE/contrib/dcon (refuses to replace a folder)
+#                                    and removes the stale header stubs of an earlier dcon.
 # Both print an error and exit 2 on bad input. Callers define phase() for progress lines.
 
 ns3_source_tree() {
@@ -56,4 +57,17 @@ ns3_link_dcon() {
     exit 2
   fi
   ln -sfn "$1" "$link"
+  # ns-3's configure writes build/include/ns3/<name>.h as '#include "<the header's path>"' once
+  # and never rewrites it: a header that has moved (another revision of dcon, e.g. model/x.h ->
+  # model/nic/x.h) would leave a stub including a missing file. Such stubs are removed, and the
+  # next configure writes them again with the header's path of now.
+  local stub target
+  [ -d "$TREE/build/include/ns3" ] || return 0
+  {
+    grep -F -H "#include \"$TREE/contrib/dcon/" "$TREE"/build/include/ns3/*.h 2>/dev/null || true
+  } | while IFS=: read -r stub target; do
+    target="${target#\#include \"}"
+    target="${target%\"}"
+    [ -f "$target" ] || rm -f "$stub"
+  done
 }

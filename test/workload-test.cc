@@ -4,6 +4,7 @@
  */
 // Tests of the workload generator: FlowSizeCdf (CDF files, mean, sampling rule, errors) and
 // PoissonFlowGenerator (load, destinations, incast, reproducibility, flow-file round trip).
+#include "ns3/boolean.h"
 #include "ns3/flow-size-cdf.h"
 #include "ns3/hpcc-format.h"
 #include "ns3/poisson-flow-generator.h"
@@ -87,7 +88,7 @@ ReadError(const std::string& text)
 double
 SampleMean(const FlowSizeCdf& cdf, uint32_t n, int64_t stream)
 {
-    Ptr<EmpiricalRandomVariable> rv = cdf.CreateRandomVariable();
+    Ptr<FlowSizeRandomVariable> rv = cdf.CreateRandomVariable();
     rv->SetStream(stream);
     double sum = 0;
     for (uint32_t i = 0; i < n; ++i)
@@ -203,7 +204,7 @@ TEST(WorkloadCdf, TwoPointCdfIsUniform)
 {
     FlowSizeCdf cdf({{0, 0}, {100, 1}});
     EXPECT_DOUBLE_EQ(cdf.GetMean(), 50.0); // 1 * (0 + 100) / 2
-    Ptr<EmpiricalRandomVariable> rv = cdf.CreateRandomVariable();
+    Ptr<FlowSizeRandomVariable> rv = cdf.CreateRandomVariable();
     rv->SetStream(21);
     const uint32_t n = 100000;
     double sum = 0;
@@ -231,7 +232,7 @@ TEST(WorkloadCdf, FirstFractionIsPointMass)
     FlowSizeCdf cdf({{10, 0.5}, {20, 1}});
     // 0.5*10 (point mass) + 0.5*(10 + 20)/2 = 5 + 7.5 = 12.5
     EXPECT_DOUBLE_EQ(cdf.GetMean(), 12.5);
-    Ptr<EmpiricalRandomVariable> rv = cdf.CreateRandomVariable();
+    Ptr<FlowSizeRandomVariable> rv = cdf.CreateRandomVariable();
     rv->SetStream(22);
     const uint32_t n = 100000;
     uint32_t exactly10 = 0;
@@ -261,7 +262,7 @@ TEST(WorkloadCdf, EqualSizesAndEqualFractions)
     FlowSizeCdf cdf({{0, 0}, {100, 0.5}, {100, 0.75}, {200, 0.75}, {300, 1}});
     // 0.5*50 + 0.25*100 + 0*150 + 0.25*250 = 25 + 25 + 0 + 62.5 = 112.5
     EXPECT_DOUBLE_EQ(cdf.GetMean(), 112.5);
-    Ptr<EmpiricalRandomVariable> rv = cdf.CreateRandomVariable();
+    Ptr<FlowSizeRandomVariable> rv = cdf.CreateRandomVariable();
     rv->SetStream(23);
     const uint32_t n = 100000;
     uint32_t exactly100 = 0;
@@ -274,6 +275,41 @@ TEST(WorkloadCdf, EqualSizesAndEqualFractions)
     }
     EXPECT_NEAR(double(exactly100) / n, 0.25, 0.007); // SE 0.00137
     EXPECT_EQ(gap, 0u);
+}
+
+// Without a flat segment (all fractions distinct: every built-in CDF, and a point mass), ns-3's
+// own EmpiricalRandomVariable with Interpolate = true draws the same values, value for value,
+// in ns-3.37 as in later versions (a map by fraction since ns-3.40): FlowSizeRandomVariable
+// keeps the results of runs with ns-3.37's class.
+TEST(WorkloadCdf, DrawsAsNs3EmpiricalRandomVariable)
+{
+    std::vector<FlowSizeCdf> cdfs;
+    for (const auto& name : FlowSizeCdf::GetBuiltinNames())
+    {
+        cdfs.push_back(FlowSizeCdf::ReadFile(CdfPath(name)));
+    }
+    cdfs.emplace_back(std::vector<std::pair<double, double>>{{10, 0.5}, {10, 0.6}, {20, 1}});
+    for (const auto& cdf : cdfs)
+    {
+        Ptr<FlowSizeRandomVariable> ours = cdf.CreateRandomVariable();
+        Ptr<EmpiricalRandomVariable> ns3 = CreateObject<EmpiricalRandomVariable>();
+        ns3->SetAttribute("Interpolate", BooleanValue(true));
+        for (const auto& [size, fraction] : cdf.GetPoints())
+        {
+            ns3->CDF(size, fraction);
+        }
+        for (bool antithetic : {false, true})
+        {
+            ours->SetStream(7);
+            ns3->SetStream(7);
+            ours->SetAntithetic(antithetic);
+            ns3->SetAntithetic(antithetic);
+            for (int i = 0; i < 20000; ++i)
+            {
+                ASSERT_EQ(ours->GetValue(), ns3->GetValue()) << cdf.GetName() << " draw " << i;
+            }
+        }
+    }
 }
 
 TEST(WorkloadCdf, ToBytesRoundsToAtLeastOneByte)
