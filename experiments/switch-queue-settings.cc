@@ -239,6 +239,56 @@ SwitchQueueSettings::AddCommandLineOptions(ProgramFrame& frame)
     }
 }
 
+Ptr<AttributeValue>
+SwitchQueueSettings::SettingValue(const std::string& setter, Time linkDelay) const
+{
+    const QueueSize fixed = GetFixedQcnm();
+    const bool dynamic = fixed.GetValue() == 0;
+    if (setter == "--kmin")
+    {
+        return Create<QueueSizeValue>(kmin);
+    }
+    if (setter == "--kmax")
+    {
+        return Create<QueueSizeValue>(kmax);
+    }
+    if (setter == "--pmax")
+    {
+        return Create<DoubleValue>(pmax);
+    }
+    if (setter == "--qecn")
+    {
+        return Create<QueueSizeValue>(qecn);
+    }
+    if (setter == "--qcnm or --qcnmFraction (0: dynamic)")
+    {
+        return Create<StringValue>(dynamic ? "Dynamic" : "Fixed");
+    }
+    if (setter == "--qcnm or --qcnmFraction")
+    {
+        return Create<QueueSizeValue>(dynamic ? qecn : fixed);
+    }
+    if (setter == "--qcnmFanOut")
+    {
+        return Create<UintegerValue>(qcnmFanOut);
+    }
+    if (setter == "--qcnmFanOutMode")
+    {
+        return Create<StringValue>(qcnmFanOutMode == "design"      ? "Design"
+                                   : qcnmFanOutMode == "aboveQecn" ? "LiveAboveQecn"
+                                                                   : "Live");
+    }
+    if (setter == "none: d is the fabric's link delay")
+    {
+        return Create<TimeValue>(linkDelay);
+    }
+    if (setter == "--dconMarkInBurst")
+    {
+        return Create<BooleanValue>(markInBurst);
+    }
+    return nullptr;
+}
+
 QueueSize
 SwitchQueueSettings::GetFixedQcnm() const
 {
@@ -390,44 +440,24 @@ SwitchQueueSettings::ApplySettings(RdmaFabricHelper& fh, const std::string& q, T
         fh.SetMmuAttribute("XOff", QueueSizeValue(xoff));
         fh.SetMmuAttribute("XOn", QueueSizeValue(xon));
     }
+    // The queue's attributes that these settings feed, as its registry entry declares them.
+    const RdmaQueueEntry entry = RdmaQueueRegistry::Lookup(q);
+    fh.SetQueueDisc(q);
     QueueSize fixedQcnm("0B");
-    if (q == "ns3::RedEcnQueueDisc")
+    for (const RdmaQueueEntry::Setting& st : entry.settings)
     {
-        fh.SetQueueDisc("ns3::RedEcnQueueDisc",
-                        "Kmin",
-                        QueueSizeValue(kmin),
-                        "Kmax",
-                        QueueSizeValue(kmax),
-                        "Pmax",
-                        DoubleValue(pmax));
-    }
-    else if (q == "ns3::DconQueueDisc")
-    {
-        QueueSize fixed = GetFixedQcnm();
-        bool dynamic = fixed.GetValue() == 0;
-        fh.SetQueueDisc("ns3::DconQueueDisc",
-                        "QEcn",
-                        QueueSizeValue(qecn),
-                        "QcnmMode",
-                        EnumValue(dynamic ? DconQueueDisc::DYNAMIC : DconQueueDisc::FIXED),
-                        "QCnm",
-                        QueueSizeValue(dynamic ? qecn : fixed),
-                        "FanOut",
-                        UintegerValue(qcnmFanOut),
-                        "FanOutMode",
-                        EnumValue(qcnmFanOutMode == "design"      ? DconQueueDisc::DESIGN
-                                  : qcnmFanOutMode == "aboveQecn" ? DconQueueDisc::LIVE_ABOVE_QECN
-                                                                  : DconQueueDisc::LIVE),
-                        "HopDelay",
-                        TimeValue(linkDelay),
-                        "MarkInBurst",
-                        BooleanValue(markInBurst));
-        fixedQcnm = fixed;
-    }
-    else
-    {
-        // NP-ECN, or the queue discipline of an algorithm that brought its own.
-        fh.SetQueueDisc(q);
+        Ptr<AttributeValue> value = SettingValue(st.setter, linkDelay);
+        if (!value)
+        {
+            throw std::logic_error("SwitchQueueSettings: " + q + "::" + st.attribute
+                                   + " is set by '" + st.setter
+                                   + "', which these settings do not know");
+        }
+        fh.SetQueueDiscAttribute(st.attribute, *value);
+        if (st.setter.rfind("--qcnm ", 0) == 0)
+        {
+            fixedQcnm = GetFixedQcnm(); // a queue with Q_CNM: the fixed one (0 = dynamic)
+        }
     }
     for (const auto& [name, value] : extraQueueAttributes)
     {

@@ -5,6 +5,7 @@
 #ifndef SWITCH_QUEUE_SETTINGS_H
 #define SWITCH_QUEUE_SETTINGS_H
 
+#include "ns3/attribute.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/queue-size.h"
@@ -153,6 +154,15 @@ private:
      * \return the fixed Q_CNM in use (0 bytes if none)
      */
     QueueSize ApplySettings(RdmaFabricHelper& fh, const std::string& q, Time linkDelay) const;
+
+    /**
+     * \brief The value these settings give an attribute set by \p setter (a setter text of an
+     * RdmaQueueEntry::Setting, e.g. "--kmin" or "--qcnm or --qcnmFraction").
+     * \param setter the text
+     * \param linkDelay per-hop delay (DCON's HopDelay)
+     * \return the value, or nullptr for a setter these settings do not know
+     */
+    Ptr<AttributeValue> SettingValue(const std::string& setter, Time linkDelay) const;
 };
 
 } // namespace ns3
