@@ -341,7 +341,7 @@ WriteRunFiles(const std::string& dir,
     }
     {
         AtomicOutputFile file(std::filesystem::path(dir) / "flows.txt");
-        WriteHpccFlows(file.Stream(), specs);
+        WriteFlowFile(file.Stream(), specs);
         file.Commit();
     }
     AtomicOutputFile file(std::filesystem::path(dir) / "run.json");
@@ -506,8 +506,8 @@ main(int argc, char* argv[])
         }
 
         auto t0 = std::chrono::steady_clock::now();
-        TopologySpec topo = ReadHpccTopology(topoPath);
-        std::vector<FlowSpec> specs = ReadHpccFlows(flowsPath, topo);
+        TopologySpec topo = ReadTopologyFile(topoPath);
+        std::vector<FlowSpec> specs = ReadFlowFile(flowsPath, topo);
         if (specs.empty())
         {
             throw std::invalid_argument(flowsPath + ": no flows");
@@ -804,7 +804,7 @@ main(int argc, char* argv[])
             {
                 WriteTextFile(outdir + "/parallel.json", report);
             }
-            monitor->WriteHpccFct(outdir + "/fct.txt");
+            monitor->WriteFctFile(outdir + "/fct.txt");
             WriteRunFiles(outdir, frame, cc, topoPath, flowsPath, specs);
             if (par.nodeWork) // a sequential run's counts (the model's input)
             {

@@ -181,7 +181,7 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
     if (replay)
     {
         m_cdfPath.clear();
-        m_specs = ReadHpccFlows(config.flowFile, m_topo.GetTopology());
+        m_specs = ReadFlowFile(config.flowFile, m_topo.GetTopology());
         if (m_specs.empty())
         {
             throw std::invalid_argument(config.flowFile + ": the flow file has no flow");
@@ -284,7 +284,7 @@ DconLargeScale::Write(const std::string& dir,
     fs::create_directories(dir);
     {
         AtomicOutputFile file(fs::path(dir) / "flows.txt");
-        WriteHpccFlows(file.Stream(), m_specs);
+        WriteFlowFile(file.Stream(), m_specs);
         file.Commit();
     }
     {
@@ -336,7 +336,7 @@ DconLargeScale::Write(const std::string& dir,
         out << "],\n  \"flows_generated\": " << m_specs.size() << "\n}\n";
         file.Commit();
     }
-    m_monitor->WriteHpccFct((fs::path(dir) / "fct.txt").string());
+    m_monitor->WriteFctFile((fs::path(dir) / "fct.txt").string());
     const std::size_t done = m_monitor->GetRecords().size();
     if (done < m_specs.size())
     {

@@ -2,10 +2,9 @@
  * Copyright (c) 2026 dcon authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// libFuzzer target: ReadHpccFlows (helper/hpcc-format.h) on arbitrary text, with and without a
-// topology, and WriteHpccFlows' round trip.
+// libFuzzer target: ReadFlowFile (helper/hpcc-format.h) on arbitrary text, with and without a
+// topology, and WriteFlowFile' round trip.
 #include "fuzz-common.h"
-
 #include "ns3/hpcc-format.h"
 
 #include <stdexcept>
@@ -35,7 +34,7 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     try
     {
         std::istringstream in(text);
-        flows = ReadHpccFlows(in, "fuzz.flows");
+        flows = ReadFlowFile(in, "fuzz.flows");
     }
     catch (const std::invalid_argument& e)
     {
@@ -49,9 +48,9 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 
     // Written and read back: the same flows, to the picosecond.
     std::ostringstream out;
-    WriteHpccFlows(out, flows);
+    WriteFlowFile(out, flows);
     std::istringstream written(out.str());
-    FUZZ_CHECK(ReadHpccFlows(written, "written") == flows);
+    FUZZ_CHECK(ReadFlowFile(written, "written") == flows);
 
     // Against a topology, the reader and ValidateFlows agree on whether the flows are valid.
     static const TopologySpec topo = SmallTopology();
@@ -59,7 +58,7 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     try
     {
         std::istringstream in(text);
-        FUZZ_CHECK(ReadHpccFlows(in, "fuzz.flows", topo) == flows);
+        FUZZ_CHECK(ReadFlowFile(in, "fuzz.flows", topo) == flows);
     }
     catch (const std::invalid_argument& e)
     {

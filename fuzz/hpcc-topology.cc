@@ -2,9 +2,8 @@
  * Copyright (c) 2026 dcon authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// libFuzzer target: ReadHpccTopology (helper/hpcc-format.h) on arbitrary text.
+// libFuzzer target: ReadTopologyFile (helper/hpcc-format.h) on arbitrary text.
 #include "fuzz-common.h"
-
 #include "ns3/hpcc-format.h"
 
 #include <stdexcept>
@@ -18,7 +17,7 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     TopologySpec topo;
     try
     {
-        topo = ReadHpccTopology(in, "fuzz.topo");
+        topo = ReadTopologyFile(in, "fuzz.topo");
     }
     catch (const std::invalid_argument& e)
     {

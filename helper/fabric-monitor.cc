@@ -328,7 +328,7 @@ FabricMonitor::SetIncomplete(const std::string& reason)
 }
 
 void
-FabricMonitor::WriteHpccFct(const std::string& path) const
+FabricMonitor::WriteFctFile(const std::string& path) const
 {
     std::vector<RdmaFlowRecord> recs = GetRecordsById();
     AtomicOutputFile file(path);

@@ -118,7 +118,7 @@ public:
     void Write(const std::string& dir, double wallSeconds) const;
 
     /**
-     * \brief The names (and patterns) of every file Write, WriteHpccFct (as "fct.txt") and
+     * \brief The names (and patterns) of every file Write, WriteFctFile (as "fct.txt") and
      * WriteNodeWork (as "node-work") may write, for ProgramFrame::PrepareOutputFolder.
      * \return e.g. {"flows.csv", ..., "summary.json"}
      */
@@ -154,7 +154,7 @@ public:
      * file cannot be written.
      * \param path the file
      */
-    void WriteHpccFct(const std::string& path) const;
+    void WriteFctFile(const std::string& path) const;
 
     /**
      * \brief PFC pause frames (non-zero time) sent by \p from on its link to \p to.

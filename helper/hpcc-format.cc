@@ -24,7 +24,7 @@
 namespace ns3
 {
 
-NS_LOG_COMPONENT_DEFINE("HpccFormat");
+NS_LOG_COMPONENT_DEFINE("TopologyFlowFiles");
 
 namespace
 {
@@ -639,7 +639,7 @@ operator<<(std::ostream& os, const FlowSpec& flow)
 }
 
 TopologySpec
-ReadHpccTopology(std::istream& in, const std::string& name)
+ReadTopologyFile(std::istream& in, const std::string& name)
 {
     NS_LOG_FUNCTION(name);
     LineReader r(in, name);
@@ -771,21 +771,21 @@ ReadHpccTopology(std::istream& in, const std::string& name)
 }
 
 TopologySpec
-ReadHpccTopology(const std::string& path)
+ReadTopologyFile(const std::string& path)
 {
     std::ifstream file;
     OpenOrFail(path, file);
-    return ReadHpccTopology(file, path);
+    return ReadTopologyFile(file, path);
 }
 
 std::vector<FlowSpec>
-ReadHpccFlows(std::istream& in, const std::string& name)
+ReadFlowFile(std::istream& in, const std::string& name)
 {
     return DoReadFlows(in, name, nullptr);
 }
 
 std::vector<FlowSpec>
-ReadHpccFlows(const std::string& path)
+ReadFlowFile(const std::string& path)
 {
     std::ifstream file;
     OpenOrFail(path, file);
@@ -793,13 +793,13 @@ ReadHpccFlows(const std::string& path)
 }
 
 std::vector<FlowSpec>
-ReadHpccFlows(std::istream& in, const std::string& name, const TopologySpec& topology)
+ReadFlowFile(std::istream& in, const std::string& name, const TopologySpec& topology)
 {
     return DoReadFlows(in, name, &topology);
 }
 
 std::vector<FlowSpec>
-ReadHpccFlows(const std::string& path, const TopologySpec& topology)
+ReadFlowFile(const std::string& path, const TopologySpec& topology)
 {
     std::ifstream file;
     OpenOrFail(path, file);
@@ -850,7 +850,7 @@ ValidateFlows(const std::vector<FlowSpec>& flows, const TopologySpec& topology)
 }
 
 void
-WriteHpccFlows(std::ostream& out, const std::vector<FlowSpec>& flows)
+WriteFlowFile(std::ostream& out, const std::vector<FlowSpec>& flows)
 {
     NS_LOG_FUNCTION(flows.size());
     for (size_t i = 0; i < flows.size(); ++i)

@@ -71,7 +71,7 @@ std::ostream& operator<<(std::ostream& os, const FlowSpec& flow);
  * \return the topology
  * \throws std::invalid_argument on any malformed or inconsistent line
  */
-TopologySpec ReadHpccTopology(std::istream& in, const std::string& name);
+TopologySpec ReadTopologyFile(std::istream& in, const std::string& name);
 
 /**
  * \ingroup dcon-helper
@@ -80,7 +80,7 @@ TopologySpec ReadHpccTopology(std::istream& in, const std::string& name);
  * \return the topology
  * \throws std::invalid_argument if the file cannot be opened or is malformed
  */
-TopologySpec ReadHpccTopology(const std::string& path);
+TopologySpec ReadTopologyFile(const std::string& path);
 
 /**
  * \ingroup dcon-helper
@@ -94,7 +94,7 @@ TopologySpec ReadHpccTopology(const std::string& path);
  * \return the flows in file order (not sorted by start time)
  * \throws std::invalid_argument on any malformed line
  */
-std::vector<FlowSpec> ReadHpccFlows(std::istream& in, const std::string& name);
+std::vector<FlowSpec> ReadFlowFile(std::istream& in, const std::string& name);
 
 /**
  * \ingroup dcon-helper
@@ -103,13 +103,13 @@ std::vector<FlowSpec> ReadHpccFlows(std::istream& in, const std::string& name);
  * \return the flows in file order
  * \throws std::invalid_argument if the file cannot be opened or is malformed
  */
-std::vector<FlowSpec> ReadHpccFlows(const std::string& path);
+std::vector<FlowSpec> ReadFlowFile(const std::string& path);
 
 /**
  * \ingroup dcon-helper
  * \brief Read an HPCC flow list and check every src and dst is a host of \p topology.
  *
- * Same as ReadHpccFlows(std::istream&, const std::string&), but a node id that does not exist
+ * Same as ReadFlowFile(std::istream&, const std::string&), but a node id that does not exist
  * or is a switch is reported with its exact line number.
  * \param in the stream to read
  * \param name the name used in error messages
@@ -117,9 +117,9 @@ std::vector<FlowSpec> ReadHpccFlows(const std::string& path);
  * \return the flows in file order
  * \throws std::invalid_argument on any malformed line or bad node id
  */
-std::vector<FlowSpec> ReadHpccFlows(std::istream& in,
-                                    const std::string& name,
-                                    const TopologySpec& topology);
+std::vector<FlowSpec> ReadFlowFile(std::istream& in,
+                                   const std::string& name,
+                                   const TopologySpec& topology);
 
 /**
  * \ingroup dcon-helper
@@ -129,7 +129,7 @@ std::vector<FlowSpec> ReadHpccFlows(std::istream& in,
  * \return the flows in file order
  * \throws std::invalid_argument if the file cannot be opened, is malformed or names a bad node
  */
-std::vector<FlowSpec> ReadHpccFlows(const std::string& path, const TopologySpec& topology);
+std::vector<FlowSpec> ReadFlowFile(const std::string& path, const TopologySpec& topology);
 
 /**
  * \ingroup dcon-helper
@@ -149,14 +149,14 @@ void ValidateFlows(const std::vector<FlowSpec>& flows, const TopologySpec& topol
  * \brief Write flows in the HPCC flow format.
  *
  * Start times are written in seconds with 12 decimals (1 ps, ns-3's finest usual resolution),
- * e.g. "2.000000962000", so that ReadHpccFlows gives back exactly the same Time when the Time
+ * e.g. "2.000000962000", so that ReadFlowFile gives back exactly the same Time when the Time
  * resolution is picoseconds or coarser. (HPCC itself writes 9 decimals, i.e. 1 ns, which would
  * lose sub-nanosecond starts.)
  * \param out the stream to write
  * \param flows the flows, written in order
  * \throws std::invalid_argument if a start time is negative (it could not be read back)
  */
-void WriteHpccFlows(std::ostream& out, const std::vector<FlowSpec>& flows);
+void WriteFlowFile(std::ostream& out, const std::vector<FlowSpec>& flows);
 
 } // namespace ns3
 

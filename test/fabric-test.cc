@@ -201,7 +201,7 @@ TEST_F(Fabric, LoneFlowFctIsIdeal)
         // The HPCC simulator's fct.txt line: hosts 10.0.0.1 -> 10.0.0.2, the NIC's source port,
         // RoCEv2's 4791, size, start 10 us, FCT and ideal FCT in ns (equal here).
         std::string path = ::testing::TempDir() + "/dcon-fct.txt";
-        mon->WriteHpccFct(path);
+        mon->WriteFctFile(path);
         std::ifstream in(path);
         std::string line;
         std::getline(in, line);

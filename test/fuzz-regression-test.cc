@@ -119,7 +119,7 @@ TEST(FuzzRegressionTest, ErrorMessageShowsControlCharacters)
     std::istringstream in(flows);
     try
     {
-        ReadHpccFlows(in, "f.flows");
+        ReadFlowFile(in, "f.flows");
         FAIL() << "no exception";
     }
     catch (const std::invalid_argument& e)

@@ -46,14 +46,14 @@ TopologySpec
 Topo(const std::string& text)
 {
     std::istringstream in(text);
-    return ReadHpccTopology(in, "t.topo");
+    return ReadTopologyFile(in, "t.topo");
 }
 
 std::vector<FlowSpec>
 Flows(const std::string& text)
 {
     std::istringstream in(text);
-    return ReadHpccFlows(in, "f.flows");
+    return ReadFlowFile(in, "f.flows");
 }
 
 /// Topology text with 4 nodes: hosts 0, 1 and switches 2, 3. Line 3 is the first link.
@@ -69,7 +69,7 @@ const std::string GOOD_LINKS = "0 2 100Gbps 1us 0\n1 3 100Gbps 1us 0\n2 3 400Gbp
 
 TEST(HpccFormatTest, ReadsFatTree320)
 {
-    const TopologySpec topo = ReadHpccTopology(BENCH + "fat-tree-320.topo");
+    const TopologySpec topo = ReadTopologyFile(BENCH + "fat-tree-320.topo");
     EXPECT_EQ(topo.nNodes, 376U);
     ASSERT_EQ(topo.isSwitch.size(), 376U);
     EXPECT_EQ(topo.links.size(), 480U);
@@ -109,8 +109,8 @@ TEST(HpccFormatTest, ReadsFatTree320)
 
 TEST(HpccFormatTest, ReadsWebSearch2ms)
 {
-    const TopologySpec topo = ReadHpccTopology(BENCH + "fat-tree-320.topo");
-    const auto flows = ReadHpccFlows(BENCH + "websearch-30pct-2ms.flows");
+    const TopologySpec topo = ReadTopologyFile(BENCH + "fat-tree-320.topo");
+    const auto flows = ReadFlowFile(BENCH + "websearch-30pct-2ms.flows");
     ASSERT_EQ(flows.size(), 1131U);
     // Line 2: "13 10 3 100 2247900 2.000000962".
     EXPECT_EQ(flows[0].src, 13U);
@@ -134,15 +134,15 @@ TEST(HpccFormatTest, ReadsWebSearch2ms)
     }
     EXPECT_EQ(total, 1975533760ULL);
     EXPECT_NO_THROW(ValidateFlows(flows, topo));
-    EXPECT_EQ(ReadHpccFlows(BENCH + "websearch-30pct-2ms.flows", topo), flows);
+    EXPECT_EQ(ReadFlowFile(BENCH + "websearch-30pct-2ms.flows", topo), flows);
 }
 
 TEST(HpccFormatTest, ReadsWebSearch10ms)
 {
     // Reading speed is measured by the benchmark command (README), not asserted here: CI
     // machines are too noisy for a wall-clock bound.
-    const TopologySpec topo = ReadHpccTopology(BENCH + "fat-tree-320.topo");
-    const auto flows = ReadHpccFlows(BENCH + "websearch-30pct-10ms.flows", topo);
+    const TopologySpec topo = ReadTopologyFile(BENCH + "fat-tree-320.topo");
+    const auto flows = ReadFlowFile(BENCH + "websearch-30pct-10ms.flows", topo);
     // README: 6,643 flows, 11.48 GB (exact sum of the size column: 11,476,797,945 bytes).
     ASSERT_EQ(flows.size(), 6643U);
     uint64_t total = 0;
@@ -201,14 +201,14 @@ TEST(HpccFormatTest, AcceptsBlankLinesAndWhitespace)
 
 TEST(HpccFormatTest, WriteReadRoundTrip)
 {
-    const auto flows = ReadHpccFlows(BENCH + "websearch-30pct-2ms.flows");
+    const auto flows = ReadFlowFile(BENCH + "websearch-30pct-2ms.flows");
     std::ostringstream out;
-    WriteHpccFlows(out, flows);
+    WriteFlowFile(out, flows);
     const std::string text = out.str();
     // 12 decimals: 2.000000962 s is written as 2.000000962000.
     EXPECT_EQ(text.substr(0, text.find('\n', 5) + 1), "1131\n13 10 3 100 2247900 2.000000962000\n");
     std::istringstream in(text);
-    EXPECT_EQ(ReadHpccFlows(in, "round-trip"), flows);
+    EXPECT_EQ(ReadFlowFile(in, "round-trip"), flows);
 
     // Picosecond starts and extreme fields survive too.
     std::vector<FlowSpec> odd = {
@@ -217,12 +217,12 @@ TEST(HpccFormatTest, WriteReadRoundTrip)
         {5, 6, 3, 100, 1000, Time(0)},
     };
     std::ostringstream out2;
-    WriteHpccFlows(out2, odd);
+    WriteFlowFile(out2, odd);
     std::istringstream in2(out2.str());
-    EXPECT_EQ(ReadHpccFlows(in2, "odd"), odd);
+    EXPECT_EQ(ReadFlowFile(in2, "odd"), odd);
 
     std::ostringstream out3;
-    EXPECT_THROW(WriteHpccFlows(out3, {{0, 1, 3, 100, 1, PicoSeconds(-1)}}), std::invalid_argument);
+    EXPECT_THROW(WriteFlowFile(out3, {{0, 1, 3, 100, 1, PicoSeconds(-1)}}), std::invalid_argument);
 }
 
 TEST(HpccFormatTest, TopologyErrors)
@@ -233,7 +233,7 @@ TEST(HpccFormatTest, TopologyErrors)
     ExpectError(
         [&]
         {
-            ReadHpccTopology(missing);
+            ReadTopologyFile(missing);
         },
         missing + ":0",
         missing,
@@ -487,7 +487,7 @@ TEST(HpccFormatTest, FlowErrors)
     ExpectError(
         [&]
         {
-            ReadHpccFlows(missing);
+            ReadFlowFile(missing);
         },
         missing + ":0",
         missing,
@@ -630,7 +630,7 @@ TEST(HpccFormatTest, FlowErrors)
     auto withTopo = [&topo](const std::string& text)
     {
         std::istringstream in(text);
-        return ReadHpccFlows(in, "f.flows", topo);
+        return ReadFlowFile(in, "f.flows", topo);
     };
     EXPECT_NO_THROW(withTopo("1\n0 1 3 100 10 2.0\n"));
     ExpectError(

@@ -142,7 +142,7 @@ TEST_F(LargeScale, TinyFabricCompletesEveryFlowWithoutDrops)
     EXPECT_TRUE(std::filesystem::exists(dir + "/summary.json"));
     EXPECT_TRUE(std::filesystem::exists(dir + "/run.json"));
     // The written flow file replays to the same flows.
-    EXPECT_EQ(ReadHpccFlows(dir + "/flows.txt"), run.GetFlowSpecs());
+    EXPECT_EQ(ReadFlowFile(dir + "/flows.txt"), run.GetFlowSpecs());
 }
 
 TEST_F(LargeScale, SameSeedSameOutputDifferentSeedDifferentFlows)

@@ -621,8 +621,8 @@ TEST(WorkloadGenerator, FlowFileRoundTrip)
     std::vector<FlowSpec> flows = gen.Generate();
     ASSERT_GT(flows.size(), 10u);
     std::stringstream ss;
-    WriteHpccFlows(ss, flows);
-    std::vector<FlowSpec> back = ReadHpccFlows(ss, "roundtrip");
+    WriteFlowFile(ss, flows);
+    std::vector<FlowSpec> back = ReadFlowFile(ss, "roundtrip");
     EXPECT_EQ(back, flows);
 }
 
