@@ -12,7 +12,6 @@
 namespace ns3
 {
 
-NS_LOG_COMPONENT_DEFINE("RdmaFifoQueue");
 
 NS_OBJECT_ENSURE_REGISTERED(RdmaFifoQueue);
 
@@ -54,10 +53,9 @@ RdmaFifoQueue::GetTypeId()
     return tid;
 }
 
-RdmaFifoQueue::RdmaFifoQueue()
-{
-    NS_LOG_FUNCTION(this);
-}
+// No NS_LOG here: inside a Queue<QueueDiscItem> subclass, NS_LOG's g_log names the base
+// class's private logger.
+RdmaFifoQueue::RdmaFifoQueue() = default;
 
 RdmaFifoQueue::~RdmaFifoQueue() = default;
 
