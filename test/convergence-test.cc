@@ -141,21 +141,16 @@ TEST(Convergence, Swift)
 // (The original TIMELY does not converge here: doc/dcon.rst, validation.)
 TEST(Convergence, PatchedTimely)
 {
-    // Back to the default variant when the test ends, also if it ends early.
-    struct VariantGuard
-    {
-        VariantGuard()
+    // The variant on the NICs' factories only (no global default to restore).
+    Shares s = RunTwoFlows(
+        "timely",
+        [](RdmaFabricHelper& fh)
         {
-            Config::SetDefault("ns3::RdmaTimely::Variant", EnumValue(RdmaTimely::PATCHED));
-        }
-
-        ~VariantGuard()
-        {
-            Config::SetDefault("ns3::RdmaTimely::Variant", EnumValue(RdmaTimely::ORIGINAL));
-        }
-    } guard;
-
-    Shares s = RunTwoFlows("timely", "ns3::RedEcnQueueDisc", MilliSeconds(150), MilliSeconds(200));
+            fh.SetCongestionControlAttribute("Variant", EnumValue(RdmaTimely::PATCHED));
+            fh.SetQueueDisc("ns3::RedEcnQueueDisc");
+        },
+        MilliSeconds(150),
+        MilliSeconds(200));
     EXPECT_GT(s.alone, 0.95 * 2 * kFair);
     EXPECT_NEAR(s.a, kFair, 0.1 * kFair);
     EXPECT_NEAR(s.b, kFair, 0.1 * kFair);
@@ -168,20 +163,15 @@ TEST(Convergence, PatchedTimely)
 // DCON's end-to-end part, step marking at Q_ECN = 5 KB. Measured 17.89 / 18.62 Gb/s.
 TEST(Convergence, DconDcqcnSender)
 {
-    struct SenderGuard
-    {
-        SenderGuard()
+    Shares s = RunTwoFlows(
+        "dcon",
+        [](RdmaFabricHelper& fh)
         {
-            Config::SetDefault("ns3::RdmaDcon::Sender", StringValue("Dcqcn"));
-        }
-
-        ~SenderGuard()
-        {
-            Config::SetDefault("ns3::RdmaDcon::Sender", StringValue("Paper"));
-        }
-    } guard;
-
-    Shares s = RunTwoFlows("dcon", "ns3::DconQueueDisc", MilliSeconds(50), MilliSeconds(70));
+            fh.SetCongestionControlAttribute("Sender", StringValue("Dcqcn"));
+            fh.SetQueueDisc("ns3::DconQueueDisc");
+        },
+        MilliSeconds(50),
+        MilliSeconds(70));
     EXPECT_GT(s.alone, 0.95 * 2 * kFair);
     EXPECT_NEAR(s.a, kFair, 0.1 * kFair);
     EXPECT_NEAR(s.b, kFair, 0.1 * kFair);
@@ -210,20 +200,15 @@ TEST(Convergence, DconTextSenderShares)
 // 36.97 Gb/s, then 3.08 / 2.31 Gb/s over 50-70 ms, 2,778 CNPs, no PAUSE.
 TEST(Convergence, DconListingCannotClimbBack)
 {
-    struct ListingGuard
-    {
-        ListingGuard()
+    Shares s = RunTwoFlows(
+        "dcon",
+        [](RdmaFabricHelper& fh)
         {
-            Config::SetDefault("ns3::RdmaDcon::UnmarkedCnpIncrease", StringValue("0bps"));
-        }
-
-        ~ListingGuard()
-        {
-            Config::SetDefault("ns3::RdmaDcon::UnmarkedCnpIncrease", StringValue("40Mbps"));
-        }
-    } guard;
-
-    Shares s = RunTwoFlows("dcon", "ns3::DconQueueDisc", MilliSeconds(50), MilliSeconds(70));
+            fh.SetCongestionControlAttribute("UnmarkedCnpIncrease", StringValue("0bps"));
+            fh.SetQueueDisc("ns3::DconQueueDisc");
+        },
+        MilliSeconds(50),
+        MilliSeconds(70));
     EXPECT_GT(s.alone, 0.95 * 2 * kFair); // alone at line rate: no CNP is ever marked
     EXPECT_LT(s.a + s.b, 0.25 * 2 * kFair);
     EXPECT_GT(s.a, 0.0);

@@ -7,8 +7,8 @@
 // alpha starts at 1. Then its registration (step marking at K = 3 KB per Gb/s), the NIC's CE
 // echo end to end, and two flows sharing a 40 Gb/s bottleneck.
 #include "ns3/config.h"
-#include "ns3/fabric-monitor.h"
 #include "ns3/double.h"
+#include "ns3/fabric-monitor.h"
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-dctcp.h"
@@ -278,9 +278,17 @@ constexpr double kDctcpFair = 40.0 * 1000 / 1082 / 2;
 TwoFlows
 RunTwoDctcpFlows(double pacingGain)
 {
-    Config::SetDefault("ns3::RdmaDctcp::PacingGain", DoubleValue(pacingGain));
     const Time stop = MilliSeconds(30);
-    test::TwoFlowScenario sc("dctcp", DataRate("40Gbps"), 4000000000ULL, MilliSeconds(1));
+    test::TwoFlowScenario sc(
+        "dctcp",
+        DataRate("40Gbps"),
+        4000000000ULL,
+        MilliSeconds(1),
+        [pacingGain](RdmaFabricHelper& fh)
+        {
+            fh.SetCongestionControlAttribute("PacingGain", DoubleValue(pacingGain));
+            SwitchQueueSettings().Apply(fh, "dctcp", MicroSeconds(1), DataRate("40Gbps"));
+        });
     Ptr<RdmaFabric> f = sc.fabric;
     Ptr<FabricMonitor> mon = sc.monitor;
     const uint32_t a = sc.a;
@@ -289,7 +297,6 @@ RunTwoDctcpFlows(double pacingGain)
     mon->Start(MicroSeconds(10), stop);
     Simulator::Stop(stop);
     Simulator::Run();
-    Config::SetDefault("ns3::RdmaDctcp::PacingGain", DoubleValue(0));
     TwoFlows r;
     r.alone = mon->GetAverageThroughput(a, MicroSeconds(100), MilliSeconds(1));
     r.a = mon->GetAverageThroughput(a, MilliSeconds(20), stop);

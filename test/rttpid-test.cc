@@ -444,7 +444,6 @@ struct IncastResult
 IncastResult
 RunSmallIncast(const std::string& predictor)
 {
-    Config::SetDefault("ns3::RdmaRttPid::PredictorFile", StringValue(predictor));
     TopologySpec topo;
     topo.nNodes = 6;
     topo.isSwitch.assign(6, false);
@@ -455,6 +454,7 @@ RunSmallIncast(const std::string& predictor)
     }
     RdmaFabricHelper fh;
     fh.SetCongestionControl("rttpid");
+    fh.SetCongestionControlAttribute("PredictorFile", StringValue(predictor));
     fh.SetQueueDisc("ns3::RedEcnQueueDisc");
     Ptr<RdmaFabric> f = fh.Build(topo);
     Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(f);
@@ -501,7 +501,6 @@ RunSmallIncast(const std::string& predictor)
     std::cout << "rttpid small incast, predictor '" << predictor << "': mean RTT " << res.meanRttUs
               << " us over " << res.samples << " samples, " << res.pauses << " PAUSE, "
               << res.completed << " completed, mean FCT " << res.sumFct / 4 * 1e3 << " ms\n";
-    Config::SetDefault("ns3::RdmaRttPid::PredictorFile", StringValue(""));
     return res;
 }
 } // namespace
