@@ -19,17 +19,18 @@
 // It also times the pieces of a parallel run: --rounds=N, N synchronization rounds with one
 // event per rank and round and no frame (the round cost of scripts/parallel_model.py), and
 // --frames=N --log=false, N frames crossing ranks (against the same frames on one rank).
-// --report=FILE writes the per-rank statistics (FabricParallel::RankReport) there.
+// --report=FILE writes the per-rank statistics (ParallelRun::RankReport) there.
 
 #include "ns3/command-line.h"
 #include "ns3/core-module.h"
 #include "ns3/data-rate.h"
-#include "ns3/fabric-parallel.h"
 #include "ns3/mac48-address.h"
 #include "ns3/node.h"
+#include "ns3/parallel-run.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-header.h"
 #include "ns3/pfc-net-device.h"
+#include "ns3/rank-transport.h"
 
 #include <chrono>
 #include <fstream>
@@ -111,7 +112,7 @@ Frame(uint32_t size, uint32_t seed)
 int
 main(int argc, char* argv[])
 {
-    FabricParallel::Init(&argc, &argv);
+    ParallelRun::Init(&argc, &argv);
     Time::SetResolution(Time::PS);
     std::string out = "mpi-check.txt";
     Time delay = MicroSeconds(1);
@@ -132,8 +133,8 @@ main(int argc, char* argv[])
     cmd.Parse(argc, argv);
     try
     {
-        FabricParallel::Start();
-        const uint32_t ranks = FabricParallel::GetSize();
+        ParallelRun::Start();
+        const uint32_t ranks = ParallelRun::GetSize();
         if (ranks > 2)
         {
             throw std::invalid_argument("run on 1 or 2 ranks (got " + std::to_string(ranks) + ")");
@@ -158,14 +159,14 @@ main(int argc, char* argv[])
             {
                 throw std::invalid_argument("the link between the ranks needs a positive delay");
             }
-            FabricParallel::SetCutLinks({{0,
-                                        n[0]->GetId(),
-                                        d[0]->GetIfIndex(),
-                                        1,
-                                        n[1]->GetId(),
-                                        d[1]->GetIfIndex(),
-                                        delay}},
-                                      {FabricParallel::GetRank() == 0 ? d[0] : d[1]});
+            RankTransport::SetCutLinks({{0,
+                                         n[0]->GetId(),
+                                         d[0]->GetIfIndex(),
+                                         1,
+                                         n[1]->GetId(),
+                                         d[1]->GetIfIndex(),
+                                         delay}},
+                                       {ParallelRun::GetRank() == 0 ? d[0] : d[1]});
         }
         g_logFrames = log;
         if (rounds > 0)
@@ -173,7 +174,7 @@ main(int argc, char* argv[])
             frames = 0;
             for (uint32_t i = 0; i < 2; ++i)
             {
-                if (FabricParallel::IsLocal(n[i]))
+                if (RankTransport::IsLocal(n[i]))
                 {
                     Simulator::ScheduleWithContext(n[i]->GetId(), delay, &Tick, rounds, delay);
                 }
@@ -189,7 +190,7 @@ main(int argc, char* argv[])
                 NanoSeconds(10 * k),
                 [=]()
                 {
-                    if (FabricParallel::IsLocal(n[0]))
+                    if (RankTransport::IsLocal(n[0]))
                     {
                         d[0]->Send(Frame(size, k), d[1]->GetAddress(), types[k % 4]);
                     }
@@ -202,7 +203,7 @@ main(int argc, char* argv[])
                                            t,
                                            [=]()
                                            {
-                                               if (FabricParallel::IsLocal(n[1]))
+                                               if (RankTransport::IsLocal(n[1]))
                                                {
                                                    f();
                                                }
@@ -241,18 +242,18 @@ main(int argc, char* argv[])
         double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         // Each rank logged what its node received; rank 0 writes both logs.
         std::string mine = g_log[0].str() + g_log[1].str();
-        std::string report = FabricParallel::RankReport(wall);
-        const uint64_t received = FabricParallel::SumAll(g_received[0] + g_received[1]);
-        const uint64_t events = FabricParallel::SumAll(Simulator::GetEventCount());
-        wall = FabricParallel::MaxAll(wall);
-        std::vector<std::string> parts = FabricParallel::Gather(mine);
-        auto traffic = FabricParallel::GetTraffic();
+        std::string report = ParallelRun::RankReport(wall);
+        const uint64_t received = ParallelRun::SumAll(g_received[0] + g_received[1]);
+        const uint64_t events = ParallelRun::SumAll(Simulator::GetEventCount());
+        wall = ParallelRun::MaxAll(wall);
+        std::vector<std::string> parts = ParallelRun::Gather(mine);
+        auto traffic = RankTransport::GetTraffic();
         std::ostringstream who;
-        who << FabricParallel::Who() << "sent " << traffic.framesSent << " frames ("
+        who << ParallelRun::Who() << "sent " << traffic.framesSent << " frames ("
             << traffic.bytesSent << " bytes) to the other rank, received " << traffic.framesReceived
             << "\n";
-        std::vector<std::string> lines = FabricParallel::Gather(who.str());
-        if (FabricParallel::IsRoot())
+        std::vector<std::string> lines = ParallelRun::Gather(who.str());
+        if (ParallelRun::IsRoot())
         {
             std::string all;
             for (const auto& p : parts)
@@ -274,9 +275,9 @@ main(int argc, char* argv[])
     }
     catch (const std::exception& e)
     {
-        return FabricParallel::Fail(e.what());
+        return ParallelRun::Fail(e.what());
     }
     Simulator::Destroy();
-    FabricParallel::Finish();
+    ParallelRun::Finish();
     return 0;
 }

@@ -228,7 +228,7 @@ private:
  * \brief Builds an RdmaFabric from a TopologySpec: PfcNetDevice/PfcChannel links, a RdmaSwitch
  * (with SwitchMmu and egress queue discs) on every switch node, an RdmaNic on every host, host
  * addresses 10.0.0.0 + index + 1, and all-shortest-path routes for per-flow ECMP.
- *
+ * *
  * Like PointToPointHelper, attributes of each created object type are set on the helper before
  * Build(). Unless AutoHeadroom is off, each switch's PFC headroom is sized for its fastest,
  * longest link: 2 x delay x rate + 3 full frames (in flight both ways, the frame being sent when

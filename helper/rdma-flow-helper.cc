@@ -5,7 +5,7 @@
 #include "rdma-flow-helper.h"
 
 #include "ns3/bth-header.h"
-#include "ns3/fabric-parallel.h"
+#include "ns3/parallel-run.h"
 #include "ns3/simulator.h"
 
 #include <sstream>
@@ -25,7 +25,7 @@ RdmaFlowHelper::RdmaFlowHelper(Ptr<RdmaFabric> fabric)
     : m_fabric(fabric)
 {
     m_connected.assign(fabric->GetNNodes(), false);
-    if (FabricParallel::IsEnabled())
+    if (ParallelRun::IsEnabled())
     {
         // A rank whose hosts send nothing is done from the start (all flows are added before
         // the simulation runs).
@@ -234,7 +234,7 @@ void
 RdmaFlowHelper::Completed(const RdmaFlowRecord& rec)
 {
     m_completed++;
-    if (FabricParallel::IsEnabled())
+    if (ParallelRun::IsEnabled())
     {
         CheckLocalDone();
     }
@@ -249,7 +249,7 @@ RdmaFlowHelper::CheckLocalDone()
 {
     if (m_stopWhenDone && m_completed == m_localFlows)
     {
-        FabricParallel::NotifyLocalDone(m_drain);
+        ParallelRun::NotifyLocalDone(m_drain);
     }
 }
 

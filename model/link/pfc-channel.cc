@@ -4,9 +4,9 @@
  */
 #include "pfc-channel.h"
 
-#include "ns3/fabric-parallel.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/rank-transport.h"
 #include "ns3/simulator.h"
 #include "pfc-net-device.h"
 
@@ -91,7 +91,7 @@ PfcChannel::TransmitStart(
                                    "no device or no node");
         }
         dir.context = dir.dst->GetNode()->GetId();
-        dir.remote = !FabricParallel::IsLocal(dir.dst->GetNode());
+        dir.remote = !RankTransport::IsLocal(dir.dst->GetNode());
         dir.contextKnown = true;
     }
     NS_ASSERT(now == Simulator::Now());
@@ -101,7 +101,7 @@ PfcChannel::TransmitStart(
     {
         // The far end runs on another rank: the frame's bytes travel there through MPI, to
         // arrive at the same time as on a local link.
-        FabricParallel::SendFrame(packet, protocol, src, dir.dst, arrival);
+        RankTransport::SendFrame(packet, protocol, src, dir.dst, arrival);
         return;
     }
     dir.wire.push_back({packet, protocol});

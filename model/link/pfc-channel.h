@@ -27,9 +27,9 @@ class PfcNetDevice;
  *
  * Each direction keeps its frames on the wire in a FIFO and one reusable event object delivers
  * the oldest of them each time it fires (scheduled once per frame, at that frame's arrival), so
- * carrying a frame allocates nothing. In a parallel run (FabricParallel), a direction whose
+ * carrying a frame allocates nothing. In a parallel run (ParallelRun), a direction whose
  * receiving node runs on another MPI rank hands each frame, with the same arrival time, to
- * FabricParallel::SendFrame instead; the Delay attribute is then ns-3's lookahead.
+ * RankTransport::SendFrame instead; the Delay attribute is then ns-3's lookahead.
  */
 class PfcChannel : public Channel
 {
@@ -101,7 +101,7 @@ private:
         PfcNetDevice* dst{nullptr};    //!< the receiving device (owned by the channel's list)
         uint32_t context{0};           //!< the receiving node's id (event context)
         bool contextKnown{false};      //!< context has been looked up
-        bool remote{false};            //!< dst runs on another MPI rank (FabricParallel)
+        bool remote{false};            //!< dst runs on another MPI rank (RankTransport)
         Time lastArrival{Time::Min()}; //!< arrival time of the newest frame on the wire
 
     protected:
