@@ -5,13 +5,14 @@
 
 // dcon-mpi-check: frames keep their bytes and their timing when they cross MPI ranks.
 //
-// Two nodes joined by one PfcChannel (100 Gb/s, --delay, default 1 us). Node 0 sends a train of
+// Two nodes joined by one link (100 Gb/s, --delay, default 1 us). Node 0 sends a train of
 // frames of many sizes and EtherTypes (patterned payload bytes) to node 1, node 1 sends data and
 // PFC PAUSE/RESUME frames back; each side logs every frame it receives: arrival time in
 // picoseconds, EtherType, size and an FNV-1a hash of the bytes. Run once sequentially and once
 // with the two nodes on two ranks (mpirun -np 2): the logs (--out, written by rank 0) must be
 // identical, byte for byte. On two ranks the link is cut by the partition, so every frame travels
-// through MPI; the program also reports the frames each rank sent to the other.
+// through MPI (a PfcRemoteChannel, as RdmaFabricHelper makes for cut links; a PfcChannel on one
+// rank); the program also reports the frames each rank sent to the other.
 //
 //   build-mpi/bin/dcon-mpi-check --out=seq.txt
 //   mpirun -np 2 build-mpi/bin/dcon-mpi-check --out=par.txt && cmp seq.txt par.txt
@@ -30,6 +31,7 @@
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-header.h"
 #include "ns3/pfc-net-device.h"
+#include "ns3/pfc-remote-channel.h"
 #include "ns3/rank-transport.h"
 
 #include <chrono>
@@ -140,7 +142,10 @@ main(int argc, char* argv[])
             throw std::invalid_argument("run on 1 or 2 ranks (got " + std::to_string(ranks) + ")");
         }
         Ptr<Node> n[2] = {CreateObject<Node>(0), CreateObject<Node>(ranks - 1)};
-        Ptr<PfcChannel> ch = CreateObject<PfcChannel>();
+        // The link between the ranks carries frames to the other rank (as RdmaFabricHelper
+        // makes it for the links its partition cuts).
+        Ptr<PfcChannel> ch = ranks == 2 ? Ptr<PfcChannel>(CreateObject<PfcRemoteChannel>())
+                                        : CreateObject<PfcChannel>();
         ch->SetAttribute("Delay", TimeValue(delay));
         Ptr<PfcNetDevice> d[2];
         for (uint32_t i = 0; i < 2; ++i)

@@ -8,6 +8,7 @@
 #include "ns3/global-value.h"
 #include "ns3/log.h"
 #include "ns3/pfc-channel.h"
+#include "ns3/pfc-remote-channel.h"
 #include "ns3/pointer.h"
 #include "ns3/queue-size.h"
 #include "ns3/rank-transport.h"
@@ -396,6 +397,7 @@ RdmaFabricHelper::RdmaFabricHelper()
     m_mmuFactory.SetTypeId(SwitchMmu::GetTypeId());
     m_deviceFactory.SetTypeId(PfcNetDevice::GetTypeId());
     m_channelFactory.SetTypeId(PfcChannel::GetTypeId());
+    m_remoteChannelFactory.SetTypeId(PfcRemoteChannel::GetTypeId());
     m_nicFactory.SetTypeId(RdmaNic::GetTypeId());
     m_queueFactory.SetTypeId(RedEcnQueueDisc::GetTypeId());
 }
@@ -785,7 +787,11 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
         link.b = spec.b;
         link.rate = spec.rate;
         link.delay = spec.delay;
-        Ptr<PfcChannel> ch = m_channelFactory.Create<PfcChannel>();
+        // A link between ranks carries its frames to the other rank (as PointToPointHelper
+        // makes a PointToPointRemoteChannel).
+        Ptr<PfcChannel> ch = f->m_rank[spec.a] == f->m_rank[spec.b]
+                                 ? m_channelFactory.Create<PfcChannel>()
+                                 : m_remoteChannelFactory.Create<PfcChannel>();
         ch->SetAttribute("Delay", TimeValue(spec.delay));
         auto attach = [&](uint32_t node, uint32_t& port, Ptr<PfcNetDevice>& dev)
         {
@@ -819,7 +825,7 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
     }
     if (RankTransport::IsEnabled())
     {
-        // Links between ranks: frames cross them through MPI (PfcChannel, RankTransport).
+        // Links between ranks: frames cross them through MPI (PfcRemoteChannel, RankTransport).
         std::vector<RankTransport::CutLink> cut;
         std::vector<Ptr<PfcNetDevice>> local;
         for (const auto& l : f->m_links)

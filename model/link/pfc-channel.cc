@@ -6,7 +6,6 @@
 
 #include "ns3/log.h"
 #include "ns3/node.h"
-#include "ns3/rank-transport.h"
 #include "ns3/simulator.h"
 #include "pfc-net-device.h"
 
@@ -78,11 +77,20 @@ PfcChannel::Attach(Ptr<PfcNetDevice> device)
     m_devices[m_nDevices++] = device;
 }
 
+Time
+PfcChannel::ReserveArrival(std::size_t to, Time now, Time txTime)
+{
+    Direction& dir = *m_toward[to];
+    Time arrival = std::max(now + txTime + m_delay, dir.lastArrival);
+    dir.lastArrival = arrival;
+    return arrival;
+}
+
 void
 PfcChannel::TransmitStart(
     const Ptr<Packet>& packet, uint16_t protocol, const PfcNetDevice* src, Time now, Time txTime)
 {
-    Direction& dir = *m_toward[PeekPointer(m_devices[0]) == src ? 1 : 0];
+    Direction& dir = *m_toward[Toward(src)];
     if (!dir.contextKnown)
     {
         if (!dir.dst || !dir.dst->GetNode())
@@ -91,19 +99,11 @@ PfcChannel::TransmitStart(
                                    "no device or no node");
         }
         dir.context = dir.dst->GetNode()->GetId();
-        dir.remote = !RankTransport::IsLocal(dir.dst->GetNode());
         dir.contextKnown = true;
     }
     NS_ASSERT(now == Simulator::Now());
     Time arrival = std::max(now + txTime + m_delay, dir.lastArrival);
     dir.lastArrival = arrival;
-    if (dir.remote)
-    {
-        // The far end runs on another rank: the frame's bytes travel there through MPI, to
-        // arrive at the same time as on a local link.
-        RankTransport::SendFrame(packet, protocol, src, dir.dst, arrival);
-        return;
-    }
     dir.wire.push_back({packet, protocol});
     dir.Ref(); // the simulator releases one reference after each delivery
     Simulator::ScheduleWithContext(dir.context, arrival - now, &dir);

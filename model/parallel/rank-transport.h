@@ -25,9 +25,9 @@ class PfcNetDevice;
  *
  * In a parallel run every rank builds the whole fabric (ns-3's convention); a node belongs to
  * the rank given by its system id (RdmaFabricHelper's partition), and only that rank runs its
- * events. A PfcChannel whose far end is on another rank computes a frame's arrival exactly as
- * on a local link (serialization + propagation delay, FIFO on the wire) and hands the frame to
- * SendFrame, which sends it as real bytes (an Ethernet header,
+ * events. A link whose two ends are on different ranks is a PfcRemoteChannel: it computes a
+ * frame's arrival exactly as on a local link (serialization + propagation delay, FIFO on the
+ * wire) and hands the frame to SendFrame, which sends it as real bytes (an Ethernet header,
  * then the L3 packet) to the far end's rank; there the frame is delivered to its device at its
  * arrival. Under ns3::DistributedSimulatorImpl (granted time windows) the frames of one
  * synchronization round travel together (ExchangeFrames, at the start of the next round, started
@@ -119,7 +119,7 @@ public:
                             const std::vector<Ptr<PfcNetDevice>>& devices);
 
     /**
-     * \brief Send a frame to the far end of a cut link (called by PfcChannel).
+     * \brief Send a frame to the far end of a cut link (called by PfcRemoteChannel).
      * \param packet the L3 packet
      * \param protocol its EtherType
      * \param src the sending device
