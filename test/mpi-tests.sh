@@ -36,6 +36,9 @@ PY=/usr/bin/python3
 if [ "$CASE" = build ]; then
   tree="$ROOT/build-mpi/ns3-tree"
   [ -d "$tree/cmake-cache" ] || { echo "error: no $tree/cmake-cache (run scripts/setup-mpi.sh)" >&2; exit 2; }
+  # shellcheck source=scripts/ns3-source.sh
+  source "$ROOT/scripts/ns3-source.sh"
+  ns3_drop_stale_headers "$tree" # (a header of dcon moved since the last build)
   CLICOLOR=0 cmake --build "$tree/cmake-cache" -j "$(nproc)" \
     --target dcon-testbed dcon-bench dcon-large-scale dcon-mpi-check >"$ROOT/build-mpi/rebuild.log" 2>&1 || {
     grep -E "error|FAILED" "$ROOT/build-mpi/rebuild.log" | head -20
@@ -88,9 +91,9 @@ case_frames() {
 case_hooks() {
   for e in "${engines[@]}"; do
     "${MPIRUN[@]}" "$BIN/dcon-mpi-check" --out="$WORK/h.txt" --report="$WORK/frames.json" \
-      --SimulatorImplementationType=$e >/dev/null
+      --SimulatorImplementationType="$e" >/dev/null
     "${MPIRUN[@]}" "$BIN/dcon-mpi-check" --rounds=300 --out="$WORK/h.txt" \
-      --report="$WORK/rounds.json" --SimulatorImplementationType=$e >/dev/null
+      --report="$WORK/rounds.json" --SimulatorImplementationType="$e" >/dev/null
     $PY - "$WORK/frames.json" "$WORK/rounds.json" "$e" <<'PY' || fail "$e: the hooks on MPI calls"
 import json, sys
 frames, rounds = (json.load(open(f)) for f in sys.argv[1:3])
