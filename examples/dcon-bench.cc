@@ -56,10 +56,10 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/fabric-monitor.h"
-#include "ns3/fabric-parallel.h"
 #include "ns3/hpcc-format.h"
 #include "ns3/log.h"
 #include "ns3/parallel-options.h"
+#include "ns3/parallel-run.h"
 #include "ns3/program-frame.h"
 #include "ns3/queue-size.h"
 #include "ns3/rank-partition.h"
@@ -364,7 +364,7 @@ WriteRunFiles(const std::string& dir,
 int
 main(int argc, char* argv[])
 {
-    FabricParallel::Init(&argc, &argv); // MPI builds: mpirun -np N runs one simulation on N ranks
+    ParallelRun::Init(&argc, &argv); // MPI builds: mpirun -np N runs one simulation on N ranks
     Time::SetResolution(Time::PS);
     RdmaFabricHelper::UseFastScheduler(); // before Parse: --SchedulerType overrides
     ProgramFrame frame("dcon-bench", __FILE__);
@@ -484,7 +484,7 @@ main(int argc, char* argv[])
         }
         frame.Parse(argc, argv);
 
-        FabricParallel::Start();
+        ParallelRun::Start();
         if (spreading && outdir.empty())
         {
             throw std::invalid_argument("--spreading writes its results as files: give --outdir");
@@ -500,7 +500,7 @@ main(int argc, char* argv[])
         const std::string& queue = ccEntry.queueDisc;
         frame.CheckUse(RdmaFabricHelper::GetCreatedTypes(cc, queue),
                        "--cc=" + cc + " with " + queue);
-        if (par.nodeWork && (outdir.empty() || FabricParallel::IsEnabled()))
+        if (par.nodeWork && (outdir.empty() || ParallelRun::IsEnabled()))
         {
             throw std::invalid_argument("--nodeWork: needs --outdir and a sequential run");
         }
@@ -650,7 +650,7 @@ main(int argc, char* argv[])
         }
         // The output folder, ready and writable before the run (and not made for a run refused
         // while it was set up).
-        if (!outdir.empty() && FabricParallel::IsRoot())
+        if (!outdir.empty() && ParallelRun::IsRoot())
         {
             std::vector<std::string> kinds = FabricMonitor::GetOutputKinds();
             kinds.insert(kinds.end(), {"flows.txt", "run.json", "parallel.json"});
@@ -726,7 +726,7 @@ main(int argc, char* argv[])
         getrusage(RUSAGE_SELF, &ru);
         r.maxRssKb = ru.ru_maxrss;
         std::string report;
-        if (FabricParallel::IsEnabled())
+        if (ParallelRun::IsEnabled())
         {
             // Totals over the ranks (each counted only what its own nodes did); the times and
             // memory are the largest rank's. Collective calls, in the same order on every rank.
@@ -734,7 +734,7 @@ main(int argc, char* argv[])
             {
                 monitor->Collect();
             }
-            report = FabricParallel::RankReport(r.runSeconds);
+            report = ParallelRun::RankReport(r.runSeconds);
             for (uint64_t* x : {&r.events,
                                 &r.linkFrames,
                                 &r.pauseFrames,
@@ -747,23 +747,23 @@ main(int argc, char* argv[])
                                 &r.cnps,
                                 &r.drops})
             {
-                *x = FabricParallel::SumAll(*x);
+                *x = ParallelRun::SumAll(*x);
             }
-            r.flowsCompleted = FabricParallel::SumAll(r.flowsCompleted);
+            r.flowsCompleted = ParallelRun::SumAll(r.flowsCompleted);
             r.lastCompletion = PicoSeconds(static_cast<int64_t>(
-                FabricParallel::MaxAll(static_cast<double>(r.lastCompletion.GetPicoSeconds()))));
-            r.maxBufferBytes = static_cast<uint64_t>(
-                FabricParallel::MaxAll(static_cast<double>(r.maxBufferBytes)));
-            r.maxRssKb = static_cast<long>(FabricParallel::MaxAll(static_cast<double>(r.maxRssKb)));
-            r.runSeconds = FabricParallel::MaxAll(r.runSeconds);
-            r.runCpuSeconds = FabricParallel::MaxAll(r.runCpuSeconds);
+                ParallelRun::MaxAll(static_cast<double>(r.lastCompletion.GetPicoSeconds()))));
+            r.maxBufferBytes
+                = static_cast<uint64_t>(ParallelRun::MaxAll(static_cast<double>(r.maxBufferBytes)));
+            r.maxRssKb = static_cast<long>(ParallelRun::MaxAll(static_cast<double>(r.maxRssKb)));
+            r.runSeconds = ParallelRun::MaxAll(r.runSeconds);
+            r.runCpuSeconds = ParallelRun::MaxAll(r.runCpuSeconds);
             std::string mine;
             for (const auto& [reason, n] : r.dropsByReason)
             {
                 mine += reason + " " + std::to_string(n) + "\n";
             }
             std::map<std::string, uint64_t> byReason;
-            for (const std::string& part : FabricParallel::Gather(mine))
+            for (const std::string& part : ParallelRun::Gather(mine))
             {
                 std::istringstream in(part);
                 std::string reason;
@@ -774,13 +774,13 @@ main(int argc, char* argv[])
                 }
             }
             r.dropsByReason = byReason;
-            if (!FabricParallel::IsRoot())
+            if (!ParallelRun::IsRoot())
             {
                 Simulator::Destroy();
-                FabricParallel::Finish();
+                ParallelRun::Finish();
                 return 0; // rank 0 reports
             }
-            std::cout << "ranks                  " << FabricParallel::GetSize() << " (per rank: "
+            std::cout << "ranks                  " << ParallelRun::GetSize() << " (per rank: "
                       << (outdir.empty() ? std::string("--outdir") : outdir + "/parallel.json")
                       << ")\n";
         }
@@ -820,7 +820,7 @@ main(int argc, char* argv[])
         return ProgramFrame::Fail(e);
     }
     Simulator::Destroy();
-    FabricParallel::Finish();
+    ParallelRun::Finish();
     if (validate)
     {
         std::string why;

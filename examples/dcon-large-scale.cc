@@ -34,9 +34,9 @@
 
 #include "ns3/atomic-output-file.h"
 #include "ns3/core-module.h"
-#include "ns3/fabric-parallel.h"
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/parallel-options.h"
+#include "ns3/parallel-run.h"
 #include "ns3/program-frame.h"
 #include "ns3/rank-partition.h"
 #include "ns3/rdma-cc-registry.h"
@@ -67,7 +67,7 @@ Nowhere()
 int
 main(int argc, char* argv[])
 {
-    FabricParallel::Init(&argc, &argv); // MPI builds: mpirun -np N runs one simulation on N ranks
+    ParallelRun::Init(&argc, &argv); // MPI builds: mpirun -np N runs one simulation on N ranks
     Time::SetResolution(Time::PS);
     RdmaFabricHelper::UseFastScheduler(); // before Parse: --SchedulerType overrides
     ProgramFrame frame("dcon-large-scale", __FILE__);
@@ -186,7 +186,7 @@ main(int argc, char* argv[])
         frame.CheckUse(RdmaFabricHelper::GetCreatedTypes(cfg.cc, queue),
                        "--cc=" + cfg.cc + " with " + queue);
 
-        FabricParallel::Start();
+        ParallelRun::Start();
         cfg.SetScale(scale);
         cfg.spines = spines ? spines : cfg.spines;
         cfg.leaves = leaves ? leaves : cfg.leaves;
@@ -208,21 +208,21 @@ main(int argc, char* argv[])
             RankPartition::Write(std::cout, RankPartition::Balanced(topo, par.writePartition));
             return 0;
         }
-        if (par.nodeWork && FabricParallel::IsEnabled())
+        if (par.nodeWork && ParallelRun::IsEnabled())
         {
             throw std::invalid_argument("--nodeWork: the node and link counts are written by "
                                         "sequential runs only");
         }
         DconLargeScale run(cfg);
-        if (FabricParallel::IsRoot())
+        if (ParallelRun::IsRoot())
         {
             std::vector<std::string> kinds = FabricMonitor::GetOutputKinds();
             kinds.insert(kinds.end(), {"flows.txt", "run.json", "parallel.json"});
             frame.PrepareOutputFolder(outdir, kinds);
         }
-        std::ostream& log = FabricParallel::IsRoot() ? std::cout : Nowhere();
+        std::ostream& log = ParallelRun::IsRoot() ? std::cout : Nowhere();
         const auto [arrivalStart, arrivalDuration] = run.GetArrivalWindow();
-        log << FabricParallel::Who() << "fabric " << cfg.spines << " spines x " << cfg.leaves
+        log << ParallelRun::Who() << "fabric " << cfg.spines << " spines x " << cfg.leaves
             << " leaves x " << cfg.hostsPerLeaf << " hosts; ";
         if (cfg.flowFile.empty())
         {
@@ -236,8 +236,8 @@ main(int argc, char* argv[])
         log << run.GetFlowSpecs().size() << " flows in " << arrivalDuration.As(Time::MS)
             << std::endl;
         double wall = run.Run();
-        std::string report = FabricParallel::RankReport(wall);
-        wall = FabricParallel::MaxAll(wall);
+        std::string report = ParallelRun::RankReport(wall);
+        wall = ParallelRun::MaxAll(wall);
         run.Write(outdir, wall, frame.GetRunJsonMembers());
         if (par.nodeWork)
         {
@@ -259,6 +259,6 @@ main(int argc, char* argv[])
         return ProgramFrame::Fail(e);
     }
     Simulator::Destroy();
-    FabricParallel::Finish();
+    ParallelRun::Finish();
     return 0;
 }

@@ -5,13 +5,14 @@
 
 // dcon-mpi-check: frames keep their bytes and their timing when they cross MPI ranks.
 //
-// Two nodes joined by one PfcChannel (100 Gb/s, --delay, default 1 us). Node 0 sends a train of
+// Two nodes joined by one link (100 Gb/s, --delay, default 1 us). Node 0 sends a train of
 // frames of many sizes and EtherTypes (patterned payload bytes) to node 1, node 1 sends data and
 // PFC PAUSE/RESUME frames back; each side logs every frame it receives: arrival time in
 // picoseconds, EtherType, size and an FNV-1a hash of the bytes. Run once sequentially and once
 // with the two nodes on two ranks (mpirun -np 2): the logs (--out, written by rank 0) must be
 // identical, byte for byte. On two ranks the link is cut by the partition, so every frame travels
-// through MPI; the program also reports the frames each rank sent to the other.
+// through MPI (a PfcRemoteChannel, as RdmaFabricHelper makes for cut links; a PfcChannel on one
+// rank); the program also reports the frames each rank sent to the other.
 //
 //   build-mpi/bin/dcon-mpi-check --out=seq.txt
 //   mpirun -np 2 build-mpi/bin/dcon-mpi-check --out=par.txt && cmp seq.txt par.txt
@@ -19,17 +20,19 @@
 // It also times the pieces of a parallel run: --rounds=N, N synchronization rounds with one
 // event per rank and round and no frame (the round cost of scripts/parallel_model.py), and
 // --frames=N --log=false, N frames crossing ranks (against the same frames on one rank).
-// --report=FILE writes the per-rank statistics (FabricParallel::RankReport) there.
+// --report=FILE writes the per-rank statistics (ParallelRun::RankReport) there.
 
 #include "ns3/command-line.h"
 #include "ns3/core-module.h"
 #include "ns3/data-rate.h"
-#include "ns3/fabric-parallel.h"
 #include "ns3/mac48-address.h"
 #include "ns3/node.h"
+#include "ns3/parallel-run.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-header.h"
 #include "ns3/pfc-net-device.h"
+#include "ns3/pfc-remote-channel.h"
+#include "ns3/rank-transport.h"
 
 #include <chrono>
 #include <fstream>
@@ -111,7 +114,7 @@ Frame(uint32_t size, uint32_t seed)
 int
 main(int argc, char* argv[])
 {
-    FabricParallel::Init(&argc, &argv);
+    ParallelRun::Init(&argc, &argv);
     Time::SetResolution(Time::PS);
     std::string out = "mpi-check.txt";
     Time delay = MicroSeconds(1);
@@ -132,14 +135,17 @@ main(int argc, char* argv[])
     cmd.Parse(argc, argv);
     try
     {
-        FabricParallel::Start();
-        const uint32_t ranks = FabricParallel::GetSize();
+        ParallelRun::Start();
+        const uint32_t ranks = ParallelRun::GetSize();
         if (ranks > 2)
         {
             throw std::invalid_argument("run on 1 or 2 ranks (got " + std::to_string(ranks) + ")");
         }
         Ptr<Node> n[2] = {CreateObject<Node>(0), CreateObject<Node>(ranks - 1)};
-        Ptr<PfcChannel> ch = CreateObject<PfcChannel>();
+        // The link between the ranks carries frames to the other rank (as RdmaFabricHelper
+        // makes it for the links its partition cuts).
+        Ptr<PfcChannel> ch = ranks == 2 ? Ptr<PfcChannel>(CreateObject<PfcRemoteChannel>())
+                                        : CreateObject<PfcChannel>();
         ch->SetAttribute("Delay", TimeValue(delay));
         Ptr<PfcNetDevice> d[2];
         for (uint32_t i = 0; i < 2; ++i)
@@ -158,14 +164,14 @@ main(int argc, char* argv[])
             {
                 throw std::invalid_argument("the link between the ranks needs a positive delay");
             }
-            FabricParallel::SetCutLinks({{0,
-                                        n[0]->GetId(),
-                                        d[0]->GetIfIndex(),
-                                        1,
-                                        n[1]->GetId(),
-                                        d[1]->GetIfIndex(),
-                                        delay}},
-                                      {FabricParallel::GetRank() == 0 ? d[0] : d[1]});
+            RankTransport::SetCutLinks({{0,
+                                         n[0]->GetId(),
+                                         d[0]->GetIfIndex(),
+                                         1,
+                                         n[1]->GetId(),
+                                         d[1]->GetIfIndex(),
+                                         delay}},
+                                       {ParallelRun::GetRank() == 0 ? d[0] : d[1]});
         }
         g_logFrames = log;
         if (rounds > 0)
@@ -173,7 +179,7 @@ main(int argc, char* argv[])
             frames = 0;
             for (uint32_t i = 0; i < 2; ++i)
             {
-                if (FabricParallel::IsLocal(n[i]))
+                if (RankTransport::IsLocal(n[i]))
                 {
                     Simulator::ScheduleWithContext(n[i]->GetId(), delay, &Tick, rounds, delay);
                 }
@@ -189,7 +195,7 @@ main(int argc, char* argv[])
                 NanoSeconds(10 * k),
                 [=]()
                 {
-                    if (FabricParallel::IsLocal(n[0]))
+                    if (RankTransport::IsLocal(n[0]))
                     {
                         d[0]->Send(Frame(size, k), d[1]->GetAddress(), types[k % 4]);
                     }
@@ -202,7 +208,7 @@ main(int argc, char* argv[])
                                            t,
                                            [=]()
                                            {
-                                               if (FabricParallel::IsLocal(n[1]))
+                                               if (RankTransport::IsLocal(n[1]))
                                                {
                                                    f();
                                                }
@@ -241,18 +247,18 @@ main(int argc, char* argv[])
         double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         // Each rank logged what its node received; rank 0 writes both logs.
         std::string mine = g_log[0].str() + g_log[1].str();
-        std::string report = FabricParallel::RankReport(wall);
-        const uint64_t received = FabricParallel::SumAll(g_received[0] + g_received[1]);
-        const uint64_t events = FabricParallel::SumAll(Simulator::GetEventCount());
-        wall = FabricParallel::MaxAll(wall);
-        std::vector<std::string> parts = FabricParallel::Gather(mine);
-        auto traffic = FabricParallel::GetTraffic();
+        std::string report = ParallelRun::RankReport(wall);
+        const uint64_t received = ParallelRun::SumAll(g_received[0] + g_received[1]);
+        const uint64_t events = ParallelRun::SumAll(Simulator::GetEventCount());
+        wall = ParallelRun::MaxAll(wall);
+        std::vector<std::string> parts = ParallelRun::Gather(mine);
+        auto traffic = RankTransport::GetTraffic();
         std::ostringstream who;
-        who << FabricParallel::Who() << "sent " << traffic.framesSent << " frames ("
+        who << ParallelRun::Who() << "sent " << traffic.framesSent << " frames ("
             << traffic.bytesSent << " bytes) to the other rank, received " << traffic.framesReceived
             << "\n";
-        std::vector<std::string> lines = FabricParallel::Gather(who.str());
-        if (FabricParallel::IsRoot())
+        std::vector<std::string> lines = ParallelRun::Gather(who.str());
+        if (ParallelRun::IsRoot())
         {
             std::string all;
             for (const auto& p : parts)
@@ -274,9 +280,9 @@ main(int argc, char* argv[])
     }
     catch (const std::exception& e)
     {
-        return FabricParallel::Fail(e.what());
+        return ParallelRun::Fail(e.what());
     }
     Simulator::Destroy();
-    FabricParallel::Finish();
+    ParallelRun::Finish();
     return 0;
 }

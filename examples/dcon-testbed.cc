@@ -16,9 +16,9 @@
 // H2..H15 each send 35 flows of 64 KB to R1, one every 15 us (--burstInterval; the paper's
 // Fig. 7 default; 230us spreads them over the paper's "8 ms"), each at line rate, spread over
 // both spines by ECMP (--burstViaS0 pins the burst through S0). The placement is our reading of
-// the paper's text (see experiments/dcon-testbed.h and doc/dcon.rst). Switches: 22 MB shared buffer,
-// static PFC pause threshold 320 KB per ingress port; DCQCN's RED 5/200 KB, 1%; DCON's Q_ECN
-// 200 KB (the paper's "ECN threshold 200 KB").
+// the paper's text (see experiments/dcon-testbed.h and doc/dcon.rst). Switches: 22 MB shared
+// buffer, static PFC pause threshold 320 KB per ingress port; DCQCN's RED 5/200 KB, 1%; DCON's
+// Q_ECN 200 KB (the paper's "ECN threshold 200 KB").
 //
 // Expected with --cc=dcqcn (Fig. 2): L2's egress to R1 (P2/L2) fills, L2's ingress from S1
 // (P1/L2) reaches the PFC threshold, L2 pauses S1 and S1 pauses L0 and L1 (congestion
@@ -38,8 +38,8 @@
 #include "ns3/atomic-output-file.h"
 #include "ns3/core-module.h"
 #include "ns3/dcon-recorder.h"
-#include "ns3/fabric-parallel.h"
 #include "ns3/parallel-options.h"
+#include "ns3/parallel-run.h"
 #include "ns3/pfc-helper.h"
 #include "ns3/program-frame.h"
 #include "ns3/rdma-cc-registry.h"
@@ -53,7 +53,7 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
-    FabricParallel::Init(&argc, &argv); // MPI builds: mpirun -np N runs one simulation on N ranks
+    ParallelRun::Init(&argc, &argv); // MPI builds: mpirun -np N runs one simulation on N ranks
     Time::SetResolution(Time::PS);
     RdmaFabricHelper::UseFastScheduler(); // before Parse: --SchedulerType overrides
     ProgramFrame frame("dcon-testbed", __FILE__);
@@ -128,9 +128,9 @@ main(int argc, char* argv[])
         frame.CheckUse(RdmaFabricHelper::GetCreatedTypes(cfg.cc, queue),
                        "--cc=" + cfg.cc + " with " + queue);
 
-        FabricParallel::Start();
+        ParallelRun::Start();
         DconTestbed tb(cfg);
-        if (FabricParallel::IsRoot())
+        if (ParallelRun::IsRoot())
         {
             std::vector<std::string> kinds = FabricMonitor::GetOutputKinds();
             kinds.insert(kinds.end(),
@@ -148,14 +148,14 @@ main(int argc, char* argv[])
             }
         }
         double wall = tb.Run();
-        if (FabricParallel::IsEnabled())
+        if (ParallelRun::IsEnabled())
         {
-            std::string report = FabricParallel::RankReport(wall);
-            wall = FabricParallel::MaxAll(wall);
-            if (!FabricParallel::IsRoot())
+            std::string report = ParallelRun::RankReport(wall);
+            wall = ParallelRun::MaxAll(wall);
+            if (!ParallelRun::IsRoot())
             {
                 Simulator::Destroy();
-                FabricParallel::Finish();
+                ParallelRun::Finish();
                 return 0; // rank 0 holds every rank's results and writes them
             }
             WriteTextFile(cfg.outdir + "/parallel.json", report);
@@ -201,7 +201,7 @@ main(int argc, char* argv[])
                                         : "VALIDATION FAILED")
                       << "\n";
             Simulator::Destroy();
-            FabricParallel::Finish();
+            ParallelRun::Finish();
             return ok ? 0 : 1;
         }
     }
@@ -210,6 +210,6 @@ main(int argc, char* argv[])
         return ProgramFrame::Fail(e);
     }
     Simulator::Destroy();
-    FabricParallel::Finish();
+    ParallelRun::Finish();
     return 0;
 }

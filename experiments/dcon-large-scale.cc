@@ -5,9 +5,9 @@
 #include "dcon-large-scale.h"
 
 #include "ns3/atomic-output-file.h"
-#include "ns3/fabric-parallel.h"
 #include "ns3/flow-size-cdf.h"
 #include "ns3/hpcc-format.h"
+#include "ns3/parallel-run.h"
 #include "ns3/poisson-flow-generator.h"
 #include "ns3/rdma-dcqcn.h"
 #include "ns3/rng-seed-manager.h"
@@ -276,7 +276,7 @@ DconLargeScale::Write(const std::string& dir,
                       double wallSeconds,
                       const std::string& runRecord) const
 {
-    if (!FabricParallel::IsRoot())
+    if (!ParallelRun::IsRoot())
     {
         return; // rank 0 writes every file of a parallel run
     }

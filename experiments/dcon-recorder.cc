@@ -8,8 +8,8 @@
 #include "ns3/dcon-cnm-generator.h"
 #include "ns3/dcon-queue-disc.h"
 #include "ns3/fabric-monitor.h"
-#include "ns3/fabric-parallel.h"
 #include "ns3/monitor-codec.h"
+#include "ns3/parallel-run.h"
 #include "ns3/rdma-switch.h"
 #include "ns3/simulator.h"
 
@@ -276,7 +276,7 @@ DconRecorder::GetQueueTimes() const
 void
 DconRecorder::Collect()
 {
-    if (!FabricParallel::IsEnabled() || m_collected)
+    if (!ParallelRun::IsEnabled() || m_collected)
     {
         return;
     }
@@ -326,9 +326,9 @@ DconRecorder::Collect()
         }
         e.Put(q.latchedArrivals);
     }
-    std::vector<std::string> parts = FabricParallel::Gather(e.buf);
+    std::vector<std::string> parts = ParallelRun::Gather(e.buf);
     m_collected = true;
-    if (!FabricParallel::IsRoot())
+    if (!ParallelRun::IsRoot())
     {
         return;
     }

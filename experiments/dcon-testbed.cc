@@ -11,7 +11,6 @@
 #include "ns3/dcon-recorder.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
-#include "ns3/fabric-parallel.h"
 #include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/simulator.h"

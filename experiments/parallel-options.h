@@ -15,7 +15,7 @@ class ProgramFrame;
 
 /**
  * \ingroup dcon-experiments
- * \brief The command-line options of a program that can run on MPI ranks (FabricParallel):
+ * \brief The command-line options of a program that can run on MPI ranks (ParallelRun):
  * --partition, and for the speedup model (scripts/parallel_model.py) --writePartition and
  * --nodeWork.
  */

@@ -7,10 +7,10 @@
 #include "ns3/atomic-output-file.h"
 #include "ns3/attribute-text.h"
 #include "ns3/config.h"
-#include "ns3/fabric-parallel.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
 #include "ns3/output-files.h"
+#include "ns3/parallel-run.h"
 #include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/rng-seed-manager.h"
@@ -46,7 +46,7 @@ const char* const PRINT_OPTIONS[] = {"help",
                                      "PrintGlobals",
                                      "PrintAttributes"};
 
-/// The simulator engines of FabricParallel (MPI builds only).
+/// The simulator engines of ParallelRun (MPI builds only).
 const char* const PARALLEL_ENGINES[]
     = {"ns3::DistributedSimulatorImpl", "ns3::NullMessageSimulatorImpl"};
 
@@ -516,7 +516,7 @@ ProgramFrame::CheckGlobal(const std::string& name, const std::string& value) con
                                             "or ns3::NullMessageSimulatorImpl")
                               : std::string()));
         }
-        return; // FabricParallel::Start checks that a parallel engine exists in this build
+        return; // ParallelRun::Start checks that a parallel engine exists in this build
     }
     if (name == "SchedulerType")
     {
@@ -820,11 +820,11 @@ ProgramFrame::Fail(const std::exception& e)
 {
     if (dynamic_cast<const std::bad_alloc*>(&e))
     {
-        return FabricParallel::Fail("out of memory (" + std::string(e.what())
-                                    + "): the run needs more memory than this machine gives it; a "
-                                      "smaller fabric or fewer flows need less");
+        return ParallelRun::Fail("out of memory (" + std::string(e.what())
+                                 + "): the run needs more memory than this machine gives it; a "
+                                   "smaller fabric or fewer flows need less");
     }
-    return FabricParallel::Fail(e.what());
+    return ParallelRun::Fail(e.what());
 }
 
 Time

@@ -59,7 +59,7 @@ namespace ns3
  * - PrepareOutputFolder and WriteRunJson make the output folder and the run's record.
  *
  * The help (--help, --PrintAttributes=..., ...) is ns-3's. Errors are std::invalid_argument;
- * the program's main prints them as "error: ..." (FabricParallel::Fail).
+ * the program's main prints them as "error: ..." (ParallelRun::Fail).
  */
 class ProgramFrame
 {
@@ -223,7 +223,7 @@ public:
     void SetOwnedGlobal(const std::string& name, const std::string& how);
 
     /**
-     * \brief Whether the program runs on MPI ranks (FabricParallel::Start): only then a parallel
+     * \brief Whether the program runs on MPI ranks (ParallelRun::Start): only then a parallel
      * engine may be named by --SimulatorImplementationType.
      * \param parallel true for dcon-testbed, dcon-large-scale, dcon-bench
      */
@@ -234,7 +234,7 @@ public:
      * attribute defaults are set (Config::SetDefault) and recorded, the global values handed to
      * ns-3. --help and ns-3's other Print options print and exit as usual.
      * \throws std::invalid_argument naming the first argument refused
-     * \param argc main's argc (after FabricParallel::Init)
+     * \param argc main's argc (after ParallelRun::Init)
      * \param argv main's argv
      */
     void Parse(int argc, char* argv[]);
@@ -345,7 +345,7 @@ public:
     const std::string& GetProgram() const;
 
     /**
-     * \brief Report the error that ends a program: print "error: ..." (FabricParallel::Fail: in a
+     * \brief Report the error that ends a program: print "error: ..." (ParallelRun::Fail: in a
      * parallel run every rank stops); an allocation failure is named as such.
      * \param e the error
      * \return the exit status (2)

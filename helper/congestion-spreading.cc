@@ -6,8 +6,8 @@
 
 #include "atomic-output-file.h"
 #include "monitor-codec.h"
-#include "ns3/fabric-parallel.h"
 #include "ns3/log.h"
+#include "ns3/parallel-run.h"
 #include "ns3/rdma-queue-disc-item.h"
 #include "ns3/rdma-switch.h"
 #include "ns3/simulator.h"
@@ -45,7 +45,7 @@ void
 CongestionSpreading::Start()
 {
     NS_LOG_FUNCTION(this);
-    if (FabricParallel::IsEnabled())
+    if (ParallelRun::IsEnabled())
     {
         throw std::logic_error("congestion spreading is measured in sequential runs only (a "
                                "pause's root is known on the rank of the switch that sends it)");

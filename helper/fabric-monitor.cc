@@ -6,8 +6,8 @@
 
 #include "atomic-output-file.h"
 #include "monitor-codec.h"
-#include "ns3/fabric-parallel.h"
 #include "ns3/log.h"
+#include "ns3/parallel-run.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -379,14 +379,14 @@ FabricMonitor::GetOutputKinds()
 void
 FabricMonitor::Write(const std::string& dir, double wallSeconds) const
 {
-    if (FabricParallel::IsEnabled())
+    if (ParallelRun::IsEnabled())
     {
         if (!m_collected)
         {
             throw std::logic_error("FabricMonitor::Write: call Collect() on every rank after "
                                    "Simulator::Run in a parallel run");
         }
-        if (!FabricParallel::IsRoot())
+        if (!ParallelRun::IsRoot())
         {
             return; // rank 0 writes every file
         }
@@ -698,7 +698,7 @@ FabricMonitor::Counters(Totals& t)
 void
 FabricMonitor::Collect()
 {
-    if (!FabricParallel::IsEnabled() || m_collected)
+    if (!ParallelRun::IsEnabled() || m_collected)
     {
         return;
     }
@@ -708,7 +708,7 @@ FabricMonitor::Collect()
     }
     // Each rank's part. A node's objects on another rank hold zeros (they never run), so the
     // totals add up; samples of a port or flow are taken from the rank that runs it.
-    const uint32_t me = FabricParallel::GetRank();
+    const uint32_t me = ParallelRun::GetRank();
     Encoder e;
     e.Put<uint64_t>(m_records.size());
     for (const auto& r : m_records)
@@ -761,9 +761,9 @@ FabricMonitor::Collect()
     }
     e.PutTime(mineTotals.now);
 
-    std::vector<std::string> parts = FabricParallel::Gather(e.buf);
+    std::vector<std::string> parts = ParallelRun::Gather(e.buf);
     m_collected = true;
-    if (!FabricParallel::IsRoot())
+    if (!ParallelRun::IsRoot())
     {
         return;
     }

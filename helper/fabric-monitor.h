@@ -97,7 +97,7 @@ public:
     void Start(Time interval, Time stop);
 
     /**
-     * \brief In a parallel run (FabricParallel), bring every rank's records, PFC events, samples
+     * \brief In a parallel run (ParallelRun), bring every rank's records, PFC events, samples
      * and counters to rank 0, which then holds what a sequential run's monitor holds. A
      * collective call: every rank makes it once, after Simulator::Run and before any other
      * accessor. A sequential run does nothing.

@@ -5,12 +5,13 @@
 #include "rdma-fabric-helper.h"
 
 #include "ns3/abort.h"
-#include "ns3/fabric-parallel.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
 #include "ns3/pfc-channel.h"
+#include "ns3/pfc-remote-channel.h"
 #include "ns3/pointer.h"
 #include "ns3/queue-size.h"
+#include "ns3/rank-transport.h"
 #include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-switch-agent.h"
 #include "ns3/red-ecn-queue-disc.h"
@@ -237,7 +238,7 @@ RdmaFabric::GetRank(uint32_t node) const
 bool
 RdmaFabric::IsLocal(uint32_t node) const
 {
-    return FabricParallel::IsLocal(m_nodes.Get(node));
+    return RankTransport::IsLocal(m_nodes.Get(node));
 }
 
 RdmaNic::Stats
@@ -398,6 +399,7 @@ RdmaFabricHelper::RdmaFabricHelper()
     m_mmuFactory.SetTypeId(SwitchMmu::GetTypeId());
     m_deviceFactory.SetTypeId(PfcNetDevice::GetTypeId());
     m_channelFactory.SetTypeId(PfcChannel::GetTypeId());
+    m_remoteChannelFactory.SetTypeId(PfcRemoteChannel::GetTypeId());
     m_nicFactory.SetTypeId(RdmaNic::GetTypeId());
     m_queueFactory.SetTypeId(RedEcnQueueDisc::GetTypeId());
 }
@@ -735,7 +737,7 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
     Ptr<RdmaFabric> f = Create<RdmaFabric>();
     f->m_isSwitch = topo.isSwitch;
     // The partition: every rank builds every node; a node's system id is the rank that runs it.
-    const uint32_t ranks = FabricParallel::GetSize();
+    const uint32_t ranks = RankTransport::GetSize();
     f->m_rank.assign(n, 0);
     if (!m_partitionFile.empty())
     {
@@ -799,7 +801,11 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
         link.b = spec.b;
         link.rate = spec.rate;
         link.delay = spec.delay;
-        Ptr<PfcChannel> ch = m_channelFactory.Create<PfcChannel>();
+        // A link between ranks carries its frames to the other rank (as PointToPointHelper
+        // makes a PointToPointRemoteChannel).
+        Ptr<PfcChannel> ch = f->m_rank[spec.a] == f->m_rank[spec.b]
+                                 ? m_channelFactory.Create<PfcChannel>()
+                                 : m_remoteChannelFactory.Create<PfcChannel>();
         ch->SetAttribute("Delay", TimeValue(spec.delay));
         auto attach = [&](uint32_t node, uint32_t& port, Ptr<PfcNetDevice>& dev)
         {
@@ -831,10 +837,10 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
         f->m_adj[spec.b].emplace_back(spec.a, f->m_links.size());
         f->m_links.push_back(link);
     }
-    if (FabricParallel::IsEnabled())
+    if (RankTransport::IsEnabled())
     {
-        // Links between ranks: frames cross them through MPI (PfcChannel, FabricParallel).
-        std::vector<FabricParallel::CutLink> cut;
+        // Links between ranks: frames cross them through MPI (PfcRemoteChannel, RankTransport).
+        std::vector<RankTransport::CutLink> cut;
         std::vector<Ptr<PfcNetDevice>> local;
         for (const auto& l : f->m_links)
         {
@@ -851,7 +857,7 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
                            l.delay});
             local.push_back(f->IsLocal(l.a) ? l.devA : (f->IsLocal(l.b) ? l.devB : nullptr));
         }
-        FabricParallel::SetCutLinks(cut, local);
+        RankTransport::SetCutLinks(cut, local);
     }
     for (uint32_t h : f->m_hosts)
     {

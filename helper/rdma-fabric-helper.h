@@ -229,6 +229,10 @@ private:
  * (with SwitchMmu and egress queue discs) on every switch node, an RdmaNic on every host, host
  * addresses 10.0.0.0 + index + 1, and all-shortest-path routes for per-flow ECMP.
  *
+ * In a parallel run (ParallelRun) each node is given a rank (the partition, RankPartition), and
+ * a link whose two ends are on different ranks is a PfcRemoteChannel, which carries its frames
+ * to the other rank (RankTransport), as PointToPointHelper makes a PointToPointRemoteChannel.
+ *
  * Like PointToPointHelper, attributes of each created object type are set on the helper before
  * Build(). Unless AutoHeadroom is off, each switch's PFC headroom is sized for its fastest,
  * longest link: 2 x delay x rate + 3 full frames (in flight both ways, the frame being sent when
@@ -388,7 +392,8 @@ private:
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_ccAttributes;
     ObjectFactory m_mmuFactory;
     ObjectFactory m_deviceFactory;
-    ObjectFactory m_channelFactory;
+    ObjectFactory m_channelFactory;       //!< links within a rank (PfcChannel)
+    ObjectFactory m_remoteChannelFactory; //!< links between ranks (PfcRemoteChannel)
     ObjectFactory m_nicFactory;
     ObjectFactory m_queueFactory;
     std::map<uint64_t, ObjectFactory> m_queueFactoryByRate; //!< bit/s -> factory

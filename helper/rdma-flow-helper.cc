@@ -5,8 +5,8 @@
 #include "rdma-flow-helper.h"
 
 #include "ns3/bth-header.h"
-#include "ns3/fabric-parallel.h"
 #include "ns3/log.h"
+#include "ns3/parallel-run.h"
 #include "ns3/simulator.h"
 
 #include <sstream>
@@ -29,7 +29,7 @@ RdmaFlowHelper::RdmaFlowHelper(Ptr<RdmaFabric> fabric)
 {
     NS_LOG_FUNCTION(this << fabric);
     m_connected.assign(fabric->GetNNodes(), false);
-    if (FabricParallel::IsEnabled())
+    if (ParallelRun::IsEnabled())
     {
         // A rank whose hosts send nothing is done from the start (all flows are added before
         // the simulation runs).
@@ -241,7 +241,7 @@ void
 RdmaFlowHelper::Completed(const RdmaFlowRecord& rec)
 {
     m_completed++;
-    if (FabricParallel::IsEnabled())
+    if (ParallelRun::IsEnabled())
     {
         CheckLocalDone();
     }
@@ -256,7 +256,7 @@ RdmaFlowHelper::CheckLocalDone()
 {
     if (m_stopWhenDone && m_completed == m_localFlows)
     {
-        FabricParallel::NotifyLocalDone(m_drain);
+        ParallelRun::NotifyLocalDone(m_drain);
     }
 }
 

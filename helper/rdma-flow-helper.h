@@ -101,8 +101,8 @@ public:
     /**
      * \brief Stop the simulator when the last flow completes (default true), or \p drain
      * after it (to let ACKs and CNPs still on the way leave the fabric). In a parallel run
-     * (FabricParallel) every rank stops at the same time, once all ranks' flows are complete:
-     * the last completion plus the larger of \p drain and FabricParallel::GetGossipDelay().
+     * (ParallelRun) every rank stops at the same time, once all ranks' flows are complete:
+     * the last completion plus the larger of \p drain and ParallelRun::GetGossipDelay().
      * \param enable true to stop
      * \param drain how long after the last completion (>= 0)
      */

@@ -8,8 +8,16 @@
 #                                    tarball (ns-3.X/) or Debian's (ns-allinone-3.X/ns-3.X/). The
 #                                    unpacked tree is reused while the tarball is the same
 #                                    (WORKDIR/ns-3-tarball.stamp holds "sha256 folder").
-#   ns3_link_dcon ROOT               links ROOT as TREE/contrib/dcon (refuses to replace a folder)
-#                                    and removes the stale header stubs of an earlier dcon.
+#   ns3_link_dcon ROOT               links ROOT as TREE/contrib/dcon (refuses to replace a folder),
+#                                    then drops the tree's stale header stubs (below).
+#   ns3_drop_stale_headers TREE      removes the stubs of TREE/build/include/ns3 that include a
+#                                    file that no longer exists. ns-3's configure writes one stub
+#                                    (#include "/absolute/path.h") per module header but never
+#                                    rewrites one that exists: after a header of dcon moved (or
+#                                    contrib/dcon was linked to a checkout of another layout) the
+#                                    old stub would stay and the build fail. The next configure
+#                                    (or CMake re-running itself, as the file list changed) writes
+#                                    the stub anew.
 # Both print an error and exit 2 on bad input. Callers define phase() for progress lines.
 
 ns3_source_tree() {
@@ -57,17 +65,16 @@ ns3_link_dcon() {
     exit 2
   fi
   ln -sfn "$1" "$link"
-  # ns-3's configure writes build/include/ns3/<name>.h as '#include "<the header's path>"' once
-  # and never rewrites it: a header that has moved (another revision of dcon, e.g. model/x.h ->
-  # model/nic/x.h) would leave a stub including a missing file. Such stubs are removed, and the
-  # next configure writes them again with the header's path of now.
-  local stub target
-  [ -d "$TREE/build/include/ns3" ] || return 0
-  {
-    grep -F -H "#include \"$TREE/contrib/dcon/" "$TREE"/build/include/ns3/*.h 2>/dev/null || true
-  } | while IFS=: read -r stub target; do
-    target="${target#\#include \"}"
+  ns3_drop_stale_headers "$TREE"
+}
+
+ns3_drop_stale_headers() {
+  local dir="$1/build/include/ns3" line stub target
+  [ -d "$dir" ] || return 0
+  grep -H -m1 '^#include "/' "$dir"/*.h 2>/dev/null | while IFS= read -r line; do
+    stub="${line%%:#include *}"
+    target="${line#*:#include \"}"
     target="${target%\"}"
-    [ -f "$target" ] || rm -f "$stub"
+    [ -e "$target" ] || rm -f "$stub"
   done
 }

@@ -2,13 +2,19 @@
 # Parallel runs against sequential runs, with the programs of build-mpi/ (scripts/setup-mpi.sh).
 # ctest runs each case when build-mpi/bin exists (test/CMakeLists.txt); by hand:
 #
-#   test/mpi-tests.sh CASE [BIN_DIR]      CASE: build | frames | poisson | incast | errors | all
+#   test/mpi-tests.sh CASE [BIN_DIR]      CASE: build | frames | hooks | poisson | incast | errors | all
 #
 # build    bring build-mpi/'s programs up to date with this checkout (dcon is compiled in the
 #          ns-3 tree there; ctest runs this first).
 # frames   dcon-mpi-check: every frame crossing ranks keeps its bytes and its arrival time to
 #          the picosecond (data of every size and several EtherTypes, PFC PAUSE and RESUME),
 #          on both engines (granted time windows, null messages).
+# hooks    the hooks on MPI calls (model/parallel/mpi-hooks.cc), on both engines, from
+#          dcon-mpi-check's per-rank report: under granted time windows every synchronization
+#          round is seen (MPI_Allgather; one per two events of --rounds) and the frames of
+#          a round cross in one exchange started by the engine's poll (MPI_Testany), the only
+#          way they travel there; under null messages the waits are timed (MPI_Waitany) and
+#          frames travel one MPI message each, with no exchange.
 # poisson  dcon-large-scale, a small leaf-spine with Poisson arrivals, DCQCN and DCON: with
 #          the default partition, on both engines, every output file identical to the
 #          sequential run's (in summary.json all but wall_time_s, events_executed and
@@ -24,12 +30,15 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-CASE="${1:?usage: test/mpi-tests.sh build|frames|poisson|incast|errors|all [BIN_DIR]}"
+CASE="${1:?usage: test/mpi-tests.sh build|frames|hooks|poisson|incast|errors|all [BIN_DIR]}"
 BIN="${2:-$ROOT/build-mpi/bin}"
 PY=/usr/bin/python3
 if [ "$CASE" = build ]; then
   tree="$ROOT/build-mpi/ns3-tree"
   [ -d "$tree/cmake-cache" ] || { echo "error: no $tree/cmake-cache (run scripts/setup-mpi.sh)" >&2; exit 2; }
+  # shellcheck source=scripts/ns3-source.sh
+  source "$ROOT/scripts/ns3-source.sh"
+  ns3_drop_stale_headers "$tree" # (a header of dcon moved since the last build)
   CLICOLOR=0 cmake --build "$tree/cmake-cache" -j "$(nproc)" \
     --target dcon-testbed dcon-bench dcon-large-scale dcon-mpi-check >"$ROOT/build-mpi/rebuild.log" 2>&1 || {
     grep -E "error|FAILED" "$ROOT/build-mpi/rebuild.log" | head -20
@@ -76,6 +85,52 @@ case_frames() {
     grep -q "rank 0 of 2: sent 200 frames" "$WORK/par.log" || fail "$e: frames did not cross"
     cmp "$WORK/seq.txt" "$WORK/par.txt" || fail "$e: received frames differ from sequential"
     echo "  frames ($e): $(wc -l <"$WORK/seq.txt") frames and pause events identical"
+  done
+}
+
+case_hooks() {
+  for e in "${engines[@]}"; do
+    "${MPIRUN[@]}" "$BIN/dcon-mpi-check" --out="$WORK/h.txt" --report="$WORK/frames.json" \
+      --SimulatorImplementationType="$e" >/dev/null
+    "${MPIRUN[@]}" "$BIN/dcon-mpi-check" --rounds=300 --out="$WORK/h.txt" \
+      --report="$WORK/rounds.json" --SimulatorImplementationType="$e" >/dev/null
+    $PY - "$WORK/frames.json" "$WORK/rounds.json" "$e" <<'PY' || fail "$e: the hooks on MPI calls"
+import json, sys
+frames, rounds = (json.load(open(f)) for f in sys.argv[1:3])
+engine = sys.argv[3]
+gtw = engine == "ns3::DistributedSimulatorImpl"
+ok = True
+def check(what, good):
+    global ok
+    ok = ok and good
+    print(f"    {engine}: {what}: {'ok' if good else 'FAILED'}")
+for d in (frames, rounds):
+    check(f"the report names the engine ({d['engine']})", d["engine"] == engine)
+per = frames["per_rank"]
+sent = sum(r["frames_sent_to_other_ranks"] for r in per)
+got = sum(r["frames_received_from_other_ranks"] for r in per)
+check(f"{sent} frames crossed ranks, {got} arrived", sent > 0 and got == sent)
+for r in per:
+    check(f"rank {r['rank']}: {r['sync_calls']} synchronization calls timed, "
+          f"{r['sync_wait_s']:.6f} s", r["sync_calls"] > 0 and r["sync_wait_s"] > 0)
+    if gtw:
+        check(f"rank {r['rank']}: {r['frame_exchanges']} frame exchanges, at most one a round",
+              0 < r["frame_exchanges"] <= r["sync_calls"] + 1
+              and r["exchange_wait_s"] <= r["sync_wait_s"])
+    else:
+        check(f"rank {r['rank']}: no frame exchange", r["frame_exchanges"] == 0
+              and r["exchange_wait_s"] == 0)
+for r in rounds["per_rank"]:
+    if gtw:
+        # Events every lookahead: the engine grants [t, t + lookahead], both ends included,
+        # so each synchronization round runs two of --rounds' events.
+        check(f"rank {r['rank']}: {r['sync_calls']} synchronization rounds seen for 300 "
+              "events a lookahead apart", r["sync_calls"] >= 150)
+    else:
+        check(f"rank {r['rank']}: {r['sync_calls']} waits for messages timed",
+              r["sync_calls"] > 0)
+sys.exit(0 if ok else 1)
+PY
   done
 }
 
@@ -211,8 +266,8 @@ case_errors() {
 }
 
 case "$CASE" in
-frames | poisson | incast | errors) "case_$CASE" ;;
-all) case_frames; case_poisson; case_incast; case_errors ;;
-*) echo "error: unknown case '$CASE' (frames, poisson, incast, errors, all)" >&2; exit 2 ;;
+frames | hooks | poisson | incast | errors) "case_$CASE" ;;
+all) case_frames; case_hooks; case_poisson; case_incast; case_errors ;;
+*) echo "error: unknown case '$CASE' (frames, hooks, poisson, incast, errors, all)" >&2; exit 2 ;;
 esac
 echo "PASS: mpi-tests $CASE"

@@ -3,15 +3,21 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // Parallel runs without MPI: the partition (RankPartition) by hand on a leaf-spine and on a
-// three-layer fat-tree, its file format and its errors, and what FabricParallel does in a
-// sequential build (one rank; a parallel engine asked for is refused with the way to get one).
+// three-layer fat-tree, its file format and its errors, what ParallelRun and RankTransport do in
+// a sequential build (one rank; a parallel engine asked for is refused with the way to get one),
+// and the channels RdmaFabricHelper makes (PfcRemoteChannel only for links between ranks; one
+// whose ends are on this rank carries frames as a PfcChannel does).
 // The runs on several ranks are tested by test/mpi-tests.sh (ctest, when build-mpi/ exists).
 
-#include "ns3/fabric-parallel.h"
 #include "ns3/global-value.h"
 #include "ns3/hpcc-format.h"
 #include "ns3/leaf-spine-helper.h"
+#include "ns3/parallel-run.h"
+#include "ns3/pfc-channel.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/pfc-remote-channel.h"
 #include "ns3/rank-partition.h"
+#include "ns3/rank-transport.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -325,27 +331,113 @@ TEST(RankPartition, ReadsAFileAndRejectsBadLines)
         "'/nonexistent/partition.txt' cannot be read");
 }
 
-TEST(FabricParallel, SequentialBuildIsOneRank)
+TEST(ParallelRun, SequentialBuildIsOneRank)
 {
-    EXPECT_FALSE(FabricParallel::IsEnabled());
-    EXPECT_EQ(FabricParallel::GetRank(), 0u);
-    EXPECT_EQ(FabricParallel::GetSize(), 1u);
-    EXPECT_TRUE(FabricParallel::IsRoot());
-    EXPECT_EQ(FabricParallel::Who(), "");
-    EXPECT_EQ(FabricParallel::Gather("x"), (std::vector<std::string>{"x"}));
-    EXPECT_EQ(FabricParallel::SumAll(7), 7u);
-    EXPECT_EQ(FabricParallel::MaxAll(2.5), 2.5);
-    EXPECT_EQ(FabricParallel::RankReport(1.0), "");
+    EXPECT_FALSE(ParallelRun::IsEnabled());
+    EXPECT_EQ(ParallelRun::GetRank(), 0u);
+    EXPECT_EQ(ParallelRun::GetSize(), 1u);
+    EXPECT_TRUE(ParallelRun::IsRoot());
+    EXPECT_EQ(ParallelRun::Who(), "");
+    EXPECT_EQ(ParallelRun::Gather("x"), (std::vector<std::string>{"x"}));
+    EXPECT_EQ(ParallelRun::SumAll(7), 7u);
+    EXPECT_EQ(ParallelRun::MaxAll(2.5), 2.5);
+    EXPECT_EQ(ParallelRun::RankReport(1.0), "");
     ::testing::internal::CaptureStderr();
-    EXPECT_EQ(FabricParallel::Fail("bad input x"), 2); // returns in a sequential run
+    EXPECT_EQ(ParallelRun::Fail("bad input x"), 2); // returns in a sequential run
     EXPECT_EQ(::testing::internal::GetCapturedStderr(), "error: bad input x\n");
-    FabricParallel::SetCutLinks({}, {});
-    EXPECT_THROW(FabricParallel::NotifyLocalDone(Time(0)), std::logic_error);
+    EXPECT_THROW(ParallelRun::NotifyLocalDone(Time(0)), std::logic_error);
 }
 
-TEST(FabricParallel, ParallelEngineWithoutMpiIsRefused)
+TEST(RankTransport, SequentialBuildCarriesNothing)
 {
-    if (FabricParallel::HasMpi())
+    EXPECT_FALSE(RankTransport::IsEnabled());
+    EXPECT_EQ(RankTransport::GetRank(), 0u);
+    EXPECT_EQ(RankTransport::GetSize(), 1u);
+    EXPECT_TRUE(RankTransport::IsLocal(CreateObject<Node>(3))); // every node, whatever its id
+    RankTransport::SetCutLinks({}, {});
+    EXPECT_THROW(RankTransport::SetCutLinks({{0, 0, 0, 1, 1, 0, MicroSeconds(1)}}, {nullptr}),
+                 std::logic_error);
+    EXPECT_EQ(RankTransport::GetTraffic().framesSent, 0u);
+    EXPECT_EQ(RankTransport::GetSync().calls, 0u);
+    Simulator::Destroy();
+}
+
+namespace
+{
+
+/// Arrival times (ps) and sizes of the frames received (CarryFrames).
+std::vector<std::pair<int64_t, uint32_t>> g_carried;
+
+bool
+Carried(Ptr<NetDevice>, Ptr<const Packet> p, uint16_t, const Address&)
+{
+    g_carried.emplace_back(Simulator::Now().GetPicoSeconds(), p->GetSize());
+    return true;
+}
+
+/// Arrival times (ps) and sizes of the frames a link of \p type carries both ways: back-to-back
+/// frames from A, one from B, and a frame from A after Delay was lowered (FIFO on the wire).
+std::vector<std::pair<int64_t, uint32_t>>
+CarryFrames(const std::string& type)
+{
+    g_carried.clear();
+    ObjectFactory f(type);
+    f.Set("Delay", TimeValue(MicroSeconds(2)));
+    Ptr<PfcChannel> ch = f.Create<PfcChannel>();
+    Ptr<PfcNetDevice> d[2];
+    for (auto& dev : d)
+    {
+        Ptr<Node> n = CreateObject<Node>();
+        dev = CreateObject<PfcNetDevice>();
+        dev->SetAttribute("DataRate", DataRateValue(DataRate("100Gb/s")));
+        dev->SetAddress(Mac48Address::Allocate());
+        n->AddDevice(dev);
+        dev->Attach(ch);
+        dev->SetReceiveCallback(MakeCallback(&Carried));
+    }
+    for (uint32_t k = 0; k < 3; ++k)
+    {
+        d[0]->Send(Create<Packet>(100 + 400 * k), d[1]->GetAddress(), 0x0800);
+    }
+    d[1]->Send(Create<Packet>(64), d[0]->GetAddress(), 0x0800);
+    Simulator::Schedule(NanoSeconds(100),
+                        [ch, d]()
+                        {
+                            ch->SetAttribute("Delay", TimeValue(NanoSeconds(10)));
+                            d[0]->Send(Create<Packet>(80), d[1]->GetAddress(), 0x0800);
+                        });
+    Simulator::Run();
+    Simulator::Destroy();
+    return g_carried;
+}
+
+} // namespace
+
+TEST(PfcRemoteChannel, BetweenLocalNodesCarriesFramesAsAPfcChannel)
+{
+    EXPECT_EQ(PfcRemoteChannel::GetTypeId().GetParent(), PfcChannel::GetTypeId());
+    const auto local = CarryFrames("ns3::PfcChannel");
+    ASSERT_EQ(local.size(), 5u);
+    EXPECT_EQ(CarryFrames("ns3::PfcRemoteChannel"), local);
+}
+
+TEST(PfcRemoteChannel, SequentialFabricHasNone)
+{
+    LeafSpineHelper ls(2, 2, 2);
+    Ptr<RdmaFabric> fabric = RdmaFabricHelper().Build(ls.GetTopology());
+    ASSERT_FALSE(fabric->GetLinks().empty());
+    for (const auto& l : fabric->GetLinks())
+    {
+        Ptr<Channel> ch = l.devA->GetChannel();
+        EXPECT_EQ(ch->GetInstanceTypeId(), PfcChannel::GetTypeId());
+        EXPECT_EQ(ch, l.devB->GetChannel());
+    }
+    Simulator::Destroy();
+}
+
+TEST(ParallelRun, ParallelEngineWithoutMpiIsRefused)
+{
+    if (ParallelRun::HasMpi())
     {
         GTEST_SKIP() << "this build has MPI";
     }
@@ -353,11 +445,11 @@ TEST(FabricParallel, ParallelEngineWithoutMpiIsRefused)
     char name[] = "dcon-test";
     char* args[] = {name, nullptr};
     char** argv = args;
-    FabricParallel::Init(&argc, &argv);
+    ParallelRun::Init(&argc, &argv);
     GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::NullMessageSimulatorImpl"));
     try
     {
-        FabricParallel::Start();
+        ParallelRun::Start();
         ADD_FAILURE() << "a parallel engine was accepted without MPI";
     }
     catch (const std::runtime_error& e)
@@ -370,12 +462,12 @@ TEST(FabricParallel, ParallelEngineWithoutMpiIsRefused)
         EXPECT_NE(std::string(e.what()).find("scripts/setup-mpi.sh"), std::string::npos);
     }
     GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
-    FabricParallel::Start(); // the sequential engine: fine
-    EXPECT_FALSE(FabricParallel::IsEnabled());
-    FabricParallel::Finish();
+    ParallelRun::Start(); // the sequential engine: fine
+    EXPECT_FALSE(ParallelRun::IsEnabled());
+    ParallelRun::Finish();
 }
 
-TEST(FabricParallel, FabricRefusesAPartitionBeyondTheRanks)
+TEST(RdmaFabricHelper, RefusesAPartitionBeyondTheRanks)
 {
     LeafSpineHelper ls(1, 2, 2);
     RdmaFabricHelper fh;
@@ -391,7 +483,7 @@ TEST(FabricParallel, FabricRefusesAPartitionBeyondTheRanks)
     Simulator::Destroy();
 }
 
-TEST(FabricParallel, FabricTakesAOneRankPartitionFile)
+TEST(RdmaFabricHelper, TakesAOneRankPartitionFile)
 {
     LeafSpineHelper ls(1, 2, 2);
     TopologySpec t = ls.GetTopology();

@@ -4,7 +4,6 @@
  */
 #include "pfc-channel.h"
 
-#include "ns3/fabric-parallel.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
@@ -79,11 +78,20 @@ PfcChannel::Attach(Ptr<PfcNetDevice> device)
     m_devices[m_nDevices++] = device;
 }
 
+Time
+PfcChannel::ReserveArrival(std::size_t to, Time now, Time txTime)
+{
+    Direction& dir = *m_toward[to];
+    Time arrival = std::max(now + txTime + m_delay, dir.lastArrival);
+    dir.lastArrival = arrival;
+    return arrival;
+}
+
 void
 PfcChannel::TransmitStart(
     const Ptr<Packet>& packet, uint16_t protocol, const PfcNetDevice* src, Time now, Time txTime)
 {
-    Direction& dir = *m_toward[PeekPointer(m_devices[0]) == src ? 1 : 0];
+    Direction& dir = *m_toward[Toward(src)];
     if (!dir.contextKnown)
     {
         if (!dir.dst || !dir.dst->GetNode())
@@ -92,19 +100,11 @@ PfcChannel::TransmitStart(
                                    "no device or no node");
         }
         dir.context = dir.dst->GetNode()->GetId();
-        dir.remote = !FabricParallel::IsLocal(dir.dst->GetNode());
         dir.contextKnown = true;
     }
     NS_ASSERT(now == Simulator::Now());
     Time arrival = std::max(now + txTime + m_delay, dir.lastArrival);
     dir.lastArrival = arrival;
-    if (dir.remote)
-    {
-        // The far end runs on another rank: the frame's bytes travel there through MPI, to
-        // arrive at the same time as on a local link.
-        FabricParallel::SendFrame(packet, protocol, src, dir.dst, arrival);
-        return;
-    }
     dir.wire.push_back({packet, protocol});
     dir.Ref(); // the simulator releases one reference after each delivery
     Simulator::ScheduleWithContext(dir.context, arrival - now, &dir);

@@ -27,9 +27,9 @@ class PfcNetDevice;
  *
  * Each direction keeps its frames on the wire in a FIFO and one reusable event object delivers
  * the oldest of them each time it fires (scheduled once per frame, at that frame's arrival), so
- * carrying a frame allocates nothing. In a parallel run (FabricParallel), a direction whose
- * receiving node runs on another MPI rank hands each frame, with the same arrival time, to
- * FabricParallel::SendFrame instead; the Delay attribute is then ns-3's lookahead.
+ * carrying a frame allocates nothing. The channel knows nothing of MPI ranks: a link whose two
+ * ends run on different ranks of a parallel run is a PfcRemoteChannel (model/parallel/), which
+ * overrides TransmitStart, as ns-3's PointToPointRemoteChannel does for PointToPointChannel.
  */
 class PfcChannel : public Channel
 {
@@ -57,11 +57,11 @@ public:
      * \param now the current time (the start of serialization)
      * \param txTime serialization time of the frame
      */
-    void TransmitStart(const Ptr<Packet>& packet,
-                       uint16_t protocol,
-                       const PfcNetDevice* src,
-                       Time now,
-                       Time txTime);
+    virtual void TransmitStart(const Ptr<Packet>& packet,
+                               uint16_t protocol,
+                               const PfcNetDevice* src,
+                               Time now,
+                               Time txTime);
 
     /**
      * \brief The propagation delay.
@@ -82,6 +82,31 @@ public:
 protected:
     void DoDispose() override;
 
+    /**
+     * \brief The direction a frame of \p src travels in.
+     * \param src one end
+     * \return the index (0 or 1) of the device at the other end
+     */
+    std::size_t Toward(const PfcNetDevice* src) const;
+
+    /**
+     * \brief The device at the end of a direction.
+     * \param to the direction (Toward)
+     * \return the receiving device (nullptr when none is attached)
+     */
+    PfcNetDevice* GetReceiver(std::size_t to) const;
+
+    /**
+     * \brief When a frame that starts now in direction \p to arrives, and record it as the
+     * newest frame on the wire there: now + txTime + Delay, but no earlier than the frame
+     * before it (frames never overtake each other).
+     * \param to the direction (Toward)
+     * \param now the start of serialization
+     * \param txTime serialization time of the frame
+     * \return the arrival time (of the frame's last bit)
+     */
+    Time ReserveArrival(std::size_t to, Time now, Time txTime);
+
 private:
     /**
      * \brief One direction of the link: the frames on the wire toward one device, and the
@@ -101,7 +126,6 @@ private:
         PfcNetDevice* dst{nullptr};    //!< the receiving device (owned by the channel's list)
         uint32_t context{0};           //!< the receiving node's id (event context)
         bool contextKnown{false};      //!< context has been looked up
-        bool remote{false};            //!< dst runs on another MPI rank (FabricParallel)
         Time lastArrival{Time::Min()}; //!< arrival time of the newest frame on the wire
 
     protected:
@@ -114,6 +138,19 @@ private:
     Ptr<Direction> m_toward[2]; //!< m_toward[i]: frames travelling to m_devices[i]
     std::size_t m_nDevices{0};
 };
+
+// Inline: TransmitStart takes the direction of every frame.
+inline std::size_t
+PfcChannel::Toward(const PfcNetDevice* src) const
+{
+    return PeekPointer(m_devices[0]) == src ? 1 : 0;
+}
+
+inline PfcNetDevice*
+PfcChannel::GetReceiver(std::size_t to) const
+{
+    return m_toward[to]->dst;
+}
 
 } // namespace ns3
 
