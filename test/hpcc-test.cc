@@ -10,9 +10,8 @@
 // = 40 Mb/s x 10 us / 8 = 50 B; the smallest window 100 Mb/s x 10 us / 8 = 125 B.
 #include "ns3/boolean.h"
 #include "ns3/config.h"
-#include "ns3/fabric-monitor.h"
-#include "ns3/rdma-switch.h"
 #include "ns3/double.h"
+#include "ns3/fabric-monitor.h"
 #include "ns3/int-header.h"
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/rdma-cc-registry.h"
@@ -21,6 +20,7 @@
 #include "ns3/rdma-flow-state.h"
 #include "ns3/rdma-hpcc.h"
 #include "ns3/rdma-nic.h"
+#include "ns3/rdma-switch.h"
 #include "ns3/roce-header.h"
 #include "ns3/simulator.h"
 #include "ns3/switch-queue-settings.h"

@@ -62,7 +62,7 @@ struct TwoFlowScenario
 {
     Ptr<RdmaFabric> fabric;     //!< the built fabric
     Ptr<RdmaFlowHelper> flows;  //!< the flows (SetStopWhenDone(false))
-    Ptr<FabricMonitor> monitor;   //!< throughput of A and B recorded, not started
+    Ptr<FabricMonitor> monitor; //!< throughput of A and B recorded, not started
     uint32_t a{0};              //!< flow A
     uint32_t b{0};              //!< flow B
     uint32_t leaf{0};           //!< the switch

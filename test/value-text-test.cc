@@ -2,9 +2,9 @@
  * Copyright (c) 2026 dcon authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// The strict readers of value texts (model/util/value-text.h, model/util/attribute-text.h) and the input
-// and output file checks (model/util/input-file.h, helper/output-files.h), by hand-written cases:
-// what ns-3's own parsers abort on, read a prefix of, or wrap is refused with a message that
+// The strict readers of value texts (model/util/value-text.h, model/util/attribute-text.h) and the
+// input and output file checks (model/util/input-file.h, helper/output-files.h), by hand-written
+// cases: what ns-3's own parsers abort on, read a prefix of, or wrap is refused with a message that
 // names the text; what they read correctly gives the value ns-3 gives.
 
 #include "ns3/atomic-output-file.h"

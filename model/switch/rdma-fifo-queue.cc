@@ -12,7 +12,6 @@
 namespace ns3
 {
 
-
 NS_OBJECT_ENSURE_REGISTERED(RdmaFifoQueue);
 
 TypeId

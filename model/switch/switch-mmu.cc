@@ -4,9 +4,9 @@
  */
 #include "switch-mmu.h"
 
-#include "ns3/enum-accessor.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/enum-accessor.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/trace-source-accessor.h"

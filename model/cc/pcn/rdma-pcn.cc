@@ -6,8 +6,8 @@
 
 #include "ns3/double.h"
 #include "ns3/log.h"
-#include "ns3/simulator.h"
 #include "ns3/rdma-cc-registry.h"
+#include "ns3/simulator.h"
 
 #include <algorithm>
 #include <cmath>
