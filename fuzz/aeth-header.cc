@@ -3,9 +3,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // libFuzzer target: AethHeader (model/wire/aeth-header.h) read from arbitrary bytes.
-#include "fuzz-common.h"
-
 #include "ns3/aeth-header.h"
+
+#include "fuzz-common.h"
 
 using namespace ns3;
 

@@ -3,9 +3,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // libFuzzer target: CnpHeader (model/wire/cnp-header.h) read from arbitrary bytes.
-#include "fuzz-common.h"
-
 #include "ns3/cnp-header.h"
+
+#include "fuzz-common.h"
 
 using namespace ns3;
 

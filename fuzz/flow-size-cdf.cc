@@ -4,9 +4,9 @@
  */
 // libFuzzer target: FlowSizeCdf::Read (helper/flow-size-cdf.h) on arbitrary text, then the
 // mean, the constructor from points and a few samples of the CDF's random variable.
-#include "fuzz-common.h"
-
 #include "ns3/flow-size-cdf.h"
+
+#include "fuzz-common.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -31,8 +31,9 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     for (size_t i = 0; i < points.size(); ++i)
     {
         FUZZ_CHECK(points[i].first >= 0 && points[i].second >= 0 && points[i].second <= 1);
-        FUZZ_CHECK(i == 0 || (points[i].first >= points[i - 1].first
-                              && points[i].second >= points[i - 1].second));
+        FUZZ_CHECK(i == 0
+                   || (points[i].first >= points[i - 1].first
+                       && points[i].second >= points[i - 1].second));
     }
     // Points that were read are valid points for the constructor as well.
     const FlowSizeCdf cdf(points);

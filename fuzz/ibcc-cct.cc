@@ -2,9 +2,9 @@
  * Copyright (c) 2026 dcon authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// libFuzzer target: RdmaIbcc::ParseCct (the Cct attribute of InfiniBand CC, model/cc/ibcc/rdma-ibcc.h)
-// on arbitrary text: refused naming the attribute, or a non-empty, ascending table of
-// inter-packet delays from 0 to 1 s.
+// libFuzzer target: RdmaIbcc::ParseCct (the Cct attribute of InfiniBand CC,
+// model/cc/ibcc/rdma-ibcc.h) on arbitrary text: refused naming the attribute, or a non-empty,
+// ascending table of inter-packet delays from 0 to 1 s.
 #include "fuzz-common.h"
 #include "ns3/rdma-ibcc.h"
 

@@ -2,8 +2,8 @@
  * Copyright (c) 2026 dcon authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// libFuzzer target: LstmPredictor::Parse (RTT-PID's weight file, model/cc/rttpid/lstm-predictor.h) on
-// arbitrary text: refused with the file name and line, or a predictor that runs.
+// libFuzzer target: LstmPredictor::Parse (RTT-PID's weight file, model/cc/rttpid/lstm-predictor.h)
+// on arbitrary text: refused with the file name and line, or a predictor that runs.
 #include "fuzz-common.h"
 #include "ns3/lstm-predictor.h"
 

@@ -2,10 +2,9 @@
  * Copyright (c) 2026 dcon authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// libFuzzer target: RdmaQueueDiscItem::ParseIpv4 (model/switch/rdma-queue-disc-item.h), the fields a
-// switch forwards on, from arbitrary bytes, checked against ns-3's Ipv4Header and UdpHeader.
+// libFuzzer target: RdmaQueueDiscItem::ParseIpv4 (model/switch/rdma-queue-disc-item.h), the fields
+// a switch forwards on, from arbitrary bytes, checked against ns-3's Ipv4Header and UdpHeader.
 #include "fuzz-common.h"
-
 #include "ns3/ipv4-header.h"
 #include "ns3/rdma-queue-disc-item.h"
 #include "ns3/udp-header.h"

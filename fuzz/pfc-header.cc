@@ -2,11 +2,11 @@
  * Copyright (c) 2026 dcon authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// libFuzzer target: PfcHeader (IEEE 802.1Qbb PFC frame, model/wire/pfc-header.h) read from arbitrary
-// bytes, and the pause-time conversions a receiver applies to its fields.
-#include "fuzz-common.h"
-
+// libFuzzer target: PfcHeader (IEEE 802.1Qbb PFC frame, model/wire/pfc-header.h) read from
+// arbitrary bytes, and the pause-time conversions a receiver applies to its fields.
 #include "ns3/pfc-header.h"
+
+#include "fuzz-common.h"
 
 using namespace ns3;
 

@@ -2,8 +2,8 @@
  * Copyright (c) 2026 dcon authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// libFuzzer target: RoceHeader (IPv4 + UDP + BTH [+ AETH] [+ INT], model/wire/roce-header.h) read from
-// arbitrary bytes, checked against ns-3's own Ipv4Header and UdpHeader.
+// libFuzzer target: RoceHeader (IPv4 + UDP + BTH [+ AETH] [+ INT], model/wire/roce-header.h) read
+// from arbitrary bytes, checked against ns-3's own Ipv4Header and UdpHeader.
 #include "ns3/roce-header.h"
 
 #include "fuzz-common.h"
