@@ -106,8 +106,8 @@ constexpr const char* REFERENCE_SET = "hpcc-sim";
 bool
 HasAttribute(const std::string& type, const std::string& attribute)
 {
-    TypeId::AttributeInformation info;
-    return TypeId::LookupByName(type).LookupAttributeByName(attribute, &info);
+    TypeId owner;
+    return FindAttributeOwner(TypeId::LookupByName(type), attribute, &owner);
 }
 
 /// Payload bytes per data packet (the HPCC simulator's 1000).
@@ -420,15 +420,17 @@ main(int argc, char* argv[])
         std::vector<std::string> floorTypes;
         for (const RdmaCcEntry& e : RdmaCcRegistry::GetAll())
         {
-            for (const std::string& set : e.GetParameterSetNames())
+            const std::vector<std::string> sets = e.GetParameterSetNames();
+            if (std::find(sets.begin(), sets.end(), REFERENCE_SET) == sets.end())
             {
-                for (const auto& [attribute, value] :
-                     e.GetParameterSet(set).values(DataRate("100Gbps")))
+                continue;
+            }
+            for (const auto& [attribute, value] :
+                 e.GetParameterSet(REFERENCE_SET).values(DataRate("100Gbps")))
+            {
+                if (attribute == "MinRate")
                 {
-                    if (set == REFERENCE_SET && attribute == "MinRate")
-                    {
-                        floorTypes.push_back(e.typeId().GetName());
-                    }
+                    floorTypes.push_back(e.typeId().GetName());
                 }
             }
         }

@@ -116,15 +116,16 @@ SwitchQueueSettings::ForCc(const std::string& cc, DataRate portRate) const
         return out;
     }
     out.extraQueueAttributes.clear();
+    const RdmaQueueEntry queueEntry = RdmaQueueRegistry::Lookup(q);
     for (const auto& [attr, value] : entry.GetQueueAttributes(portRate))
     {
         // The option that feeds this attribute of this queue (its registry entry), if any.
         QueueSize* size = nullptr;
         double* number = nullptr;
         std::string option;
-        for (const std::string& o : RdmaQueueRegistry::Lookup(q).GetOptions())
+        for (const std::string& o : queueEntry.GetOptions())
         {
-            if (RdmaQueueRegistry::Lookup(q).GetAttribute(o) == attr)
+            if (queueEntry.GetAttribute(o) == attr)
             {
                 option = o;
             }

@@ -576,29 +576,27 @@ RdmaFabricHelper::SetCongestionControlAttribute(const std::string& name,
     m_ccAttributes.emplace_back(name, checked);
 }
 
-void
-RdmaFabricHelper::SetCcAttributes(Ptr<RdmaNic> nic, DataRate lineRate) const
+std::vector<std::pair<std::string, Ptr<AttributeValue>>>
+RdmaFabricHelper::GetCcAttributes(TypeId cc, DataRate lineRate) const
 {
-    const TypeId tid = nic->GetCongestionControl();
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>> out;
     if (!m_ccParameterSet.empty())
     {
-        const RdmaCcEntry entry = RdmaCcRegistry::Lookup(tid.GetName());
+        const RdmaCcEntry entry = RdmaCcRegistry::Lookup(cc.GetName());
         for (const auto& [name, value] : entry.GetParameterValues(m_ccParameterSet, lineRate))
         {
-            if (!IsUserAttribute(tid, name)) // the user's value wins
+            if (!IsUserAttribute(cc, name)) // the user's value wins
             {
-                nic->SetCongestionControlAttribute(name, StringValue(value));
+                out.emplace_back(name, Create<StringValue>(value));
             }
         }
     }
-    for (const auto& [name, value] : m_ccAttributes)
-    {
-        nic->SetCongestionControlAttribute(name, *value);
-    }
+    out.insert(out.end(), m_ccAttributes.begin(), m_ccAttributes.end());
+    return out;
 }
 
-Ptr<RdmaSwitchAgent>
-RdmaFabricHelper::CreateSwitchAgent(const std::string& type) const
+ObjectFactory
+RdmaFabricHelper::GetSwitchAgentFactory(const std::string& type) const
 {
     ObjectFactory factory;
     factory.SetTypeId(type);
@@ -614,7 +612,7 @@ RdmaFabricHelper::CreateSwitchAgent(const std::string& type) const
             factory.GetTypeId(), name, "the program (on every switch agent)");
         factory.Set(name, *value);
     }
-    return factory.Create<RdmaSwitchAgent>();
+    return factory;
 }
 
 void
@@ -859,6 +857,9 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
         }
         RankTransport::SetCutLinks(cut, local);
     }
+    // The congestion control's attributes (its parameter set and the program's own), once per
+    // line rate of the hosts.
+    std::map<uint64_t, std::vector<std::pair<std::string, Ptr<AttributeValue>>>> ccByRate;
     for (uint32_t h : f->m_hosts)
     {
         if (!hostDevice[h])
@@ -868,7 +869,18 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
         Ptr<RdmaNic> nic = m_nicFactory.Create<RdmaNic>();
         f->m_nodes.Get(h)->AggregateObject(nic);
         nic->Setup(hostDevice[h], Ipv4Address(0x0A000000u + f->m_hostIndex[h] + 1));
-        SetCcAttributes(nic, hostDevice[h]->GetDataRate());
+        const DataRate rate = hostDevice[h]->GetDataRate();
+        auto cc = ccByRate.find(rate.GetBitRate());
+        if (cc == ccByRate.end())
+        {
+            cc = ccByRate
+                     .emplace(rate.GetBitRate(), GetCcAttributes(nic->GetCongestionControl(), rate))
+                     .first;
+        }
+        for (const auto& [name, value] : cc->second)
+        {
+            nic->SetCongestionControlAttribute(name, *value);
+        }
         f->m_nics[h] = nic;
     }
     // The switches serve the NICs' control priority (ACK, NAK, CNP) from a plain FIFO: take it
@@ -937,6 +949,8 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
             }
         }
     }
+    std::map<uint32_t, std::string> agentOfQueue;        // queue disc TypeId uid -> agent
+    std::map<std::string, ObjectFactory> agentFactories; // agent TypeId name -> factory
     for (uint32_t s : f->m_switchIds)
     {
         Ptr<RdmaSwitch> sw = f->m_switches[s];
@@ -987,16 +1001,35 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
             {
                 if (Ptr<QueueDisc> q = sw->GetQueueDisc(p, c))
                 {
-                    agent = RdmaCcRegistry::GetSwitchAgentFor(q->GetInstanceTypeId());
+                    const TypeId tid = q->GetInstanceTypeId();
+                    auto known = agentOfQueue.find(tid.GetUid());
+                    if (known == agentOfQueue.end())
+                    {
+                        known = agentOfQueue
+                                    .emplace(tid.GetUid(), RdmaCcRegistry::GetSwitchAgentFor(tid))
+                                    .first;
+                    }
+                    agent = known->second;
                 }
             }
         }
         if (!agent.empty())
         {
-            Ptr<RdmaSwitchAgent> a = CreateSwitchAgent(agent);
+            auto factory = agentFactories.find(agent);
+            if (factory == agentFactories.end())
+            {
+                factory = agentFactories.emplace(agent, GetSwitchAgentFactory(agent)).first;
+            }
+            Ptr<RdmaSwitchAgent> a = factory->second.Create<RdmaSwitchAgent>();
             sw->GetObject<Node>()->AggregateObject(a);
             a->Install(sw);
         }
+    }
+    if (!m_agentAttributes.empty() && agentFactories.empty())
+    {
+        throw std::invalid_argument("SetSwitchAgentAttribute(" + m_agentAttributes.front().first
+                                    + "): no switch has an agent (no switch queue disc belongs "
+                                      "to an algorithm that declares one)");
     }
     // Fixed streams: the same fabric built twice in one process behaves the same.
     f->AssignStreams(0);

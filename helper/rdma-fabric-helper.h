@@ -408,19 +408,22 @@ private:
      */
     static ObjectFactory QueueDiscFactory(const std::string& type);
     /**
-     * \brief Set the parameter set's values (at \p lineRate, user-given attributes left
-     * alone) and the SetCongestionControlAttribute values on a NIC's congestion control.
-     * \param nic the NIC (its congestion control chosen)
-     * \param lineRate its line rate
+     * \brief The attributes Build sets on the congestion control of a NIC of \p lineRate: the
+     * parameter set's values (user-given attributes left alone), then the
+     * SetCongestionControlAttribute values.
+     * \param cc the congestion control's TypeId
+     * \param lineRate the NIC's line rate
+     * \return attribute name and value pairs, in the order to set them
      */
-    void SetCcAttributes(Ptr<RdmaNic> nic, DataRate lineRate) const;
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>> GetCcAttributes(
+        TypeId cc, DataRate lineRate) const;
     /**
-     * \brief A switch agent of \p type with the SetSwitchAgentAttribute values; throws
-     * std::invalid_argument naming an attribute the type lacks or one the user gave.
+     * \brief The factory of switch agents of \p type with the SetSwitchAgentAttribute values;
+     * throws std::invalid_argument naming an attribute the type lacks or one the user gave.
      * \param type TypeId name of an RdmaSwitchAgent subclass
-     * \return the agent
+     * \return the factory
      */
-    Ptr<RdmaSwitchAgent> CreateSwitchAgent(const std::string& type) const;
+    ObjectFactory GetSwitchAgentFactory(const std::string& type) const;
 
     /// Refuse attribute name/value pairs of a factory of \p tid that the user gave
     /// (RefuseOverwritingUserAttribute); the end of the recursion.

@@ -313,6 +313,30 @@ TEST_F(Fabric, IncastIsLosslessWithPfc)
 
 // DCON's switch side goes only where a DconQueueDisc can report congested flows: a RED fabric
 // has no DconCnmGenerator, a DCON one has one per switch, sized to its ports, installed once.
+// A switch-agent attribute with no agent to take it (no queue of an algorithm that declares
+// one) is refused, naming it, instead of being dropped.
+TEST_F(Fabric, SwitchAgentAttributeWithoutAgentIsRefused)
+{
+    LeafSpineHelper ls(1, 2, 2);
+    ls.SetHostLink(DataRate("40Gbps"), MicroSeconds(1));
+    ls.SetFabricLink(DataRate("40Gbps"), MicroSeconds(1));
+    RdmaFabricHelper fh;
+    fh.SetQueueDisc("ns3::RedEcnQueueDisc");
+    fh.SetSwitchAgentAttribute("CnmInterval", TimeValue(MicroSeconds(70)));
+    try
+    {
+        fh.Build(ls.GetTopology());
+        FAIL() << "no exception";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("SetSwitchAgentAttribute(CnmInterval)"),
+                  std::string::npos)
+            << e.what();
+    }
+    Simulator::Destroy();
+}
+
 TEST_F(Fabric, CnmGeneratorOnlyWithDconQueues)
 {
     LeafSpineHelper ls(1, 2, 2);
