@@ -46,9 +46,9 @@
 // Usage (from the repository root; scripts/bench.sh builds and runs it):
 //   build/examples/dcon-bench --topo=data/bench/fat-tree-320.topo
 //       --flows=data/bench/websearch-30pct-10ms.flows
-// Profiling: --stopAt=2.0005s stops early. The event queue is ns-3's PriorityQueueScheduler
-// (RdmaFabricHelper::UseFastScheduler); --SchedulerType=ns3::MapScheduler (or Heap, Calendar)
-// changes it without changing any result.
+// Profiling: --stopAt=2.0005s stops early. The event queue is dcon's ns3::BucketScheduler
+// (RdmaFabricHelper::UseFastScheduler); --SchedulerType=ns3::MapScheduler (or Heap, Calendar,
+// PriorityQueue) changes it without changing any result.
 
 #include "ns3/atomic-output-file.h"
 #include "ns3/boolean.h"

@@ -13,7 +13,12 @@
 #include "ns3/rdma-switch.h"
 #include "ns3/simulator.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -73,6 +78,14 @@ DconRecorder::DconRecorder(Ptr<RdmaFabric> fabric)
 {
 }
 
+DconRecorder::~DconRecorder()
+{
+    if (m_spill)
+    {
+        std::fclose(m_spill);
+    }
+}
+
 bool
 DconRecorder::HasDconQueues(Ptr<RdmaFabric> fabric)
 {
@@ -96,6 +109,7 @@ DconRecorder::HasDconQueues(Ptr<RdmaFabric> fabric)
 void
 DconRecorder::Start()
 {
+    m_streaming = !ParallelRun::IsEnabled();
     for (uint32_t s : m_fabric->GetSwitches())
     {
         if (Ptr<DconCnmGenerator> g = DynamicCast<DconCnmGenerator>(m_fabric->GetSwitchAgent(s)))
@@ -123,7 +137,7 @@ DconRecorder::CnmSent(uint32_t sw, uint32_t port, const RdmaFiveTuple& flow, uin
     c.sport = flow.sport;
     c.n = static_cast<uint16_t>(std::min<uint32_t>(n, UINT16_MAX)); // as the CNM carries it
     c.capacityBps = m_fabric->GetSwitch(sw)->GetDevice(port)->GetDataRate().GetBitRate();
-    m_sent.push_back(c);
+    Sent(c);
 }
 
 void
@@ -138,11 +152,306 @@ DconRecorder::CnmReceived(const CnmHeader& cnm, uint32_t flowId, DataRate rateBe
     r.flowId = flowId;
     r.rateBefore = rateBefore.GetBitRate();
     r.applied = applied;
-    m_receipts.push_back(r);
+    Received(r);
+}
+
+void
+DconRecorder::Sent(const Cnm& c)
+{
+    if (!m_streaming)
+    {
+        m_sent.push_back(c);
+        return;
+    }
+    const uint64_t seq = m_windowBase + m_window.size();
+    m_window.push_back(Row{c, false});
+    const Key key((static_cast<uint64_t>(c.sw) << 16) | c.port, c.src, c.dst, c.sport);
+    auto orphans = m_orphans.find(key);
+    if (orphans != m_orphans.end())
+    {
+        // An arrival came first (no recorded generator sent it): the join at the end would
+        // give it to the first CNM of its key, this one.
+        const Orphan o = orphans->second.front();
+        orphans->second.pop_front();
+        if (orphans->second.empty())
+        {
+            m_orphans.erase(orphans);
+        }
+        Match(seq, o.receipt, o.seq);
+    }
+    else
+    {
+        m_unmatched[key].push_back(seq);
+    }
+    Flush();
+}
+
+void
+DconRecorder::Received(const Receipt& r)
+{
+    if (!m_streaming)
+    {
+        m_receiptLog.push_back(r);
+        return;
+    }
+    const uint64_t receiptSeq = m_receipts++;
+    const Key key(r.cpid, r.src, r.dst, r.sport);
+    auto waiting = m_unmatched.find(key);
+    if (waiting == m_unmatched.end())
+    {
+        m_orphans[key].push_back(Orphan{r, receiptSeq});
+        return;
+    }
+    const uint64_t seq = waiting->second.front();
+    waiting->second.pop_front();
+    if (waiting->second.empty())
+    {
+        m_unmatched.erase(waiting);
+    }
+    Match(seq, r, receiptSeq);
+    Flush();
+}
+
+void
+DconRecorder::Match(uint64_t seq, const Receipt& r, uint64_t receiptSeq)
+{
+    Row& row = m_window.at(seq - m_windowBase);
+    Cnm& c = row.cnm;
+    row.matched = true;
+    c.received = r.time;
+    c.flowOpen = r.flowId != UINT32_MAX;
+    c.flowId = r.flowId;
+    c.rateBeforeBps = r.rateBefore;
+    c.applied = r.applied;
+    if (c.flowOpen)
+    {
+        // The join at the end takes the flow id of the last open arrival in arrival order
+        // (time, congestion point, then as reported).
+        FlowIdOf candidate{r.time, r.cpid, receiptSeq, r.flowId};
+        auto [it, inserted] = m_flowIdOf.emplace(FlowKey(r.src, r.dst, r.sport), candidate);
+        if (!inserted
+            && std::tie(it->second.time, it->second.cpid, it->second.seq)
+                   < std::tie(candidate.time, candidate.cpid, candidate.seq))
+        {
+            it->second = candidate;
+        }
+    }
+}
+
+void
+DconRecorder::Flush()
+{
+    std::vector<Cnm> group;
+    while (!m_window.empty())
+    {
+        // The rows sent at the front row's time: complete once a later row exists.
+        const Time t = m_window.front().cnm.sent;
+        std::size_t end = 0;
+        bool matched = true;
+        while (end < m_window.size() && m_window[end].cnm.sent == t)
+        {
+            matched = matched && m_window[end].matched;
+            ++end;
+        }
+        if (end == m_window.size() || !matched)
+        {
+            return;
+        }
+        group.clear();
+        for (std::size_t i = 0; i < end; ++i)
+        {
+            group.push_back(m_window[i].cnm);
+        }
+        std::stable_sort(group.begin(),
+                         group.end(),
+                         [](const Cnm& a, const Cnm& b)
+                         {
+                             return std::tie(a.sw, a.port) < std::tie(b.sw, b.port);
+                         });
+        Spill(group);
+        m_window.erase(m_window.begin(), m_window.begin() + end);
+        m_windowBase += end;
+    }
+}
+
+namespace
+{
+/// A CNM row in the spill file (times in time steps).
+struct SpillRow
+{
+    int64_t sent;           //!< Cnm::sent
+    int64_t received;       //!< Cnm::received
+    uint64_t capacityBps;   //!< Cnm::capacityBps
+    uint64_t rateBeforeBps; //!< Cnm::rateBeforeBps
+    uint32_t sw;            //!< Cnm::sw
+    uint32_t port;          //!< Cnm::port
+    uint32_t src;           //!< Cnm::src
+    uint32_t dst;           //!< Cnm::dst
+    uint32_t flowId;        //!< Cnm::flowId
+    uint16_t sport;         //!< Cnm::sport
+    uint16_t n;             //!< Cnm::n
+    uint8_t flowOpen;       //!< Cnm::flowOpen
+    uint8_t applied;        //!< Cnm::applied
+};
+
+/// Rows read back at a time.
+constexpr std::size_t SPILL_CHUNK = 4096;
+
+/// The spill file's error, naming the folder.
+std::runtime_error
+SpillError(const std::string& what)
+{
+    return std::runtime_error("DconRecorder: " + what + " the temporary file of cnm.csv's rows in "
+                              + std::filesystem::temp_directory_path().string() + ": "
+                              + std::strerror(errno));
+}
+} // namespace
+
+void
+DconRecorder::Spill(const std::vector<Cnm>& rows)
+{
+    if (!m_spill)
+    {
+        // A file of our own in the temporary folder, unlinked at once: nothing is left behind
+        // whatever ends the run.
+        std::string path
+            = (std::filesystem::temp_directory_path() / "dcon-cnm-rows-XXXXXX").string();
+        const int fd = mkstemp(path.data());
+        if (fd < 0)
+        {
+            throw SpillError("cannot create");
+        }
+        unlink(path.c_str());
+        m_spill = fdopen(fd, "w+b");
+        if (!m_spill)
+        {
+            close(fd);
+            throw SpillError("cannot open");
+        }
+    }
+    for (const Cnm& c : rows)
+    {
+        const SpillRow r{c.sent.GetTimeStep(),
+                         c.received.GetTimeStep(),
+                         c.capacityBps,
+                         c.rateBeforeBps,
+                         c.sw,
+                         c.port,
+                         c.src,
+                         c.dst,
+                         c.flowId,
+                         c.sport,
+                         c.n,
+                         static_cast<uint8_t>(c.flowOpen),
+                         static_cast<uint8_t>(c.applied)};
+        if (std::fwrite(&r, sizeof(r), 1, m_spill) != 1)
+        {
+            throw SpillError("cannot write");
+        }
+    }
+    m_spilled += rows.size();
+}
+
+void
+DconRecorder::ForEachCnm(const std::function<void(const Cnm&)>& fn) const
+{
+    if (!m_streaming)
+    {
+        for (const Cnm& c : JoinRecords())
+        {
+            fn(c);
+        }
+        return;
+    }
+    auto fill = [this, &fn](Cnm& c)
+    {
+        if (c.flowId == UINT32_MAX)
+        {
+            auto it = m_flowIdOf.find(FlowKey(c.src, c.dst, c.sport));
+            if (it != m_flowIdOf.end())
+            {
+                c.flowId = it->second.flowId;
+            }
+        }
+        fn(c);
+    };
+    if (m_spilled > 0)
+    {
+        if (std::fflush(m_spill) != 0)
+        {
+            throw SpillError("cannot write");
+        }
+        std::vector<SpillRow> chunk(SPILL_CHUNK);
+        for (uint64_t done = 0; done < m_spilled;)
+        {
+            const std::size_t n
+                = static_cast<std::size_t>(std::min<uint64_t>(SPILL_CHUNK, m_spilled - done));
+            const std::size_t bytes = n * sizeof(SpillRow);
+            // pread: the writes (fwrite) go on at the end of the file.
+            if (pread(fileno(m_spill),
+                      chunk.data(),
+                      bytes,
+                      static_cast<off_t>(done * sizeof(SpillRow)))
+                != static_cast<ssize_t>(bytes))
+            {
+                throw SpillError("cannot read");
+            }
+            for (std::size_t i = 0; i < n; ++i)
+            {
+                const SpillRow& r = chunk[i];
+                Cnm c;
+                c.sent = Time(r.sent);
+                c.received = Time(r.received);
+                c.capacityBps = r.capacityBps;
+                c.rateBeforeBps = r.rateBeforeBps;
+                c.sw = r.sw;
+                c.port = r.port;
+                c.src = r.src;
+                c.dst = r.dst;
+                c.flowId = r.flowId;
+                c.sport = r.sport;
+                c.n = r.n;
+                c.flowOpen = r.flowOpen != 0;
+                c.applied = r.applied != 0;
+                fill(c);
+            }
+            done += n;
+        }
+    }
+    // The rows still in the window: same-time groups by switch and port, those not matched yet
+    // as not received.
+    std::vector<Cnm> rest;
+    rest.reserve(m_window.size());
+    for (const Row& row : m_window)
+    {
+        rest.push_back(row.cnm);
+    }
+    std::stable_sort(rest.begin(),
+                     rest.end(),
+                     [](const Cnm& a, const Cnm& b)
+                     {
+                         return std::tie(a.sent, a.sw, a.port) < std::tie(b.sent, b.sw, b.port);
+                     });
+    for (Cnm& c : rest)
+    {
+        fill(c);
+    }
 }
 
 std::vector<DconRecorder::Cnm>
 DconRecorder::GetCnms() const
+{
+    std::vector<Cnm> out;
+    ForEachCnm(
+        [&out](const Cnm& c)
+        {
+            out.push_back(c);
+        });
+    return out;
+}
+
+std::vector<DconRecorder::Cnm>
+DconRecorder::JoinRecords() const
 {
     std::vector<Cnm> out = m_sent;
     // One order whatever engine ran (a parallel run gathers rank by rank).
@@ -152,7 +461,7 @@ DconRecorder::GetCnms() const
                      {
                          return std::tie(a.sent, a.sw, a.port) < std::tie(b.sent, b.sw, b.port);
                      });
-    std::vector<Receipt> rec = m_receipts;
+    std::vector<Receipt> rec = m_receiptLog;
     std::stable_sort(rec.begin(),
                      rec.end(),
                      [](const Receipt& a, const Receipt& b)
@@ -160,7 +469,6 @@ DconRecorder::GetCnms() const
                          return std::tie(a.time, a.cpid, a.src, a.sport)
                                 < std::tie(b.time, b.cpid, b.src, b.sport);
                      });
-    using Key = std::tuple<uint64_t, uint32_t, uint32_t, uint16_t>; // cpid, src, dst, sport
     std::map<Key, std::deque<std::size_t>> waiting;
     for (std::size_t i = 0; i < out.size(); ++i)
     {
@@ -168,7 +476,7 @@ DconRecorder::GetCnms() const
         waiting[Key((static_cast<uint64_t>(c.sw) << 16) | c.port, c.src, c.dst, c.sport)].push_back(
             i);
     }
-    std::map<std::tuple<uint32_t, uint32_t, uint16_t>, uint32_t> flowOf; // 5-tuple -> flow id
+    std::map<FlowKey, uint32_t> flowOf; // 5-tuple -> flow id
     for (const Receipt& r : rec)
     {
         auto it = waiting.find(Key(r.cpid, r.src, r.dst, r.sport));
@@ -293,8 +601,8 @@ DconRecorder::Collect()
         e.Put(c.n);
         e.Put(c.capacityBps);
     }
-    e.Put<uint64_t>(m_receipts.size());
-    for (const Receipt& r : m_receipts)
+    e.Put<uint64_t>(m_receiptLog.size());
+    for (const Receipt& r : m_receiptLog)
     {
         e.PutTime(r.time);
         e.Put(r.cpid);
@@ -333,7 +641,7 @@ DconRecorder::Collect()
         return;
     }
     m_sent.clear();
-    m_receipts.clear();
+    m_receiptLog.clear();
     m_counters = Counters();
     m_queueTimes = times;
     for (QueueTimes& q : m_queueTimes)
@@ -368,7 +676,7 @@ DconRecorder::Collect()
             x.flowId = d.Get<uint32_t>();
             x.rateBefore = d.Get<uint64_t>();
             x.applied = d.Get<uint8_t>() != 0;
-            m_receipts.push_back(x);
+            m_receiptLog.push_back(x);
         }
         for (uint64_t* x : {&m_counters.arrivals,
                             &m_counters.atFloor,
@@ -405,32 +713,33 @@ DconRecorder::WriteCnmCsv(const std::string& path,
     std::ofstream& out = file.Stream();
     out << "time_s,switch,port,flow_id,src,dst,sport,n,capacity_gbps,target_gbps,received_s,"
            "rate_before_gbps,applied\n";
-    for (const Cnm& c : GetCnms())
+    auto host = [this, &name](uint32_t addr)
     {
-        auto host = [this, &name](uint32_t addr)
+        const uint32_t node = m_fabric->GetNodeByAddress(Ipv4Address(addr));
+        return node == UINT32_MAX ? Dotted(addr) : name(node);
+    };
+    ForEachCnm(
+        [&](const Cnm& c)
         {
-            const uint32_t node = m_fabric->GetNodeByAddress(Ipv4Address(addr));
-            return node == UINT32_MAX ? Dotted(addr) : name(node);
-        };
-        out << monitor_codec::Seconds(c.sent) << "," << name(c.sw) << "," << c.port << ",";
-        if (c.flowId != UINT32_MAX)
-        {
-            out << c.flowId;
-        }
-        out << "," << host(c.src) << "," << host(c.dst) << "," << c.sport << "," << c.n << ","
-            << Gbps(c.capacityBps) << "," << Gbps(c.capacityBps / std::max<uint16_t>(c.n, 1))
-            << ",";
-        if (!c.received.IsStrictlyNegative())
-        {
-            out << monitor_codec::Seconds(c.received);
-        }
-        out << ",";
-        if (c.flowOpen)
-        {
-            out << Gbps(c.rateBeforeBps);
-        }
-        out << "," << (c.applied ? 1 : 0) << "\n";
-    }
+            out << monitor_codec::Seconds(c.sent) << "," << name(c.sw) << "," << c.port << ",";
+            if (c.flowId != UINT32_MAX)
+            {
+                out << c.flowId;
+            }
+            out << "," << host(c.src) << "," << host(c.dst) << "," << c.sport << "," << c.n << ","
+                << Gbps(c.capacityBps) << "," << Gbps(c.capacityBps / std::max<uint16_t>(c.n, 1))
+                << ",";
+            if (!c.received.IsStrictlyNegative())
+            {
+                out << monitor_codec::Seconds(c.received);
+            }
+            out << ",";
+            if (c.flowOpen)
+            {
+                out << Gbps(c.rateBeforeBps);
+            }
+            out << "," << (c.applied ? 1 : 0) << "\n";
+        });
     file.Commit();
 }
 
@@ -494,24 +803,26 @@ DconRecorder::WriteSummary(std::ostream& out, const NodeNames& name) const
     uint64_t notLowering = 0;
     uint64_t raised = 0;
     uint64_t flowEnded = 0;
-    const std::vector<Cnm> cnms = GetCnms();
-    for (const Cnm& m : cnms)
-    {
-        if (m.received.IsStrictlyNegative())
+    uint64_t sent = 0;
+    ForEachCnm(
+        [&](const Cnm& m)
         {
-            continue;
-        }
-        received++;
-        applied += m.applied;
-        flowEnded += !m.flowOpen;
-        const uint64_t target = m.capacityBps / std::max<uint16_t>(m.n, 1);
-        if (m.flowOpen && target >= m.rateBeforeBps)
-        {
-            notLowering++;
-            raised += m.applied && target > m.rateBeforeBps;
-        }
-    }
-    out << "  \"cnms\": {\"sent\": " << cnms.size() << ", \"received\": " << received
+            sent++;
+            if (m.received.IsStrictlyNegative())
+            {
+                return;
+            }
+            received++;
+            applied += m.applied;
+            flowEnded += !m.flowOpen;
+            const uint64_t target = m.capacityBps / std::max<uint16_t>(m.n, 1);
+            if (m.flowOpen && target >= m.rateBeforeBps)
+            {
+                notLowering++;
+                raised += m.applied && target > m.rateBeforeBps;
+            }
+        });
+    out << "  \"cnms\": {\"sent\": " << sent << ", \"received\": " << received
         << ", \"applied\": " << applied << ", \"not_lowering\": " << notLowering
         << ", \"raised_rate\": " << raised << ", \"flow_ended\": " << flowEnded << "},\n";
 }

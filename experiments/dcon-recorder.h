@@ -12,9 +12,13 @@
 #include "ns3/rdma-fabric-helper.h"
 
 #include <array>
+#include <cstdio>
+#include <deque>
 #include <functional>
+#include <map>
 #include <ostream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace ns3
@@ -41,7 +45,14 @@ namespace ns3
  *   applied, with C/N not below the rate when received: such a CNM raises the rate when
  *   applied).
  *
- * In a parallel run Collect brings every rank's records to rank 0.
+ * In a sequential run the CNM rows are streamed: a CNM is joined with its arrival when that
+ * arrives, and the rows whose arrivals are in (and whose same-time group is complete) go in send
+ * order to an anonymous temporary file (unlinked at once, in std::filesystem's temporary folder:
+ * TMPDIR or /tmp), so the memory held is that of the CNMs in flight, not of every CNM of the run
+ * (about a million in a 70 ms DCON run at load 0.8). Writing cnm.csv reads them back; the flow
+ * ids of rows whose flow had ended are filled in then (from the last arrival that named the flow
+ * open), as before. In a parallel run every rank keeps its records, Collect brings them to rank
+ * 0, and the rows are joined there at the end: the same rows.
  */
 class DconRecorder : public FabricMonitorExtension
 {
@@ -79,6 +90,10 @@ public:
      * \param fabric the fabric
      */
     explicit DconRecorder(Ptr<RdmaFabric> fabric);
+    ~DconRecorder() override;
+
+    DconRecorder(const DconRecorder&) = delete;
+    DconRecorder& operator=(const DconRecorder&) = delete;
 
     /**
      * \brief Whether a fabric has DCON queues (then a recorder has something to record).
@@ -134,6 +149,9 @@ public:
     void WriteFiles(const std::string& dir, const NodeNames& name) const override;
 
 private:
+    /// Tests feed CNM events directly (test/dcon-recorder-test.cc).
+    friend class DconRecorderTestAccess;
+
     /// An arrival reported by a NIC.
     struct Receipt
     {
@@ -162,12 +180,66 @@ private:
 
     void CnmSent(uint32_t sw, uint32_t port, const RdmaFiveTuple& flow, uint32_t n);
     void CnmReceived(const CnmHeader& cnm, uint32_t flowId, DataRate rateBefore, bool applied);
+    /// A CNM was sent. \param c its record (not yet received)
+    void Sent(const Cnm& c);
+    /// A CNM arrived. \param r the arrival
+    void Received(const Receipt& r);
+
+    /// Every CNM row, in cnm.csv's order, with the flow ids of ended flows filled in.
+    /// \param fn called for each row
+    void ForEachCnm(const std::function<void(const Cnm&)>& fn) const;
+    /// The rows joined at the end from every record kept (parallel runs).
+    /// \return the rows, the flow ids of ended flows filled in
+    std::vector<Cnm> JoinRecords() const;
+
+    // ---- streaming (sequential runs)
+    /// The key a CNM is matched with its arrival by: (switch << 16 | port, src, dst, sport).
+    using Key = std::tuple<uint64_t, uint32_t, uint32_t, uint16_t>;
+    /// A flow's 5-tuple as far as CNMs name it: (src, dst, sport).
+    using FlowKey = std::tuple<uint32_t, uint32_t, uint16_t>;
+    /// A CNM row not yet written to the spill file.
+    struct Row
+    {
+        Cnm cnm;             //!< the row
+        bool matched{false}; //!< its arrival is in
+    };
+    /// An arrival that came before any CNM it could match (kept in order per key).
+    struct Orphan
+    {
+        Receipt receipt; //!< the arrival
+        uint64_t seq{0}; //!< its place among arrivals
+    };
+    /// The flow id the last open arrival (in arrival order: time, congestion point, order)
+    /// named for a flow.
+    struct FlowIdOf
+    {
+        Time time;          //!< the arrival's time
+        uint64_t cpid{0};   //!< its congestion point
+        uint64_t seq{0};    //!< its place among arrivals
+        uint32_t flowId{0}; //!< the flow id
+    };
+    /// Match the CNM of row \p seq with arrival \p r (number \p receiptSeq).
+    void Match(uint64_t seq, const Receipt& r, uint64_t receiptSeq);
+    /// Write the rows at the front of the window whose group is complete and matched.
+    void Flush();
+    /// Append rows to the spill file. \param rows the rows, in order
+    void Spill(const std::vector<Cnm>& rows);
+
+    bool m_streaming{true};   //!< join as CNMs arrive (sequential runs)
+    std::deque<Row> m_window; //!< rows not yet spilled, in send order
+    uint64_t m_windowBase{0}; //!< the number of the window's first row (rows are numbered)
+    std::map<Key, std::deque<uint64_t>> m_unmatched; //!< per key: rows without their arrival
+    std::map<Key, std::deque<Orphan>> m_orphans;     //!< per key: arrivals without their row
+    std::map<FlowKey, FlowIdOf> m_flowIdOf;          //!< per flow: the id to fill in
+    uint64_t m_receipts{0};                          //!< arrivals so far
+    std::FILE* m_spill{nullptr};                     //!< the spilled rows (binary)
+    uint64_t m_spilled{0};                           //!< rows in it
     Counters LocalCounters() const;
     std::vector<QueueTimes> LocalQueueTimes() const;
 
     Ptr<RdmaFabric> m_fabric;
-    std::vector<Cnm> m_sent;         //!< CNMs sent (this rank; all after Collect)
-    std::vector<Receipt> m_receipts; //!< arrivals (this rank; all after Collect)
+    std::vector<Cnm> m_sent;           //!< parallel runs: CNMs sent (this rank; all after Collect)
+    std::vector<Receipt> m_receiptLog; //!< parallel runs: arrivals (this rank; all after Collect)
     bool m_collected{false};
     Counters m_counters;                  //!< after Collect
     std::vector<QueueTimes> m_queueTimes; //!< after Collect

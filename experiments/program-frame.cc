@@ -527,7 +527,8 @@ ProgramFrame::CheckGlobal(const std::string& name, const std::string& value) con
             throw std::invalid_argument(what + ": got " + QuoteText(value)
                                         + ", expected an event scheduler (ns3::MapScheduler, "
                                           "ns3::HeapScheduler, ns3::ListScheduler, "
-                                          "ns3::CalendarScheduler, ns3::PriorityQueueScheduler)");
+                                          "ns3::CalendarScheduler, ns3::PriorityQueueScheduler, "
+                                          "ns3::BucketScheduler)");
         }
         return;
     }

@@ -25,18 +25,18 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     Ptr<Packet> copy = p->Copy();
     Ipv4Header ip;
     FUZZ_CHECK(copy->RemoveHeader(ip) == 20);
-    FUZZ_CHECK(fields.tos == ip.GetTos() && fields.tuple.protocol == ip.GetProtocol());
-    FUZZ_CHECK(fields.tuple.src == ip.GetSource() && fields.tuple.dst == ip.GetDestination());
+    FUZZ_CHECK(fields.tos == ip.GetTos() && fields.protocol == ip.GetProtocol());
+    FUZZ_CHECK(fields.Tuple().src == ip.GetSource() && fields.Tuple().dst == ip.GetDestination());
     if (ip.GetProtocol() == 17 && copy->GetSize() >= 8)
     {
         UdpHeader udp;
         copy->RemoveHeader(udp);
-        FUZZ_CHECK(fields.tuple.sport == udp.GetSourcePort());
-        FUZZ_CHECK(fields.tuple.dport == udp.GetDestinationPort());
+        FUZZ_CHECK(fields.sport == udp.GetSourcePort());
+        FUZZ_CHECK(fields.dport == udp.GetDestinationPort());
     }
     else if (ip.GetProtocol() != 17 || copy->GetSize() < 4)
     {
-        FUZZ_CHECK(fields.tuple.sport == 0 && fields.tuple.dport == 0);
+        FUZZ_CHECK(fields.sport == 0 && fields.dport == 0);
     }
     return 0;
 }

@@ -449,7 +449,7 @@ RdmaFabricHelper::SetNicAttribute(const std::string& name, const AttributeValue&
 void
 RdmaFabricHelper::UseFastScheduler()
 {
-    GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
+    GlobalValue::Bind("SchedulerType", StringValue("ns3::BucketScheduler"));
 }
 
 std::vector<TypeId>

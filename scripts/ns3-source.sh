@@ -18,7 +18,12 @@
 #                                    old stub would stay and the build fail. The next configure
 #                                    (or CMake re-running itself, as the file list changed) writes
 #                                    the stub anew.
-# Both print an error and exit 2 on bad input. Callers define phase() for progress lines.
+#   ns3_debian_source DIR            sets SOURCE to Debian bookworm's ns3 source tarball
+#                                    (ns-3.37, the standalone build's version) in DIR, fetched
+#                                    with `apt-get source --download-only ns3` when none is there
+#                                    (a deb-src line for bookworm is added under
+#                                    /etc/apt/sources.list.d when none is set up).
+# They print an error and exit (2 on bad input). Callers define phase() for progress lines.
 
 ns3_source_tree() {
   local source=$1 workdir=$2
@@ -77,4 +82,34 @@ ns3_drop_stale_headers() {
     target="${target%\"}"
     [ -e "$target" ] || rm -f "$stub"
   done
+}
+
+ns3_debian_source() {
+  local dir=$1 sudo="" orig
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  mkdir -p "$dir"
+  shopt -s nullglob
+  orig=("$dir"/ns3_*.orig.tar.*)
+  shopt -u nullglob
+  if [ ${#orig[@]} -eq 0 ]; then
+    if ! grep -rqsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+      phase "adding a deb-src line for bookworm (/etc/apt/sources.list.d/dcon-src.sources)"
+      printf '%s\n' 'Types: deb-src' 'URIs: http://deb.debian.org/debian' 'Suites: bookworm' \
+        'Components: main' 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' |
+        $sudo tee /etc/apt/sources.list.d/dcon-src.sources >/dev/null
+      $sudo apt-get update >/dev/null
+    fi
+    phase "fetching Debian's ns3 source package (apt-get source --download-only ns3)"
+    (cd "$dir" && apt-get source --download-only ns3 >"$dir/fetch.log" 2>&1) || {
+      tail -5 "$dir/fetch.log"
+      echo "error: apt-get source ns3 failed (log: $dir/fetch.log)" >&2
+      exit 1
+    }
+    shopt -s nullglob
+    orig=("$dir"/ns3_*.orig.tar.*)
+    shopt -u nullglob
+    [ ${#orig[@]} -gt 0 ] || { echo "error: no ns3_*.orig.tar.* in $dir" >&2; exit 1; }
+  fi
+  # shellcheck disable=SC2034 # the caller's
+  SOURCE="${orig[0]}"
 }

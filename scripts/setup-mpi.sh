@@ -56,8 +56,6 @@ fi
 export CLICOLOR=0 # one compiler command line whoever runs ./ns3 (see scripts/check-ns3.sh)
 T0=$(date +%s)
 phase() { echo "=== setup-mpi [$(($(date +%s) - T0)) s] $*"; }
-SUDO=""
-[ "$(id -u)" -ne 0 ] && SUDO="sudo"
 
 phase "installing what the build needs (MPI: libopenmpi-dev openmpi-bin)"
 "$ROOT/scripts/install-deps.sh" libopenmpi-dev openmpi-bin xz-utils bzip2
@@ -66,35 +64,12 @@ mkdir -p "$WORKDIR"
 WORKDIR="$(cd "$WORKDIR" && pwd)"
 
 # ------------------------------------------------------------------ the source
-if [ -z "$SOURCE" ]; then
-  mkdir -p "$WORKDIR/src"
-  shopt -s nullglob
-  orig=("$WORKDIR"/src/ns3_*.orig.tar.*)
-  shopt -u nullglob
-  if [ ${#orig[@]} -eq 0 ]; then
-    if ! grep -rqsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-      phase "adding a deb-src line for bookworm (/etc/apt/sources.list.d/dcon-src.sources)"
-      printf '%s\n' 'Types: deb-src' 'URIs: http://deb.debian.org/debian' 'Suites: bookworm' \
-        'Components: main' 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' |
-        $SUDO tee /etc/apt/sources.list.d/dcon-src.sources >/dev/null
-      $SUDO apt-get update >/dev/null
-    fi
-    phase "fetching Debian's ns3 source package (apt-get source --download-only ns3)"
-    (cd "$WORKDIR/src" && apt-get source --download-only ns3 >"$WORKDIR/src/fetch.log" 2>&1) || {
-      tail -5 "$WORKDIR/src/fetch.log"
-      echo "error: apt-get source ns3 failed (log: $WORKDIR/src/fetch.log)" >&2
-      exit 1
-    }
-    shopt -s nullglob
-    orig=("$WORKDIR"/src/ns3_*.orig.tar.*)
-    shopt -u nullglob
-    [ ${#orig[@]} -gt 0 ] || { echo "error: no ns3_*.orig.tar.* in $WORKDIR/src" >&2; exit 1; }
-  fi
-  SOURCE="${orig[0]}"
-fi
-
 # shellcheck source=scripts/ns3-source.sh
 source "$ROOT/scripts/ns3-source.sh"
+if [ -z "$SOURCE" ]; then
+  ns3_debian_source "$WORKDIR/src"
+fi
+
 ns3_source_tree "$SOURCE" "$WORKDIR"
 [ -d "$TREE/src/mpi" ] || { echo "error: $TREE has no src/mpi (ns-3's mpi module)" >&2; exit 2; }
 ns3_link_dcon "$ROOT"

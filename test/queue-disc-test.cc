@@ -348,17 +348,17 @@ TEST(RdmaQueueDiscItem, ParsesFieldsAndRewritesOnlyMarkedHeaders)
     Ptr<Packet> p = makePacket();
     RdmaQueueDiscItem::Ipv4Fields f;
     ASSERT_TRUE(RdmaQueueDiscItem::ParseIpv4(p, f));
-    EXPECT_EQ(f.tuple.src, Ipv4Address("10.0.0.7"));
-    EXPECT_EQ(f.tuple.dst, Ipv4Address("10.0.0.9"));
-    EXPECT_EQ(f.tuple.protocol, 17);
-    EXPECT_EQ(f.tuple.sport, 49153);
-    EXPECT_EQ(f.tuple.dport, 4791);
+    EXPECT_EQ(f.Tuple().src, Ipv4Address("10.0.0.7"));
+    EXPECT_EQ(f.Tuple().dst, Ipv4Address("10.0.0.9"));
+    EXPECT_EQ(f.protocol, 17);
+    EXPECT_EQ(f.sport, 49153);
+    EXPECT_EQ(f.dport, 4791);
     EXPECT_EQ(f.tos, 98);
 
     // unmarked: the bytes leave unchanged
     std::vector<uint8_t> before(p->GetSize());
     p->CopyData(before.data(), before.size());
-    Ptr<RdmaQueueDiscItem> item = Create<RdmaQueueDiscItem>(p, f.tos, f.tuple, 0, 3);
+    Ptr<RdmaQueueDiscItem> item = Create<RdmaQueueDiscItem>(p, f, 0, 3);
     EXPECT_EQ(item->GetSize(), 1028u); // 20 + 8 + 1000
     EXPECT_FALSE(item->IsCe());
     item->AddHeader();
@@ -368,7 +368,7 @@ TEST(RdmaQueueDiscItem, ParsesFieldsAndRewritesOnlyMarkedHeaders)
 
     // marked: CE (TOS 99) in the header on the wire, nothing else changed
     Ptr<Packet> q = makePacket();
-    Ptr<RdmaQueueDiscItem> marked = Create<RdmaQueueDiscItem>(q, f.tos, f.tuple, 0, 3);
+    Ptr<RdmaQueueDiscItem> marked = Create<RdmaQueueDiscItem>(q, f.tos, f.Tuple(), 0, 3);
     EXPECT_TRUE(marked->Mark());
     EXPECT_TRUE(marked->IsCe());
     EXPECT_EQ(marked->GetHeader().GetTos(), 99); // the mark shows before the rewrite

@@ -29,11 +29,12 @@ PfcNetDevice::GetTypeId()
               .SetParent<NetDevice>()
               .SetGroupName("Dcon")
               .AddConstructor<PfcNetDevice>()
-              .AddAttribute("DataRate",
-                            "Line rate of the device",
-                            DataRateValue(DataRate("40Gbps")),
-                            MakeDataRateAccessor(&PfcNetDevice::m_rate),
-                            MakeDataRateChecker())
+              .AddAttribute(
+                  "DataRate",
+                  "Line rate of the device",
+                  DataRateValue(DataRate("40Gbps")),
+                  MakeDataRateAccessor(&PfcNetDevice::SetDataRate, &PfcNetDevice::GetDataRate),
+                  MakeDataRateChecker())
               .AddAttribute("Mtu",
                             "Largest L3 packet (bytes after the Ethernet header)",
                             UintegerValue(1500),
@@ -79,9 +80,11 @@ PfcNetDevice::GetTypeId()
 
 PfcNetDevice::PfcNetDevice()
     : m_address(Mac48Address::Allocate())
+    , m_txComplete(Create<TxCompleteEvent>())
 {
     NS_LOG_FUNCTION(this);
     m_pendingPfc.fill(-1);
+    m_txComplete->device = this;
 }
 
 PfcNetDevice::~PfcNetDevice() {}
@@ -93,7 +96,7 @@ PfcNetDevice::DoDispose()
     {
         ev.Cancel();
     }
-    m_txCompleteEvent.Cancel();
+    m_txComplete->device = nullptr; // an end still scheduled finds no device
     m_txCompletePending = false;
     m_node = nullptr;
     m_channel = nullptr;
@@ -142,25 +145,45 @@ PfcNetDevice::SetOwner(PfcDeviceOwner* owner, uint32_t port)
 void
 PfcNetDevice::NotifyTxReady()
 {
-    if (m_busy && Simulator::Now() >= m_busyUntil)
-    {
-        // The last frame has ended: its completion (if one is scheduled for now) is moot.
-        if (m_txCompletePending)
-        {
-            m_txCompleteEvent.Cancel();
-            m_txCompletePending = false;
-        }
-        m_busy = false;
-    }
     if (!m_busy)
     {
-        TryTransmit();
+        TryTransmit(Time(-1));
+        return;
+    }
+    const Time now = Simulator::Now();
+    if (now >= m_busyUntil)
+    {
+        // The last frame has ended: its completion (if one is scheduled for now) is moot.
+        m_txCompletePending = false;
+        m_busy = false;
+        TryTransmit(now);
     }
     else if (!m_txCompletePending)
     {
-        m_txCompletePending = true;
-        m_txCompleteEvent = Simulator::Schedule(
-            m_busyUntil - Simulator::Now(), &PfcNetDevice::TransmitComplete, this);
+        ScheduleTransmitComplete(m_busyUntil - now);
+    }
+}
+
+void
+PfcNetDevice::ScheduleTransmitComplete(const Time& delay)
+{
+    m_txCompletePending = true;
+    m_txComplete->Ref(); // the simulator releases one reference after the event
+    // As Simulator::Schedule (same context, same place in the event order), without the
+    // EventId it returns.
+    Simulator::ScheduleWithContext(Simulator::GetContext(), delay, PeekPointer(m_txComplete));
+}
+
+void
+PfcNetDevice::TxCompleteEvent::Notify()
+{
+    if (device && device->m_txCompletePending)
+    {
+        const Time now = Simulator::Now();
+        if (now == device->m_busyUntil)
+        {
+            device->TransmitComplete(now);
+        }
     }
 }
 
@@ -218,6 +241,13 @@ PfcNetDevice::GetDataRate() const
     return m_rate;
 }
 
+void
+PfcNetDevice::SetDataRate(DataRate rate)
+{
+    m_rate = rate;
+    m_bps = rate.GetBitRate();
+}
+
 const PfcNetDevice::Stats&
 PfcNetDevice::GetStats() const
 {
@@ -225,7 +255,7 @@ PfcNetDevice::GetStats() const
 }
 
 void
-PfcNetDevice::TryTransmit()
+PfcNetDevice::TryTransmit(Time now)
 {
     NS_ASSERT(!m_busy);
     if (!m_channel)
@@ -259,14 +289,14 @@ PfcNetDevice::TryTransmit()
         m_pendingPfcMask = 0;
         Ptr<Packet> p = Create<Packet>();
         p->AddHeader(pfc);
-        StartTransmission(p, PfcHeader::ETHERTYPE, true);
+        StartTransmission(p, PfcHeader::ETHERTYPE, true, now);
         return;
     }
     if (!m_sendQueue.empty())
     {
         PfcTxFrame f = m_sendQueue.front();
         m_sendQueue.pop_front();
-        StartTransmission(f.packet, f.protocol, true);
+        StartTransmission(f.packet, f.protocol, true, now);
         return;
     }
     PfcTxFrame frame;
@@ -275,12 +305,12 @@ PfcNetDevice::TryTransmit()
     if (pulled)
     {
         NS_ASSERT_MSG(!IsPaused(frame.priority), "owner returned a frame of a paused priority");
-        StartTransmission(frame.packet, frame.protocol, frame.more);
+        StartTransmission(frame.packet, frame.protocol, frame.more, now);
     }
 }
 
 void
-PfcNetDevice::StartTransmission(const Ptr<Packet>& packet, uint16_t protocol, bool more)
+PfcNetDevice::StartTransmission(const Ptr<Packet>& packet, uint16_t protocol, bool more, Time now)
 {
     uint32_t l3 = packet->GetSize();
     if (ETH_HEADER_BYTES + l3 < ETH_MIN_FRAME_BYTES)
@@ -289,7 +319,11 @@ PfcNetDevice::StartTransmission(const Ptr<Packet>& packet, uint16_t protocol, bo
         packet->AddPaddingAtEnd(ETH_MIN_FRAME_BYTES - ETH_HEADER_BYTES - l3);
     }
     uint32_t frameBytes = ETH_HEADER_BYTES + packet->GetSize();
-    Time now = Simulator::Now();
+    if (now.IsStrictlyNegative())
+    {
+        now = Simulator::Now();
+    }
+    NS_ASSERT_MSG(now == Simulator::Now(), "StartTransmission given another time than now");
     NS_ASSERT_MSG(now >= m_busyUntil, "overlapping transmissions");
     m_busy = true;
     Time txTime
@@ -308,8 +342,7 @@ PfcNetDevice::StartTransmission(const Ptr<Packet>& packet, uint16_t protocol, bo
     m_busyUntil = now + txTime;
     if (more || m_pendingPfcMask || !m_sendQueue.empty())
     {
-        m_txCompleteEvent = Simulator::Schedule(txTime, &PfcNetDevice::TransmitComplete, this);
-        m_txCompletePending = true;
+        ScheduleTransmitComplete(txTime);
     }
     m_channel->TransmitStart(packet, protocol, this, now, txTime);
 }
@@ -343,16 +376,16 @@ PfcNetDevice::PeerAddress()
 Time
 PfcNetDevice::TxTime(uint32_t wireBytes)
 {
-    return m_txTimes.Get(m_rate, wireBytes);
+    return m_txTimes.Get(m_bps, m_rate, wireBytes);
 }
 
 void
-PfcNetDevice::TransmitComplete()
+PfcNetDevice::TransmitComplete(Time now)
 {
-    NS_ASSERT(Simulator::Now() >= m_busyUntil);
+    NS_ASSERT(now >= m_busyUntil);
     m_txCompletePending = false;
     m_busy = false;
-    TryTransmit();
+    TryTransmit(now);
 }
 
 void

@@ -7,6 +7,7 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/event-impl.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
@@ -223,6 +224,12 @@ public:
     DataRate GetDataRate() const;
 
     /**
+     * \brief Set the line rate (the DataRate attribute).
+     * \param rate the rate
+     */
+    void SetDataRate(DataRate rate);
+
+    /**
      * \brief A frame arrived from the channel, as its L3 packet and EtherType.
      * \param packet the L3 packet (no Ethernet header)
      * \param protocol the EtherType
@@ -290,17 +297,23 @@ protected:
     void DoDispose() override;
 
 private:
-    /// Start the next transmission if the wire is idle and something may be sent.
-    void TryTransmit();
-    /// The current frame has left the device.
-    void TransmitComplete();
+    /**
+     * \brief Start the next transmission if the wire is idle and something may be sent.
+     * \param now the current time if the caller has it, else negative (asked when needed)
+     */
+    void TryTransmit(Time now);
+    /// The current frame has left the device. \param now the current time
+    void TransmitComplete(Time now);
+    /// Schedule the end of the current frame. \param delay when, from now
+    void ScheduleTransmitComplete(const Time& delay);
     /**
      * \brief Start serializing a frame (to the peer, or for PFC to the PFC multicast address).
      * \param packet the L3 packet
      * \param protocol EtherType
      * \param more the owner may have another frame ready when this one ends
+     * \param now the current time if the caller has it, else negative
      */
-    void StartTransmission(const Ptr<Packet>& packet, uint16_t protocol, bool more);
+    void StartTransmission(const Ptr<Packet>& packet, uint16_t protocol, bool more, Time now);
     /**
      * \brief Apply a received PFC frame.
      * \param frame the frame, Ethernet header removed
@@ -329,13 +342,31 @@ private:
     uint32_t m_ifIndex{0};
     uint16_t m_mtu{1500};
     DataRate m_rate;
+    uint64_t m_bps{0}; //!< m_rate in bit/s (read for every frame)
     bool m_includePreambleIfg{true};
     bool m_busy{false};
-    Time m_busyUntil;                 //!< end of the frame on the wire
-    EventId m_txCompleteEvent;        //!< pending TransmitComplete, if any
-    bool m_txCompletePending{false};  //!< m_txCompleteEvent is pending (cheaper than asking it)
-    PfcDeviceOwner* m_owner{nullptr}; //!< direct-call owner (instead of the callbacks)
-    uint32_t m_ownerPort{0};          //!< the owner's number for this device
+    Time m_busyUntil; //!< end of the frame on the wire
+
+    /**
+     * \brief The end of a transmission: one event object for every frame of the device,
+     * scheduled again for each (no allocation per frame). A pending end that is no longer wanted
+     * is not cancelled (a cancelled EventImpl cannot be scheduled again) but ignored when it
+     * runs: it runs only while m_txCompletePending says an end is wanted and at m_busyUntil,
+     * the time the wanted end was scheduled for.
+     */
+    class TxCompleteEvent : public EventImpl
+    {
+    public:
+        PfcNetDevice* device{nullptr}; //!< the device (nullptr once disposed of)
+
+    protected:
+        void Notify() override;
+    };
+
+    Ptr<TxCompleteEvent> m_txComplete; //!< the transmission end's event object
+    bool m_txCompletePending{false};   //!< an end is scheduled and wanted
+    PfcDeviceOwner* m_owner{nullptr};  //!< direct-call owner (instead of the callbacks)
+    uint32_t m_ownerPort{0};           //!< the owner's number for this device
     PullCallback m_pull;
     NetDevice::ReceiveCallback m_rxCallback;
     FrameReceiveCallback m_frameRxCallback;

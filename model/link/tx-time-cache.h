@@ -36,10 +36,23 @@ public:
     Time
     Get(const DataRate& rate, uint32_t bytes)
     {
-        if (rate.GetBitRate() != m_bps)
+        return Get(rate.GetBitRate(), rate, bytes);
+    }
+
+    /**
+     * \brief Serialization time of a frame, the rate's bit/s given by the caller.
+     * \param bps rate.GetBitRate()
+     * \param rate the rate
+     * \param bytes the frame's bytes
+     * \return its serialization time
+     */
+    Time
+    Get(uint64_t bps, const DataRate& rate, uint32_t bytes)
+    {
+        if (bps != m_bps)
         {
             m_entries.fill({0, Time(0)});
-            m_bps = rate.GetBitRate();
+            m_bps = bps;
         }
         for (const auto& [b, t] : m_entries)
         {

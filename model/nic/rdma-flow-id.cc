@@ -4,11 +4,11 @@
  */
 #include "rdma-flow-id.h"
 
-#include "ns3/hash.h"
 #include "ns3/log.h"
 
 #include <boost/crc.hpp>
 
+#include <cstring>
 #include <tuple>
 
 namespace ns3
@@ -69,17 +69,69 @@ RdmaFlowCrc16(const RdmaFiveTuple& t)
 uint32_t
 RdmaEcmpHash(const RdmaFiveTuple& t, uint32_t seed)
 {
-    std::array<uint8_t, 13> key = RdmaFiveTupleBytes(t);
-    std::array<char, 17> buf{};
-    buf[0] = static_cast<char>(seed >> 24);
-    buf[1] = static_cast<char>((seed >> 16) & 0xFF);
-    buf[2] = static_cast<char>((seed >> 8) & 0xFF);
-    buf[3] = static_cast<char>(seed & 0xFF);
-    for (size_t i = 0; i < key.size(); ++i)
+    return RdmaEcmpHash(t.src.Get(), t.dst.Get(), t.sport, t.dport, t.protocol, seed);
+}
+
+namespace
+{
+/// MurmurHash3_x86_32's block mix.
+inline uint32_t
+MurmurMix(uint32_t k)
+{
+    k *= 0xcc9e2d51;
+    k = (k << 15) | (k >> 17);
+    return k * 0x1b873593;
+}
+
+/// MurmurHash3_x86_32's step for one 4-byte block.
+inline uint32_t
+MurmurBlock(uint32_t h, const uint8_t* block)
+{
+    uint32_t k;
+    std::memcpy(&k, block, 4); // as ns-3 reads blocks: in the machine's byte order
+    h ^= MurmurMix(k);
+    h = (h << 13) | (h >> 19);
+    return h * 5 + 0xe6546b64;
+}
+} // namespace
+
+uint32_t
+RdmaEcmpHash(
+    uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport, uint8_t protocol, uint32_t seed)
+{
+    // The 17 bytes ns3::Hash32 hashed: the seed, then RdmaFiveTupleBytes (network order).
+    const uint8_t key[16] = {static_cast<uint8_t>(seed >> 24),
+                             static_cast<uint8_t>(seed >> 16),
+                             static_cast<uint8_t>(seed >> 8),
+                             static_cast<uint8_t>(seed),
+                             static_cast<uint8_t>(src >> 24),
+                             static_cast<uint8_t>(src >> 16),
+                             static_cast<uint8_t>(src >> 8),
+                             static_cast<uint8_t>(src),
+                             static_cast<uint8_t>(dst >> 24),
+                             static_cast<uint8_t>(dst >> 16),
+                             static_cast<uint8_t>(dst >> 8),
+                             static_cast<uint8_t>(dst),
+                             static_cast<uint8_t>(sport >> 8),
+                             static_cast<uint8_t>(sport),
+                             static_cast<uint8_t>(dport >> 8),
+                             static_cast<uint8_t>(dport)};
+    // ns3::Hash32 is murmur3 (MurmurHash3_x86_32) with ns-3's seed, over 17 bytes: four blocks
+    // and a one-byte tail (the protocol); see ns-3's hash-murmur3.cc.
+    constexpr uint32_t NS3_MURMUR3_SEED = 0x8BADF00D;
+    uint32_t h = NS3_MURMUR3_SEED;
+    for (int i = 0; i < 16; i += 4)
     {
-        buf[4 + i] = static_cast<char>(key[i]);
+        h = MurmurBlock(h, key + i);
     }
-    return Hash32(buf.data(), buf.size());
+    h ^= MurmurMix(protocol);
+    h ^= 17; // the length
+    h ^= h >> 16;
+    h *= 0x85ebca6b;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35;
+    h ^= h >> 16;
+    return h;
 }
 
 } // namespace ns3

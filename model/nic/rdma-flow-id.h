@@ -101,6 +101,21 @@ uint32_t RdmaEcmpHash(const RdmaFiveTuple& t, uint32_t seed);
 
 /**
  * \ingroup dcon-nic
+ * \brief RdmaEcmpHash of a 5-tuple given as its fields (what a switch reads from the packet's
+ * bytes), with the same result: murmur3 computed here, without ns3::Hash32's objects.
+ * \param src source address (host order)
+ * \param dst destination address (host order)
+ * \param sport source port
+ * \param dport destination port
+ * \param protocol IP protocol number
+ * \param seed the switch's hash seed
+ * \return the 32-bit hash
+ */
+uint32_t RdmaEcmpHash(
+    uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport, uint8_t protocol, uint32_t seed);
+
+/**
+ * \ingroup dcon-nic
  * \brief Hash functor so that RdmaFiveTuple can key an unordered container: the fields packed
  * into two 64-bit words and mixed with the splitmix64 finalizer. Cheap (it runs on every packet
  * a DCON queue takes in and lets out) and good enough for buckets; it is not the ECMP hash

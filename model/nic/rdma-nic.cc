@@ -142,6 +142,7 @@ RdmaNic::Setup(Ptr<PfcNetDevice> device, Ipv4Address address)
     NS_LOG_FUNCTION(this << device << address);
     m_device = device;
     m_address = address;
+    m_addressValue = address.Get();
     device->SetOwner(this, 0);
 }
 
@@ -333,6 +334,7 @@ RdmaNic::StartFlow(const RdmaFlowRequest& request)
     }
     Ptr<RdmaQueuePair> qp = Create<RdmaQueuePair>();
     qp->request = request;
+    qp->dstValue = request.dst.Get();
     qp->qpn = m_nextQpn;
     m_nextQpn = (m_nextQpn + 1) & PSN_MASK;
     if (m_nextQpn == 0)
@@ -409,7 +411,7 @@ RdmaNic::PullFrame(uint32_t /* port */, uint8_t pausedMask, PfcTxFrame& frame)
             continue;
         }
         m_rr = (idx + 1) % n;
-        frame.packet = BuildDataPacket(qp);
+        frame.packet = BuildDataPacket(qp, now);
         frame.protocol = 0x0800;
         frame.priority = qp->request.priority;
         return true;
@@ -441,10 +443,21 @@ RdmaNic::Wake()
     m_device->NotifyTxReady();
 }
 
-Ptr<Packet>
-RdmaNic::BuildDataPacket(Ptr<RdmaQueuePair> qp)
+namespace
 {
-    Ptr<RdmaFlowState> s = qp->state;
+/// A RoceHeader as constructed: what the scratch headers are reset to.
+const RoceHeader&
+DefaultRoceHeader()
+{
+    static const RoceHeader roce;
+    return roce;
+}
+} // namespace
+
+Ptr<Packet>
+RdmaNic::BuildDataPacket(const Ptr<RdmaQueuePair>& qp, Time now)
+{
+    RdmaFlowState* s = PeekPointer(qp->state);
     uint64_t offset = s->m_sndNxt;
     uint32_t payload = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, s->m_size - offset));
     uint64_t index = offset / m_mtu;
@@ -464,14 +477,15 @@ RdmaNic::BuildDataPacket(Ptr<RdmaQueuePair> qp)
         opcode = last ? BthHeader::OPCODE_RC_SEND_LAST : BthHeader::OPCODE_RC_SEND_MIDDLE;
     }
     Ptr<Packet> p = Create<Packet>(payload + ICRC_BYTES);
-    RoceHeader roce;
+    RoceHeader& roce = m_dataHeader;
+    roce = DefaultRoceHeader();
     BthHeader& bth = roce.Bth();
     bth.SetOpcode(opcode);
     bth.SetDestQp(qp->qpn);
     bth.SetPsn(static_cast<uint32_t>(index & PSN_MASK));
     bth.SetAckRequest(last);
     bth.SetIntPresent(qp->hopRecords); // an empty INT stack: switches append to it
-    AddRoceHeader(p, roce, qp->request.dst, qp->sport, qp->request.priority, true);
+    AddRoceHeader(p, roce, qp->dstValue, qp->sport, qp->request.priority, true);
 
     if (offset + payload > s->m_sentHighWater)
     {
@@ -479,7 +493,7 @@ RdmaNic::BuildDataPacket(Ptr<RdmaQueuePair> qp)
         if (qp->rttSamples)
         {
             // only first transmissions give RTT samples (Karn's rule)
-            qp->sendTimes.emplace_back(index, Simulator::Now());
+            qp->sendTimes.emplace_back(index, now);
         }
     }
     else
@@ -488,7 +502,6 @@ RdmaNic::BuildDataPacket(Ptr<RdmaQueuePair> qp)
     }
     s->m_sndNxt = offset + payload;
     m_stats.dataPacketsSent++;
-    Time now = Simulator::Now();
     uint32_t wire = m_device->GetWireBytes(p->GetSize());
     qp->nextAvail = now + qp->txTimes.Get(s->m_rate.Get(), wire);
     if (!qp->rtoArmed)
@@ -507,15 +520,15 @@ RdmaNic::BuildDataPacket(Ptr<RdmaQueuePair> qp)
 void
 RdmaNic::AddRoceHeader(const Ptr<Packet>& packet,
                        RoceHeader& roce,
-                       Ipv4Address dst,
+                       uint32_t dst,
                        uint16_t sport,
                        uint8_t priority,
                        bool ect)
 {
     // RoceHeader's defaults: TTL 64, UDP, Don't Fragment, destination port 4791.
     roce.SetSourcePort(sport);
-    roce.SetSource(m_address);
-    roce.SetDestination(dst);
+    roce.SetSourceValue(m_addressValue);
+    roce.SetDestinationValue(dst);
     roce.SetDscp(static_cast<Ipv4Header::DscpType>(priority << 3)); // class selector
     roce.SetEcn(ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
     roce.SetPayloadBytes(packet->GetSize());
@@ -523,7 +536,7 @@ RdmaNic::AddRoceHeader(const Ptr<Packet>& packet,
 }
 
 void
-RdmaNic::SendControl(Ptr<Packet> packet, RoceHeader& roce, Ipv4Address dst, uint16_t sport)
+RdmaNic::SendControl(const Ptr<Packet>& packet, RoceHeader& roce, uint32_t dst, uint16_t sport)
 {
     AddRoceHeader(packet, roce, dst, sport, m_controlPriority, false);
     m_control.push_back(packet);
@@ -567,9 +580,10 @@ RdmaNic::ReceiveFrame(uint32_t /* port */, const Ptr<Packet>& packet, uint16_t p
         NS_LOG_WARN("NIC " << m_address << " ignores a " << packet->GetSize() << "-byte packet");
         return;
     }
-    RoceHeader roce;
+    RoceHeader& roce = m_rxHeader;
+    roce = DefaultRoceHeader();
     packet->RemoveHeader(roce);
-    if (roce.GetDestination() != m_address || roce.GetProtocol() != UDP_PROTOCOL)
+    if (roce.GetDestinationValue() != m_addressValue || roce.GetProtocol() != UDP_PROTOCOL)
     {
         NS_LOG_WARN("NIC " << m_address << " got a packet for " << roce.GetDestination());
         return;
@@ -614,9 +628,9 @@ void
 RdmaNic::ReceiveData(const RoceHeader& roce)
 {
     const BthHeader& bth = roce.Bth();
-    Ipv4Address src = roce.GetSource();
+    const uint32_t srcValue = roce.GetSourceValue();
     uint16_t sport = roce.GetSourcePort();
-    uint64_t key = (static_cast<uint64_t>(src.Get()) << 32) | bth.GetDestQp();
+    uint64_t key = (static_cast<uint64_t>(srcValue) << 32) | bth.GetDestQp();
     auto it = m_rxQps.find(key);
     Ptr<RdmaRxQueuePair> rx;
     if (it == m_rxQps.end())
@@ -626,11 +640,12 @@ RdmaNic::ReceiveData(const RoceHeader& roce)
         {
             // A late retransmission of a message received in full (the sender missed the last
             // ACK): acknowledge the last packet again.
-            SendAckTo(src, bth.GetDestQp(), sport, done->second, false, false, nullptr);
+            SendAckTo(srcValue, bth.GetDestQp(), sport, done->second, false, false, nullptr);
             return;
         }
         rx = Create<RdmaRxQueuePair>();
-        rx->src = src;
+        rx->src = Ipv4Address(srcValue);
+        rx->srcValue = srcValue;
         rx->qpn = bth.GetDestQp();
         rx->sport = sport;
         rx->state = CreateObject<RdmaRxFlowState>();
@@ -689,8 +704,13 @@ RdmaNic::ReceiveData(const RoceHeader& roce)
     {
         // A duplicate of something already received: acknowledge again (no ECN echo: the
         // ACK acknowledges nothing new; a pending echo waits for the next in-order ACK).
-        SendAckTo(
-            rx->src, rx->qpn, rx->sport, (rx->expectedPsn - 1) & PSN_MASK, false, false, nullptr);
+        SendAckTo(rx->srcValue,
+                  rx->qpn,
+                  rx->sport,
+                  (rx->expectedPsn - 1) & PSN_MASK,
+                  false,
+                  false,
+                  nullptr);
     }
 }
 
@@ -704,11 +724,11 @@ RdmaNic::SendAck(Ptr<RdmaRxQueuePair> rx, uint32_t psn, bool nak, const IntHeade
     {
         rx->ceSinceAck = false;
     }
-    SendAckTo(rx->src, rx->qpn, rx->sport, psn, nak, echo, hops);
+    SendAckTo(rx->srcValue, rx->qpn, rx->sport, psn, nak, echo, hops);
 }
 
 void
-RdmaNic::SendAckTo(Ipv4Address src,
+RdmaNic::SendAckTo(uint32_t src,
                    uint32_t qpn,
                    uint16_t sport,
                    uint32_t psn,
@@ -717,7 +737,8 @@ RdmaNic::SendAckTo(Ipv4Address src,
                    const IntHeader* hops)
 {
     Ptr<Packet> p = Create<Packet>(ICRC_BYTES);
-    RoceHeader roce;
+    RoceHeader& roce = m_controlHeader;
+    roce = DefaultRoceHeader();
     AethHeader& aeth = roce.Aeth();
     if (nak)
     {
@@ -752,12 +773,13 @@ RdmaNic::SendCnp(Ptr<RdmaRxQueuePair> rx, const RdmaCnpInfo& info)
     cnp.SetCongested(info.congested);
     cnp.SetReceiveRate(info.recRate);
     p->AddHeader(cnp);
-    RoceHeader roce;
+    RoceHeader& roce = m_controlHeader;
+    roce = DefaultRoceHeader();
     BthHeader& bth = roce.Bth();
     bth.SetOpcode(BthHeader::OPCODE_CNP);
     bth.SetDestQp(rx->qpn);
     m_stats.cnpsSent++;
-    SendControl(p, roce, rx->src, rx->sport);
+    SendControl(p, roce, rx->srcValue, rx->sport);
 }
 
 Ptr<RdmaQueuePair>

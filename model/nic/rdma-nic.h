@@ -11,6 +11,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
 #include "ns3/pfc-net-device.h"
+#include "ns3/roce-header.h"
 #include "ns3/traced-callback.h"
 #include "rdma-flow-id.h"
 #include "rdma-queue-pair.h"
@@ -242,9 +243,10 @@ private:
     /**
      * \brief Build the next data packet of a QP and account it.
      * \param qp the QP
+     * \param now the current time
      * \return the IPv4 packet
      */
-    Ptr<Packet> BuildDataPacket(Ptr<RdmaQueuePair> qp);
+    Ptr<Packet> BuildDataPacket(const Ptr<RdmaQueuePair>& qp, Time now);
     /**
      * \brief Make sure the device pulls again at \p when.
      * \param when the time
@@ -283,7 +285,7 @@ private:
     void SendAck(Ptr<RdmaRxQueuePair> rx, uint32_t psn, bool nak, const IntHeader* hops);
     /**
      * \brief Send an ACK or NAK for a connection.
-     * \param src the data sender's address
+     * \param src the data sender's address (32-bit value, host order)
      * \param qpn the queue pair number
      * \param sport UDP port of the connection
      * \param psn PSN to put in the BTH
@@ -291,7 +293,7 @@ private:
      * \param ecnEcho set the BTH BECN bit (the acknowledged data carried CE)
      * \param hops INT hop records to put after the AETH (BTH INT bit), or nullptr for none
      */
-    void SendAckTo(Ipv4Address src,
+    void SendAckTo(uint32_t src,
                    uint32_t qpn,
                    uint16_t sport,
                    uint32_t psn,
@@ -308,22 +310,22 @@ private:
      * \brief Queue a control packet (ACK, NAK, CNP) for sending ahead of data.
      * \param packet what follows the RoCE header (CNP fields, ICRC)
      * \param roce its header, BTH (and AETH) filled in
-     * \param dst destination host
+     * \param dst destination host (32-bit value, host order)
      * \param sport UDP source port
      */
-    void SendControl(Ptr<Packet> packet, RoceHeader& roce, Ipv4Address dst, uint16_t sport);
+    void SendControl(const Ptr<Packet>& packet, RoceHeader& roce, uint32_t dst, uint16_t sport);
     /**
      * \brief Fill in the IPv4 and UDP parts of a RoCE header and put it on a packet.
      * \param packet what follows the header
      * \param roce the header, BTH (and AETH) filled in
-     * \param dst destination host
+     * \param dst destination host (host-order address value)
      * \param sport UDP source port
      * \param priority PFC priority (DSCP class selector)
      * \param ect whether the packet is ECN-capable
      */
     void AddRoceHeader(const Ptr<Packet>& packet,
                        RoceHeader& roce,
-                       Ipv4Address dst,
+                       uint32_t dst,
                        uint16_t sport,
                        uint8_t priority,
                        bool ect);
@@ -353,6 +355,14 @@ private:
     Ptr<Node> m_node;
     Ptr<PfcNetDevice> m_device;
     Ipv4Address m_address;
+    uint32_t m_addressValue{0}; //!< m_address.Get(), read for every packet
+    /// Scratch headers, reset from a default one for each packet (a RoceHeader holds four ns-3
+    /// Header objects, whose construction and destruction are calls into ns-3's libraries):
+    /// data packets built, ACK/NAK/CNP built, packets received. Each is used by one function
+    /// and is done with before that function calls anything that could use it again.
+    RoceHeader m_dataHeader;
+    RoceHeader m_controlHeader; //!< see m_dataHeader
+    RoceHeader m_rxHeader;      //!< see m_dataHeader
     ObjectFactory m_ccFactory;
     uint32_t m_mtu;
     uint32_t m_ackInterval;

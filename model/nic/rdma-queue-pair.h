@@ -66,6 +66,7 @@ class RdmaQueuePair : public SimpleRefCount<RdmaQueuePair>
 {
 public:
     RdmaFlowRequest request;   //!< what was asked
+    uint32_t dstValue{0};      //!< request.dst as a 32-bit value (put in every data packet)
     uint32_t qpn{0};           //!< queue pair number (24 bits)
     uint16_t sport{0};         //!< UDP source port (ECMP entropy)
     Ptr<RdmaFlowState> state;  //!< state shared with congestion control
@@ -104,6 +105,7 @@ class RdmaRxQueuePair : public SimpleRefCount<RdmaRxQueuePair>
 {
 public:
     Ipv4Address src;                 //!< the sender's address
+    uint32_t srcValue{0};            //!< src as a 32-bit value (put in every ACK)
     uint32_t qpn{0};                 //!< queue pair number
     uint16_t sport{0};               //!< UDP port of the connection
     uint32_t expectedPsn{0};         //!< next in-order PSN (24 bits)

@@ -130,6 +130,7 @@ RdmaEgressQueueDisc::CheckConfig()
         AddInternalQueue(CreateObject<RdmaFifoQueue>());
     }
     m_fifo = PeekPointer(GetInternalQueue(0)); // owned by the queue disc; saves a Ptr per packet
+    m_rdmaFifo = dynamic_cast<RdmaFifoQueue*>(m_fifo);
     return true;
 }
 

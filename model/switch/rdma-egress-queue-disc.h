@@ -7,6 +7,7 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/queue-disc.h"
+#include "rdma-fifo-queue.h"
 #include "rdma-queue-disc-item.h"
 
 #include <functional>
@@ -186,6 +187,20 @@ protected:
      */
     const RdmaIngressInfo* GetIngressInfo() const;
 
+public:
+    /**
+     * \brief Whether the queue holds a packet: GetNPackets() > 0, read from the internal
+     * RdmaFifoQueue inline (the switch asks twice per packet it sends). The same as long as
+     * no packet was requeued or peeked at (QueueDisc::Requeue, Peek), which the switch never
+     * does; with another kind of internal queue it asks GetNPackets().
+     * \return true if a packet is queued
+     */
+    bool
+    HasPackets() const
+    {
+        return m_rdmaFifo ? m_rdmaFifo->GetNItems() > 0 : GetNPackets() > 0;
+    }
+
 private:
     bool DoEnqueue(Ptr<QueueDiscItem> item) final;
     Ptr<QueueDiscItem> DoDequeue() final;
@@ -193,6 +208,7 @@ private:
     DataRate m_linkRate;
     const RdmaIngressInfo* m_ingressInfo{nullptr}; //!< the switch (not owned)
     InternalQueue* m_fifo{nullptr};                //!< internal queue 0 (set by CheckConfig)
+    RdmaFifoQueue* m_rdmaFifo{nullptr};            //!< the same if it is an RdmaFifoQueue
 };
 
 } // namespace ns3

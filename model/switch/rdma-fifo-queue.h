@@ -59,6 +59,16 @@ public:
     void ForEach(const std::function<void(const QueueDiscItem&)>& fn) const;
 
     /**
+     * \brief The items queued (QueueBase::GetNPackets, without a call into ns-3's library).
+     * \return the count
+     */
+    std::size_t
+    GetNItems() const
+    {
+        return m_items.size();
+    }
+
+    /**
      * \brief Signature of the Enqueue, Dequeue, Drop, DropBeforeEnqueue and DropAfterDequeue
      * traces (ns-3's queues name ns3::QueueDiscItem::TracedCallback, which is QueueItem's and
      * takes a Ptr<const QueueItem>).

@@ -21,13 +21,47 @@ RdmaQueueDiscItem::RdmaQueueDiscItem(
     , m_inPort(inPort)
     , m_priority(priority)
     , m_size(p->GetSize())
+    , m_packet(PeekPointer(p))
 {
+    m_fields.src = tuple.src.Get();
+    m_fields.dst = tuple.dst.Get();
+    m_fields.sport = tuple.sport;
+    m_fields.dport = tuple.dport;
+    m_fields.protocol = tuple.protocol;
+    m_fields.tos = tos;
+}
+
+RdmaQueueDiscItem::RdmaQueueDiscItem(Ptr<Packet> p,
+                                     const Ipv4Fields& fields,
+                                     uint32_t inPort,
+                                     uint8_t priority)
+    : QueueDiscItem(p, Address(), 0x0800)
+    , m_tos(fields.tos)
+    , m_collectsHops(fields.collectsHops)
+    , m_fields(fields)
+    , m_inPort(inPort)
+    , m_priority(priority)
+    , m_size(p->GetSize())
+    , m_packet(PeekPointer(p))
+{
+}
+
+RdmaFiveTuple
+RdmaQueueDiscItem::Ipv4Fields::Tuple() const
+{
+    RdmaFiveTuple t;
+    t.src = Ipv4Address(src);
+    t.dst = Ipv4Address(dst);
+    t.sport = sport;
+    t.dport = dport;
+    t.protocol = protocol;
+    return t;
 }
 
 RdmaQueueDiscItem::~RdmaQueueDiscItem() {}
 
 bool
-RdmaQueueDiscItem::ParseIpv4(Ptr<const Packet> p, Ipv4Fields& fields)
+RdmaQueueDiscItem::ParseIpv4(const Ptr<const Packet>& p, Ipv4Fields& fields)
 {
     // IPv4 (20) + UDP (8) + BTH up to its flags byte (opcode at 28, INT bit at 32)
     constexpr uint32_t BTH_AT = 28;
@@ -43,17 +77,17 @@ RdmaQueueDiscItem::ParseIpv4(Ptr<const Packet> p, Ipv4Fields& fields)
                | uint32_t(b[i + 3]);
     };
     fields.tos = b[1];
-    fields.tuple.protocol = b[9];
-    fields.tuple.src = Ipv4Address(be32(12));
-    fields.tuple.dst = Ipv4Address(be32(16));
-    fields.tuple.sport = 0;
-    fields.tuple.dport = 0;
+    fields.protocol = b[9];
+    fields.src = be32(12);
+    fields.dst = be32(16);
+    fields.sport = 0;
+    fields.dport = 0;
     fields.collectsHops = false;
-    if (fields.tuple.protocol == UDP_PROTOCOL && n >= 24)
+    if (fields.protocol == UDP_PROTOCOL && n >= 24)
     {
-        fields.tuple.sport = static_cast<uint16_t>((b[20] << 8) | b[21]);
-        fields.tuple.dport = static_cast<uint16_t>((b[22] << 8) | b[23]);
-        if (fields.tuple.dport == BthHeader::ROCEV2_UDP_PORT && n == sizeof(b))
+        fields.sport = static_cast<uint16_t>((b[20] << 8) | b[21]);
+        fields.dport = static_cast<uint16_t>((b[22] << 8) | b[23]);
+        if (fields.dport == BthHeader::ROCEV2_UDP_PORT && n == sizeof(b))
         {
             fields.collectsHops = b[BTH_AT] != BthHeader::OPCODE_RC_ACK
                                   && (b[BTH_AT + BthHeader::FLAGS_BYTE] & BthHeader::INT_BIT) != 0;
@@ -75,7 +109,7 @@ RdmaQueueDiscItem::AddHeader()
     {
         return;
     }
-    if (m_tuple.protocol == UDP_PROTOCOL && m_tuple.dport == BthHeader::ROCEV2_UDP_PORT)
+    if (m_fields.protocol == UDP_PROTOCOL && m_fields.dport == BthHeader::ROCEV2_UDP_PORT)
     {
         // RdmaNic puts the IPv4, UDP and BTH headers on as one RoceHeader: rewrite it as a
         // whole so that the packet's metadata (when enabled) stays consistent.
@@ -146,8 +180,9 @@ RdmaQueueDiscItem::IsCe() const
 void
 RdmaQueueDiscItem::Print(std::ostream& os) const
 {
-    os << "tos=" << +m_tos << " " << m_tuple.src << ":" << m_tuple.sport << " > " << m_tuple.dst
-       << ":" << m_tuple.dport << " in-port=" << m_inPort << " prio=" << +m_priority << " ";
+    const RdmaFiveTuple& t = GetFiveTuple();
+    os << "tos=" << +m_tos << " " << t.src << ":" << t.sport << " > " << t.dst << ":" << t.dport
+       << " in-port=" << m_inPort << " prio=" << +m_priority << " ";
     QueueDiscItem::Print(os);
 }
 
@@ -174,7 +209,11 @@ RdmaQueueDiscItem::GetHeader() const
 const RdmaFiveTuple&
 RdmaQueueDiscItem::GetFiveTuple() const
 {
-    return m_tuple;
+    if (!m_tuple)
+    {
+        m_tuple = m_fields.Tuple();
+    }
+    return *m_tuple;
 }
 
 uint32_t

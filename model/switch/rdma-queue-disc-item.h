@@ -10,6 +10,8 @@
 #include "ns3/queue-item.h"
 #include "ns3/rdma-flow-id.h"
 
+#include <optional>
+
 namespace ns3
 {
 
@@ -38,14 +40,25 @@ public:
     RdmaQueueDiscItem(
         Ptr<Packet> p, uint8_t tos, const RdmaFiveTuple& tuple, uint32_t inPort, uint8_t priority);
 
-    /// Fields of an IPv4 packet a switch forwards on.
+    /// Fields of an IPv4 packet a switch forwards on (plain values: a switch reads them for
+    /// every packet, and ns-3's Ipv4Address is built only where a 5-tuple is asked for).
     struct Ipv4Fields
     {
-        RdmaFiveTuple tuple; //!< addresses, protocol and (UDP) ports
+        uint32_t src{0};     //!< source address (host order)
+        uint32_t dst{0};     //!< destination address (host order)
+        uint16_t sport{0};   //!< UDP source port (0 unless UDP)
+        uint16_t dport{0};   //!< UDP destination port (0 unless UDP)
+        uint8_t protocol{0}; //!< IP protocol number
         uint8_t tos{0};      //!< TOS byte (DSCP << 2 | ECN)
         /// A RoCEv2 packet that is not an ACK with the BTH INT bit set: switch egress ports
         /// append an INT hop record to it (AddIntHop).
         bool collectsHops{false};
+
+        /**
+         * \brief The flow's 5-tuple.
+         * \return addresses, ports and protocol
+         */
+        RdmaFiveTuple Tuple() const;
     };
 
     /**
@@ -56,7 +69,17 @@ public:
      * \param fields filled in
      * \return false if the packet is too short or not IPv4 with a 20-byte header
      */
-    static bool ParseIpv4(Ptr<const Packet> p, Ipv4Fields& fields);
+    static bool ParseIpv4(const Ptr<const Packet>& p, Ipv4Fields& fields);
+
+    /**
+     * \brief Create an item from a packet that starts with its IPv4 header, with the fields
+     * ParseIpv4 read from it.
+     * \param p the IP packet (IPv4 header included)
+     * \param fields its fields (TOS byte and 5-tuple)
+     * \param inPort the switch port the packet arrived on
+     * \param priority the PFC priority it travels in
+     */
+    RdmaQueueDiscItem(Ptr<Packet> p, const Ipv4Fields& fields, uint32_t inPort, uint8_t priority);
     ~RdmaQueueDiscItem() override;
 
     RdmaQueueDiscItem() = delete;
@@ -131,6 +154,27 @@ public:
     uint32_t GetIngressPort() const;
 
     /**
+     * \brief The packet (QueueItem::GetPacket without a call into ns-3's library and a
+     * reference count).
+     * \return the packet, alive as long as the item
+     */
+    Packet*
+    PeekPacket() const
+    {
+        return m_packet;
+    }
+
+    /**
+     * \brief GetSize() without a virtual call: the IP packet's bytes on arrival.
+     * \return bytes
+     */
+    uint32_t
+    GetArrivalSize() const
+    {
+        return m_size;
+    }
+
+    /**
      * \brief The PFC priority of the packet.
      * \return 0..7
      */
@@ -140,10 +184,12 @@ private:
     uint8_t m_tos;              //!< TOS byte, with the current ECN bits
     bool m_remarked{false};     //!< Mark() changed the ECN bits: AddHeader() must rewrite them
     bool m_collectsHops{false}; //!< a switch port appends an INT hop record (AddIntHop)
-    RdmaFiveTuple m_tuple;
+    Ipv4Fields m_fields;        //!< addresses, ports, protocol (m_tos holds the TOS byte)
+    mutable std::optional<RdmaFiveTuple> m_tuple; //!< built from m_fields when first asked for
     uint32_t m_inPort;
     uint8_t m_priority;
-    uint32_t m_size; //!< IP packet bytes on arrival (header included): GetSize() without a call
+    uint32_t m_size;  //!< IP packet bytes on arrival (header included): GetSize() without a call
+    Packet* m_packet; //!< the packet QueueItem holds (PeekPacket)
 };
 
 } // namespace ns3

@@ -376,15 +376,27 @@ RdmaSwitch::PinFlow(const RdmaFiveTuple& tuple, uint32_t port)
 uint32_t
 RdmaSwitch::Route(const RdmaFiveTuple& tuple) const
 {
+    RdmaQueueDiscItem::Ipv4Fields f;
+    f.src = tuple.src.Get();
+    f.dst = tuple.dst.Get();
+    f.sport = tuple.sport;
+    f.dport = tuple.dport;
+    f.protocol = tuple.protocol;
+    return RouteFields(f);
+}
+
+uint32_t
+RdmaSwitch::RouteFields(const RdmaQueueDiscItem::Ipv4Fields& f) const
+{
     if (!m_pinned.empty())
     {
-        auto pin = m_pinned.find(tuple);
+        auto pin = m_pinned.find(f.Tuple());
         if (pin != m_pinned.end())
         {
             return pin->second;
         }
     }
-    uint32_t ri = RouteIndex(tuple.dst.Get());
+    uint32_t ri = RouteIndex(f.dst);
     if (ri == UINT32_MAX)
     {
         return UINT32_MAX;
@@ -394,7 +406,8 @@ RdmaSwitch::Route(const RdmaFiveTuple& tuple) const
     {
         return ports[0];
     }
-    return ports[RdmaEcmpHash(tuple, m_ecmpSeed) % ports.size()];
+    return ports[RdmaEcmpHash(f.src, f.dst, f.sport, f.dport, f.protocol, m_ecmpSeed)
+                 % ports.size()];
 }
 
 uint32_t
@@ -545,7 +558,7 @@ RdmaSwitch::ForwardIpv4(uint32_t inPort, const Ptr<Packet>& packet)
         m_dropTrace(packet, MALFORMED);
         return;
     }
-    uint32_t out = Route(f.tuple);
+    uint32_t out = RouteFields(f);
     if (out == UINT32_MAX)
     {
         CountForwardingDrop(NO_ROUTE);
@@ -577,9 +590,7 @@ RdmaSwitch::ForwardIpv4(uint32_t inPort, const Ptr<Packet>& packet)
         {
             AccountFanOut(inPort, out, prio, size, true); // before: the queue may ask for M
         }
-        Ptr<RdmaQueueDiscItem> item
-            = Create<RdmaQueueDiscItem>(packet, f.tos, f.tuple, inPort, prio);
-        item->SetCollectsHops(f.collectsHops);
+        Ptr<RdmaQueueDiscItem> item = Create<RdmaQueueDiscItem>(packet, f, inPort, prio);
         port.queues[prio]->Enqueue(item);
     }
     // Before the device may pull it: listeners see the queue as the packet left it.
@@ -618,12 +629,17 @@ RdmaSwitch::PullFrame(uint32_t portIndex, uint8_t pausedMask, PfcTxFrame& frame)
     {
         int p = 31 - __builtin_clz(eligible); // highest eligible priority
         eligible &= static_cast<uint8_t>(~(1u << p));
-        QueuedPacket next; // the packet leaving, its ingress port and size
+        // the packet leaving (into frame.packet), its ingress port and size
+        uint32_t inPort;
+        uint32_t size;
         if (p == m_controlPriority)
         {
-            next = std::move(port.controlIp.front());
+            QueuedPacket& next = port.controlIp.front();
+            frame.packet = std::move(next.packet);
+            inPort = next.inPort;
+            size = next.size;
             port.controlIp.pop_front();
-            port.controlIpBytes -= next.size;
+            port.controlIpBytes -= size;
             if (port.controlIp.empty())
             {
                 port.nonEmpty &= static_cast<uint8_t>(~(1u << p));
@@ -631,14 +647,15 @@ RdmaSwitch::PullFrame(uint32_t portIndex, uint8_t pausedMask, PfcTxFrame& frame)
         }
         else
         {
-            const Ptr<RdmaEgressQueueDisc>& q = port.queues[p];
-            if (q->GetNPackets() == 0)
+            RdmaEgressQueueDisc* q = PeekPointer(port.queues[p]);
+            if (!q->HasPackets())
             {
                 port.nonEmpty &= static_cast<uint8_t>(~(1u << p));
                 continue;
             }
-            Ptr<RdmaQueueDiscItem> item = StaticCast<RdmaQueueDiscItem>(q->Dequeue());
-            if (q->GetNPackets() == 0)
+            const Ptr<QueueDiscItem> dequeued = q->Dequeue();
+            auto* item = static_cast<RdmaQueueDiscItem*>(PeekPointer(dequeued));
+            if (!q->HasPackets())
             {
                 port.nonEmpty &= static_cast<uint8_t>(~(1u << p));
             }
@@ -650,17 +667,18 @@ RdmaSwitch::PullFrame(uint32_t portIndex, uint8_t pausedMask, PfcTxFrame& frame)
             {
                 item->AddHeader();
             }
-            next = {item->GetPacket(), item->GetIngressPort(), item->GetSize()};
+            frame.packet = item->PeekPacket();
+            inPort = item->GetIngressPort();
+            size = item->GetArrivalSize();
             if (m_ingressAccounting)
             {
-                AccountFanOut(next.inPort, portIndex, p, next.size, false);
+                AccountFanOut(inPort, portIndex, p, size, false);
             }
         }
-        if (m_mmu->Release(next.inPort, p, next.size))
+        if (m_mmu->Release(inPort, p, size))
         {
-            SendResume(next.inPort, p);
+            SendResume(inPort, p);
         }
-        frame.packet = next.packet;
         frame.protocol = 0x0800;
         frame.priority = p;
         // Another frame may be ready when this one ends: a queue that is not paused holds

@@ -401,6 +401,9 @@ private:
     mutable bool m_routeDenseValid{false};      //!< m_routeDense matches m_routeIndex
     /// Index in m_routes for a destination, or UINT32_MAX.
     uint32_t RouteIndex(uint32_t dst) const;
+    /// Route() of a packet's fields (no 5-tuple object unless flows are pinned).
+    /// \param f the fields \return the port index, or UINT32_MAX if there is no route
+    uint32_t RouteFields(const RdmaQueueDiscItem::Ipv4Fields& f) const;
     std::vector<std::vector<uint32_t>> m_routes; //!< equal-cost port sets
     std::map<RdmaFiveTuple, uint32_t> m_pinned;
     std::map<std::string, uint64_t> m_drops;

@@ -80,6 +80,34 @@ public:
     void SetDestination(Ipv4Address dst);
     /// \return IPv4 destination address
     Ipv4Address GetDestination() const;
+
+    /// \param src IPv4 source address as a 32-bit value (host order; as Ipv4Address::Get)
+    void
+    SetSourceValue(uint32_t src)
+    {
+        m_source = src;
+    }
+
+    /// \return IPv4 source address as a 32-bit value (host order)
+    uint32_t
+    GetSourceValue() const
+    {
+        return m_source;
+    }
+
+    /// \param dst IPv4 destination address as a 32-bit value (host order)
+    void
+    SetDestinationValue(uint32_t dst)
+    {
+        m_destination = dst;
+    }
+
+    /// \return IPv4 destination address as a 32-bit value (host order)
+    uint32_t
+    GetDestinationValue() const
+    {
+        return m_destination;
+    }
     /// \param tos the IPv4 TOS byte (DSCP << 2 | ECN)
     void SetTos(uint8_t tos);
     /// \return the IPv4 TOS byte
