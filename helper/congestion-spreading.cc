@@ -84,16 +84,14 @@ CongestionSpreading::Start()
                 dev->TraceConnectWithoutContext(
                     "PfcTx",
                     MakeCallback(&CongestionSpreading::PfcSent, this).Bind(t.node, t.port));
+                // The queues' Enqueue and Dequeue traces are connected only while a pause
+                // makes them matter (SyncQueueTraces): a packet's way costs nothing otherwise.
                 Ptr<RdmaSwitch> sw = m_fabric->GetSwitch(t.node);
                 for (uint8_t c = 0; c < PfcNetDevice::NUM_PRIORITIES; ++c)
                 {
                     if (c != sw->GetControlPriority())
                     {
-                        Ptr<RdmaEgressQueueDisc> q = sw->GetQueueDisc(t.port, c);
-                        q->TraceConnectWithoutContext(
-                            "Enqueue", MakeCallback(&CongestionSpreading::Queued, this).Bind(tx));
-                        q->TraceConnectWithoutContext(
-                            "Dequeue", MakeCallback(&CongestionSpreading::Dequeued, this).Bind(tx));
+                        m_tx[tx].held[c].queue = PeekPointer(sw->GetQueueDisc(t.port, c));
                     }
                 }
             }
@@ -157,8 +155,45 @@ CongestionSpreading::LeaveEvent(uint32_t tx, uint8_t priority)
 }
 
 void
+CongestionSpreading::SyncQueueTraces(uint32_t tx, uint8_t priority)
+{
+    Held& h = m_tx[tx].held[priority];
+    if (!h.queue)
+    {
+        return;
+    }
+    const bool queued = h.paused;                 // Queued acts only then
+    const bool dequeued = h.carries && !h.paused; // Dequeued acts only then
+    if (queued != h.queuedOn)
+    {
+        auto cb = MakeCallback(&CongestionSpreading::Queued, this).Bind(tx);
+        queued ? h.queue->TraceConnectWithoutContext("Enqueue", cb)
+               : h.queue->TraceDisconnectWithoutContext("Enqueue", cb);
+        h.queuedOn = queued;
+    }
+    if (dequeued != h.dequeuedOn)
+    {
+        auto cb = MakeCallback(&CongestionSpreading::Dequeued, this).Bind(tx);
+        dequeued ? h.queue->TraceConnectWithoutContext("Dequeue", cb)
+                 : h.queue->TraceDisconnectWithoutContext("Dequeue", cb);
+        h.dequeuedOn = dequeued;
+    }
+}
+
+void
+CongestionSpreading::DropDrainedTraces()
+{
+    for (const auto& [tx, priority] : m_drained)
+    {
+        SyncQueueTraces(tx, priority);
+    }
+    m_drained.clear();
+}
+
+void
 CongestionSpreading::PfcSent(uint32_t sw, uint32_t port, uint8_t priority, uint16_t quanta)
 {
+    DropDrainedTraces();
     if (quanta == 0)
     {
         return; // a RESUME
@@ -235,6 +270,7 @@ CongestionSpreading::PfcSent(uint32_t sw, uint32_t port, uint8_t priority, uint1
 void
 CongestionSpreading::PauseState(uint32_t tx, uint8_t priority, bool paused)
 {
+    DropDrainedTraces();
     Transmitter& t = m_tx[tx];
     Held& h = t.held[priority];
     const Time now = Simulator::Now();
@@ -243,6 +279,7 @@ CongestionSpreading::PauseState(uint32_t tx, uint8_t priority, bool paused)
         h.paused = true;
         h.carries = t.isSwitch;
         h.since = now;
+        SyncQueueTraces(tx, priority);
         if (h.labelled)
         {
             JoinEvent(tx, priority);
@@ -279,6 +316,7 @@ CongestionSpreading::PauseState(uint32_t tx, uint8_t priority, bool paused)
         LeaveEvent(tx, priority);
     }
     h.paused = false;
+    SyncQueueTraces(tx, priority);
 }
 
 void
@@ -303,7 +341,8 @@ CongestionSpreading::Dequeued(uint32_t tx, Ptr<const QueueDiscItem> item)
                    ->GetNBytes()
                == 0)
     {
-        h.carries = false; // the backlog the pause left has drained
+        h.carries = false;                              // the backlog the pause left has drained
+        m_drained.emplace_back(tx, rdma.GetPriority()); // disconnected at the next device event
     }
 }
 
@@ -420,6 +459,7 @@ CongestionSpreading::Finish()
     {
         return;
     }
+    DropDrainedTraces();
     for (uint32_t tx = 0; tx < m_tx.size(); ++tx)
     {
         for (uint8_t c = 0; c < PfcNetDevice::NUM_PRIORITIES; ++c)

@@ -23,6 +23,7 @@ namespace ns3
 {
 
 class QueueDiscItem;
+class RdmaEgressQueueDisc;
 
 /**
  * \ingroup dcon-helper
@@ -185,6 +186,12 @@ private:
         uint32_t event{0};    //!< its event
         Time eventSince;      //!< since when it counts in that event
         std::map<RdmaFiveTuple, Hold> waiting; //!< flows held now (this root)
+        /// The switch port's egress queue of this priority (nullptr: a NIC, or the control
+        /// priority): its Enqueue trace is connected (Queued) only while paused, its Dequeue
+        /// trace (Dequeued) only while it carries a pause's backlog and is not paused.
+        RdmaEgressQueueDisc* queue{nullptr}; // the switch's (not owned)
+        bool queuedOn{false};                //!< Queued is connected
+        bool dequeuedOn{false};              //!< Dequeued is connected
     };
 
     /// A transmitter: a switch port or a NIC.
@@ -216,6 +223,16 @@ private:
     void JoinEvent(uint32_t tx, uint8_t priority);
     /// It ended (or its root changed).
     void LeaveEvent(uint32_t tx, uint8_t priority);
+    /**
+     * \brief Connect or disconnect the queue's traces of (tx, priority) as its state asks: the
+     * per-packet callbacks run only while they can change something.
+     * \param tx the transmitter
+     * \param priority the priority
+     */
+    void SyncQueueTraces(uint32_t tx, uint8_t priority);
+    /// Disconnect the Dequeue traces whose backlog drained (Dequeued cannot disconnect itself:
+    /// the queue is calling its callbacks). Called from the devices' callbacks.
+    void DropDrainedTraces();
 
     Ptr<RdmaFabric> m_fabric;
     Ptr<RdmaFlowHelper> m_flows;
@@ -225,9 +242,10 @@ private:
     std::map<RdmaFiveTuple, FlowState> m_flowState;           //!< per flow
     std::vector<PauseFrame> m_frames;
     std::vector<Event> m_events;
-    std::map<Root, uint32_t> m_openEvent; //!< root -> open event id
-    std::vector<uint32_t> m_eventActive;  //!< per event: transmitters paused now
-    Time m_unattributed;                  //!< flow-time held without a known root
+    std::map<Root, uint32_t> m_openEvent;                //!< root -> open event id
+    std::vector<uint32_t> m_eventActive;                 //!< per event: transmitters paused now
+    std::vector<std::pair<uint32_t, uint8_t>> m_drained; //!< (tx, priority): Dequeued to drop
+    Time m_unattributed;                                 //!< flow-time held without a known root
     bool m_finished{false};
 };
 

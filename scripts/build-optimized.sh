@@ -22,7 +22,9 @@
 #     logging and asserts compiled out (NS_LOG, NS_ASSERT: what `./ns3 configure -d optimized`
 #     does), NS3_STATIC (ns-3 and dcon linked into each program: calls between ns-3's modules
 #     and dcon need no PLT and can be inlined), NS3_LINK_TIME_OPTIMIZATION (GCC -flto across all
-#     of it), -ffp-contract=off; modules: dcon and what it needs; no tests, no MPI;
+#     of it; linked by GNU ld, which reads GCC's LTO objects: ns-3 would pick lld or mold when
+#     installed), -ffp-contract=off; modules: dcon and what it needs; no tests, no MPI, no
+#     precompiled headers;
 #  2. with PGO (the default): builds the programs with -fprofile-generate, runs the training
 #     runs below (gcov counters into DIR/pgo/), and builds them again with -fprofile-use
 #     -fprofile-partial-training (code the training never ran is optimized as without PGO);
@@ -105,7 +107,8 @@ configure_and_build() {
   cmake -S "$TREE" -B "$TREE/cmake-cache" -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=release \
     -DNS3_ASSERT=OFF -DNS3_LOG=OFF -DNS3_WARNINGS_AS_ERRORS=OFF -DNS3_NATIVE_OPTIMIZATIONS=OFF \
     -DNS3_STATIC=ON -DNS3_LINK_TIME_OPTIMIZATION=ON -DNS3_MPI=OFF -DNS3_EXAMPLES=ON \
-    -DNS3_TESTS=OFF -DNS3_ENABLED_MODULES=dcon -DCMAKE_CXX_FLAGS="$flags" \
+    -DNS3_TESTS=OFF -DNS3_ENABLED_MODULES=dcon -DNS3_PRECOMPILE_HEADERS=OFF \
+    -DLLD=LLD-NOTFOUND -DMOLD=MOLD-NOTFOUND -DCMAKE_CXX_FLAGS="$flags" \
     -DCMAKE_EXE_LINKER_FLAGS="$flags" >"$WORKDIR/configure-$label.log" 2>&1 || {
     tail -30 "$WORKDIR/configure-$label.log"
     echo "error: configuring ns-3 failed (log: $WORKDIR/configure-$label.log)" >&2
