@@ -712,6 +712,37 @@ def equilibrium(run, flows_txt=None, flows=None, buffer=None, sim_end=None):
     return out
 
 
+def flag_text(stats):
+    """A short text of why a run's statistics are flagged, "" when they are not (or unknown):
+    "overload (active flows +x%/10 ms, buffered bytes +y%/10 ms)", "not settled", "still
+    falling", "too short (+Z ms needed)", "Little ratio R"; for a record made before the
+    data-driven window (no equilibrium_method), "not stationary (old quarter rule)"."""
+    if stats.get("stationary") is not False:
+        return ""
+    if not stats.get("equilibrium_method"):
+        return "not stationary (old quarter rule)"
+    parts = []
+    series = stats.get("equilibrium_series") or {}
+    flagged = [t for e in series.values() for t in (e.get("trend"), e.get("trend_last_half"))
+               if t and t.get("flagged")]
+    if stats.get("overload"):
+        parts.append("overload (%s)" % ", ".join(
+            "%s %s/10 ms" % (what, _pct(stats.get(key))) for key, what in (
+                ("active_growth_pct_per_10ms", "active flows"),
+                ("buffer_growth_pct_per_10ms", "buffered bytes")) if stats.get(key) is not None))
+    elif any(t["slope_per_s"] > 0 for t in flagged):
+        parts.append("not settled")
+    if any(t["slope_per_s"] < 0 for t in flagged):
+        parts.append("still falling")
+    if stats.get("equilibrium_too_short"):
+        need = stats.get("equilibrium_more_needed_s")
+        parts.append("too short" + ("" if need is None else " (+%.2g ms needed)" % (1e3 * need)))
+    ratio, tol = stats.get("little_ratio"), stats.get("little_tolerance")
+    if ratio is not None and tol is not None and abs(ratio - 1) > tol:
+        parts.append("Little ratio %.2f" % ratio)
+    return ", ".join(parts)
+
+
 def _summary_field(summary, key):
     if key not in summary:
         raise StatsError(f"summary.json: missing field {key!r}")

@@ -970,6 +970,66 @@ class SweepTest(unittest.TestCase):
         with self.assertRaisesRegex(large_sweep.SweepError, r"cool-down \(30ms\)"):
             large_sweep.fig_runs("fig9", cooldown="30ms")  # 10 + 30 ms = the 40 ms window
 
+    def test_window_table(self):
+        # the most specific row wins each value; CLI values win over the table
+        table = {("websearch", None, None): {"duration": "40ms", "warmup": "10ms",
+                                             "cooldown": "10ms"},
+                 ("websearch", None, "dcon"): {"warmup": "20ms"},
+                 ("websearch", 0.8, None): {"duration": "150ms", "cooldown": "5ms"},
+                 ("websearch", 0.8, "dcon"): {"duration": "200ms"}}
+        tw = large_sweep.table_window
+        self.assertEqual(tw("websearch", 0.4, "dcqcn", table),
+                         {"duration": "40ms", "warmup": "10ms", "cooldown": "10ms"})
+        self.assertEqual(tw("websearch", 0.4, "dcon", table),
+                         {"duration": "40ms", "warmup": "20ms", "cooldown": "10ms"})
+        self.assertEqual(tw("websearch", 0.8, "dcqcn", table),
+                         {"duration": "150ms", "warmup": "10ms", "cooldown": "5ms"})
+        self.assertEqual(tw("websearch", 0.8, "dcon", table),
+                         {"duration": "200ms", "warmup": "20ms", "cooldown": "5ms"})
+        with unittest.mock.patch.dict(large_sweep.WINDOWS, table, clear=True):
+            runs = large_sweep.fig_runs("fig9", seeds=[1], loads=[0.4, 0.8])
+            got = {(r.variant, r.load): (r.duration, r.warmup, r.cooldown) for r in runs}
+            self.assertEqual(got[("dcon", 0.8)], ("200ms", "20ms", "5ms"))
+            self.assertEqual(got[("swift", 0.8)], ("150ms", "10ms", "5ms"))
+            self.assertEqual(got[("dcon", 0.4)], ("40ms", "20ms", "10ms"))
+            self.assertEqual(large_sweep.run_name(runs[1]),
+                             "websearch-dcon-load0.8-s1-d200ms-w20ms-full-c5ms")
+            # an explicit --duration applies to every run
+            runs = large_sweep.fig_runs("fig9", seeds=[1], loads=[0.8], duration="300ms")
+            self.assertEqual({r.duration for r in runs}, {"300ms"})
+            with self.assertRaisesRegex(large_sweep.SweepError, "no row .'datamining', None"):
+                large_sweep.fig_runs("fig10", seeds=[1])
+        for bad, what in (({"duration": "5 parsecs"}, r"WINDOWS\('websearch', 0.8, None\) "
+                                                      r"duration.*'5 parsecs'"),
+                          ({"warmpu": "1ms"}, "unknown field 'warmpu'")):
+            with self.assertRaisesRegex(large_sweep.SweepError, what):
+                tw("websearch", 0.8, "dcon", {**table, ("websearch", 0.8, None): bad})
+        with self.assertRaisesRegex(large_sweep.SweepError, "lacks cooldown"):
+            tw("websearch", None, None, {("websearch", None, None): {"duration": "1ms",
+                                                                     "warmup": "0ms"}})
+        with unittest.mock.patch.dict(large_sweep.WINDOWS, {
+                **table, ("websearch", 0.6, "pcn"): {"duration": "15ms"}}, clear=True):
+            with self.assertRaisesRegex(large_sweep.SweepError,
+                                        r"\(15ms\) of websearch at load 0.6 \(pcn\)"):
+                large_sweep.fig_runs("fig9", seeds=[1])
+
+    def test_record_columns(self):
+        # a record made before the data-driven window: its statistics are its fixed window's
+        old = {"avg_fct_s": 5e-3, "p99_fct_s": 0.05, "pause_rate_per_s": 100.0,
+               "stationary": False, "stationarity_note": "active flows ... grow"}
+        row = large_sweep.record_columns(old)
+        self.assertEqual(row["criterion"], "fixed window")
+        self.assertEqual((row["nominal_avg_fct_s"], row["nominal_stationary"]), (5e-3, False))
+        self.assertEqual(row["flag"], "not stationary (old quarter rule)")
+        self.assertIsNone(row["equilibrium_start_s"])
+        # a run of today: the verdict's short text
+        s = synthetic(True, True)
+        row = large_sweep.record_columns(s)
+        self.assertEqual(row["criterion"], "equilibrium")
+        self.assertTrue(row["flag"].startswith("overload (active flows +"), row["flag"])
+        self.assertIn("buffered bytes +", row["flag"])
+        self.assertEqual(large_sweep.record_columns(synthetic(False, False))["flag"], "")
+
     def test_add_variants(self):
         runs = large_sweep.fig_runs("fig9", seeds=[1], loads=[0.8],
                                     extra_variants=("dcqcn", "dcqcn-step"))
@@ -1131,6 +1191,17 @@ class SweepTest(unittest.TestCase):
             # seeds 1 and 3: 3.2 and 9.6 ms, mean 6.4, std 4.5255, ci95 12.706 x 4.5255 / sqrt 2
             self.assertEqual((row.n, row.seeds, row.non_stationary), (2, "1 3", 2))
             self.assertAlmostEqual(row.avg_fct_s_ci95, 12.706 * 3.2e-3)
+            # its buffer grows by 1e9 B/s: both runs overloaded, and the flags say so
+            self.assertEqual(row.overloaded, 2)
+            self.assertRegex(row.flagged_runs, r"^s1: overload \(.*buffered bytes \+.*; s3: overload")
+            self.assertEqual(row.fixed_window, 0)
+            # the others: the data-driven warm-up ends where the buffer fills, at the nominal
+            # warm-up, so the old and the new window agree
+            row = table[(table.load == 0.4) & (table.variant == "dcon-T2")].iloc[0]
+            self.assertAlmostEqual(row.nominal_avg_fct_s_mean, row.avg_fct_s_mean)
+            self.assertAlmostEqual(row.max_equilibrium_start_s, 0.0005)
+            self.assertEqual(row.overloaded, 0)
+            self.assertTrue(pd.isna(row.flagged_runs))  # "" in the CSV
             self.assertTrue(os.path.isfile(os.path.join(res, "fig12.png")))
             # rerun: the 17 finished runs are skipped, only the failed one is redone
             rc, out, _ = quiet(large_sweep.main, argv)
