@@ -9,12 +9,14 @@ Definitions (1 KB = 1000 B, 1 MB = 10^6 B):
 
 * Windows. The arrival window is [a, a + D) with a = arrival_start_s and D =
   arrival_duration_s of run.json (flows arrive only in it; the run goes on until every flow has
-  completed). Its leading warm-up of W = warmup_s seconds fills the empty fabric, and its
-  trailing cool-down of C = cooldown_s seconds sees arrivals about to stop (each 0 when run.json
-  does not have it); the *measured window* is the rest, [a + W, a + D - C) (half-open,
-  measured_duration_s = D - W - C > 0). A flow belongs to the measured window when its start_s
-  lies in it. The flows outside it are still simulated: they load the fabric while the measured
-  flows run.
+  completed). Its trailing cool-down of C = cooldown_s seconds sees arrivals about to stop (0
+  when run.json does not have it) and is never measured. The *measured window* is
+  [T, a + D - C) (half-open, measured_start_s, measured_end_s, measured_duration_s) with T =
+  equilibrium_start_s, the end of the warm-up found in the data (Equilibrium, below). The
+  *nominal window* [a + W, a + D - C), with W = warmup_s the warm-up set by hand (0 when
+  absent), is the window of the records made before the data-driven warm-up; its statistics
+  are kept, prefixed nominal_ (below). A flow belongs to a window when its start_s lies in it.
+  The flows outside it are still simulated: they load the fabric while the measured flows run.
 * FCT statistics are over the *completed* flows (the rows of flows.csv) whose start_s is in the
   measured window: the mean of fct_s, its median and its 99th percentile (fct_count flows).
   Percentiles are numpy.percentile with method="linear" (numpy's default): for n sorted values
@@ -40,27 +42,79 @@ Definitions (1 KB = 1000 B, 1 MB = 10^6 B):
   window (warm-up and cool-down included): arrival_pause_frames, arrival_pause_rate_per_s. The whole-run counts
   (including the drain after the window) are copied from summary.json: pause_frames_total,
   pause_frames_per_link_total.
-* Stationarity. The measured window is cut into 4 equal quarters [s_i, e_i). Per quarter
-  (stationarity_quarters): pause_rate_per_s (PAUSE frames in the quarter / its length),
-  mean_buffer_bytes (mean total_bytes of the buffer.csv samples whose time_s is in the quarter:
-  bytes buffered in all switches), active_flows_at_end (flows of flows.txt with start_s <= e_i
-  that had not completed by e_i, i.e. not in flows.csv or with end_s > e_i) and avg_fct_s /
-  fct_count (the completed flows that started in the quarter). A run is *not stationary* (the
-  offered load exceeds what the scheme drains, so its statistics depend on the window length)
-  when either
-    - the active flows grow: active_flows_at_end never decreases from one quarter to the next,
-      and the last quarter's exceeds the first's by more than 25% and by at least 2 flows; or
-    - the buffer grows: mean_buffer_bytes never decreases from one quarter to the next, and the
-      last quarter's exceeds the first's by more than 50% and by at least 10 KB.
-  (The absolute margins keep a nearly empty fabric from being judged on a flow or a packet.)
-  stationary is true when no evaluated check fails, false when one fails (stationarity_note
-  names the metric and its four values), null when neither could be evaluated (no flows.txt and
-  no buffer.csv, or quarters without buffer samples); stationarity_note also says which check
-  was skipped and why.
+* Series. The active flows N(t): the flows of flows.txt started by t and not completed by t
+  (not in flows.csv, or end_s > t), a step function known exactly (+1 at each start, -1 at each
+  end). The buffered bytes B(t): buffer.csv's total_bytes (bytes in all switches), each sample
+  holding until the next. [a, a + D - C) is cut into n = max(20, round((D - C) / 0.5 ms))
+  batches of equal length (0.5 ms unless the window is shorter than 10 ms) and each series is
+  reduced to its exact time average over each batch.
+* Equilibrium (the data-driven warm-up). For each series x_0 .. x_{n-1} of batch means: its
+  level L is the mean of the last half (k >= n/2); y_k is the mean of x_k .. x_{k+4} (2.5 ms
+  with 0.5 ms batches); sd is the standard deviation of such 5-batch means in the last half,
+  estimated from the successive differences d of its non-overlapping 5-batch means as
+  median(|d|) / (0.6745 sqrt 2) (a trend or a jump in the last half moves it little), for N at
+  least sqrt(L) (the standard deviation of a Poisson count of mean L: slow fluctuations of the
+  number of long flows that a short stretch does not show); the band half-width is
+  max(5% of |L|, 2 sd, 2 flows or 10 KB). The series' warm-up ends at the first batch k whose
+  y_k lies in L +- band (equilibrium_series.<series>.truncation_s, with level and band), and
+  the run's at the later of the two series (equilibrium_start_s; equilibrium_method names the
+  rule). Why a band and not MSER-5 (White 1997, the minimum of the truncated mean's squared
+  standard error on batch means, reported as mser5_s for comparison): MSER's criterion has no
+  scale, and on series as autocorrelated as these (N's lag-1 autocorrelation of 0.5 ms means is
+  0.98: long flows) it truncates after any slow excursion; on a ramp followed by AR(1) noise
+  of lag-1 correlation 0.92 per batch it put the truncation in the last half in 20% of 400
+  Monte Carlo series, the band in none. A warm-up that ends in the last half of the window
+  (also when no y_k is in the band) means the run is too short to show its equilibrium:
+  equilibrium_too_short is true, the measured window is then the last half, and
+  equilibrium_more_needed_s estimates the arrival time still needed, 2 (t_cut - a) - (D - C)
+  (the cut in the first half; a lower bound), when the late series has settled (no change
+  beyond its threshold, below, in the last half of the measured window), null otherwise.
+* Stationarity verdict, on the measured window. For each series, the measured window and its
+  last half are each cut into 10 equal batches and a least-squares line is fitted to their
+  means: the slope b, its standard error s_b, t = b / s_b against t(0.995, 8) = 3.355 (a
+  two-sided 1% test; the batches of a long window outlast the buffer's correlation, ~1 ms, but
+  not N's, which is why the size threshold below is needed), and the fitted change b x length.
+  A trend is *flagged* when it is significant and the change exceeds the threshold: for N
+  max(10% of its mean, 3 sqrt(2 x mean), 2 flows) (3 standard deviations of the difference of
+  two independent Poisson counts: what N of an M/G/infinity system in equilibrium wanders
+  across a window; 0 false flags in 60 such systems with the FCTs of a 0.8-load run, where the
+  t-test alone flags 27%), for B max(20% of its mean, 10 KB). A flagged growth that the last
+  half still shows significantly is an *overload*; one that stopped is "not settled"; a
+  flagged fall is "still falling". Growth rates are reported from the measured window's fit
+  (its last half's when only that one is flagged): active_growth_per_s (flows/s),
+  buffer_growth_bytes_per_s (B/s), and both as % of the window's mean per 10 ms
+  (active_growth_pct_per_10ms, buffer_growth_pct_per_10ms); the fits themselves are in
+  equilibrium_series.<series>.trend and .trend_last_half (mean, slope_per_s, change,
+  change_share, pct_per_10ms, t, t_crit, significant, threshold, flagged). mean_active_flows
+  and mean_buffer_bytes are the series' time averages over the measured window.
+* Little's law, on the measured window [T, E): mean_active_flows against lambda x W, lambda =
+  little_lambda_per_s the flows of flows.txt started in the window per second, W = little_w_s
+  the mean FCT of those flows (one that did not complete counts with summary.json's
+  simulated_time_s - start_s, a lower bound; little_unfinished of them). little_ratio = mean N /
+  (lambda W) is 1 in equilibrium up to its edge terms (the flow-time in the window of flows
+  started before it, minus the flow-time after it of flows started in it), whose standard
+  deviation with Poisson arrivals is little_edge_sd = sqrt(2 lambda E[FCT^3] / 3) / (lambda W
+  (E - T)); little_tolerance = max(15%, 3 little_edge_sd) (at 15%, 3 to 5 edge standard
+  deviations of the 40-140 ms windows of 0.8-load runs; widened for short windows).
+* stationary is false when a trend is flagged, the run is too short or |little_ratio - 1| >
+  little_tolerance; true otherwise; null without flows.txt and buffer.csv (the nominal window
+  is then measured). overload: a series is overloaded. stationarity_note says, with the
+  numbers, what failed, where the equilibrium starts, each series' mean and growth (%/10 ms,
+  per second, t) and Little's ratio; flag_text() gives the short form the sweep tables show.
+* Per quarter of the measured window (stationarity_quarters, descriptive): pause_rate_per_s,
+  mean_buffer_bytes (mean total_bytes of the buffer.csv samples in it), active_flows_at_end
+  (N at its end) and avg_fct_s / fct_count (the completed flows that started in it).
+* The nominal window's statistics (nominal_start_s, nominal_end_s, nominal_duration_s,
+  nominal_fct_count, nominal_avg_fct_s, nominal_median_fct_s, nominal_p99_fct_s,
+  nominal_flows_measured, nominal_flows_measured_completed, nominal_completion_ratio_measured,
+  nominal_pause_frames_in_window, nominal_pause_rate_per_s) and its old verdict, the quarter
+  rule (nominal_stationarity_quarters, nominal_stationary, nominal_stationarity_note): a run was
+  not stationary when the active flows at the quarter ends never decrease and the last exceeds
+  the first by more than 25% and 2 flows, or the quarters' mean buffered bytes never decrease
+  and the last exceeds the first by more than 50% and 10 KB; null when neither was evaluable.
 * Copied from summary.json: cnps_sent, cnms_received, ecn_marks, flows_total, flows_completed,
   wall_time_s, events_executed; drops_total is the sum of its "drops" by reason (drops_by_reason).
-  Every run.json field (cc, workload, load, ...) is copied to the top level of stats.json, and
-  measured_start_s, measured_end_s, measured_duration_s give the measured window.
+  Every run.json field (cc, workload, load, ...) is copied to the top level of stats.json.
 
 A run that finished with no completed flow in the measured window is not an error: the FCT and
 slowdown statistics are null and "note" says why.

@@ -195,7 +195,8 @@ def fig_runs(fig, seeds=SEEDS, loads=None, scale="full", duration=None, warmup=N
              max_time=MAX_TIME, cooldown=None, extra_variants=(), only_variants=None):
     """The runs of one figure, in plotting order (variant, load, seed). loads None: the
     figure's own loads, else LOADS; duration/warmup/cooldown None: the run's from the WINDOWS
-    table (per workload, load and variant); extra_variants: more variants after the figure's own (e.g. another --cc);
+    table (per workload, load and variant); extra_variants: more variants after the figure's
+    own (e.g. another --cc);
     only_variants: if given, only these of the figure's variants."""
     if fig not in FIGURES:
         raise SweepError(f"unknown figure {fig!r} (choose from {', '.join(FIG_NAMES)}, all)")

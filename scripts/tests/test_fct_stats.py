@@ -1,5 +1,6 @@
-"""Tests of scripts/fct_stats.py, seed_stats.py, variants.py, large_sweep.py, burst_sweep.py (and
-so sweep_runner.py) and plot_large.py. scripts/testbed_readings.py: test_testbed_readings.py.
+"""Tests of scripts/fct_stats.py, equilibrium_mc.py, seed_stats.py, variants.py, large_sweep.py,
+burst_sweep.py (and so sweep_runner.py) and plot_large.py. scripts/testbed_readings.py:
+test_testbed_readings.py.
 
 Run from the repository root: /usr/bin/python3 -m scripts.tests.test_fct_stats
 """
@@ -19,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from .. import burst_sweep
+from .. import equilibrium_mc
 from .. import fct_stats
 from .. import large_sweep
 from .. import plot_large
@@ -490,7 +492,8 @@ class StationarityTest(unittest.TestCase):
         self.assertIsNone(s["stationary"])
         self.assertIn("not checked", s["stationarity_note"])
         self.assertEqual(s["measured_start_s"], 0.002)  # the nominal window
-        self.assertIn("active flows at the quarter ends not checked", s["nominal_stationarity_note"])
+        self.assertIn("active flows at the quarter ends not checked",
+                      s["nominal_stationarity_note"])
         self.assertIsNone(s["nominal_flows_measured"])
 
     def test_rule_margins(self):
@@ -737,6 +740,21 @@ class EquilibriumTest(unittest.TestCase):
         self.assertIs(eq["stationary"], False)
         self.assertTrue(eq["equilibrium_too_short"])
         self.assertNotIn("not settled", eq["stationarity_note"])
+
+    def test_monte_carlo_checks(self):
+        # scripts/equilibrium_mc.py, small: the band never calls a ramp + AR(1) series too
+        # short and ends its warm-up near the ramp's end; an M/G/infinity system over 300 ms
+        # (20,000 arrivals/s, WebSearch FCTs of mean 6 ms) is not flagged
+        rng = np.random.default_rng(3)
+        res = equilibrium_mc.ramp(8, rng)
+        self.assertEqual(res["band"][0], 0.0)
+        self.assertGreater(res["band"][1], 12.0)
+        self.assertLess(res["band"][1], 22.0)
+        out = equilibrium_mc.mginf(2, rng, 2e4, equilibrium_mc.websearch_fcts, (0.3,))
+        self.assertEqual(out[0.3]["flagged"], 0)
+        self.assertAlmostEqual(out[0.3]["mean N"], 2e4 * 6e-3, delta=20)
+        fcts = equilibrium_mc.websearch_fcts(rng, 100_000)
+        self.assertAlmostEqual(fcts.mean(), 6e-3, delta=0.5e-3)
 
     def test_short_windows_get_short_batches(self):
         # a 2 ms window (--quick) has 20 batches of 0.1 ms; 40 ms has 80 of 0.5 ms
@@ -1193,7 +1211,8 @@ class SweepTest(unittest.TestCase):
             self.assertAlmostEqual(row.avg_fct_s_ci95, 12.706 * 3.2e-3)
             # its buffer grows by 1e9 B/s: both runs overloaded, and the flags say so
             self.assertEqual(row.overloaded, 2)
-            self.assertRegex(row.flagged_runs, r"^s1: overload \(.*buffered bytes \+.*; s3: overload")
+            self.assertRegex(row.flagged_runs,
+                             r"^s1: overload \(.*buffered bytes \+.*; s3: overload")
             self.assertEqual(row.fixed_window, 0)
             # the others: the data-driven warm-up ends where the buffer fills, at the nominal
             # warm-up, so the old and the new window agree
