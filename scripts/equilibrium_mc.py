@@ -116,7 +116,7 @@ def buffer(reps, rng):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--reps", type=int, default=60, help="series per case (default 60)")
+    ap.add_argument("--reps", type=int, default=100, help="series per case (default 100)")
     ap.add_argument("--seed", type=int, default=1, help="numpy seed (default 1)")
     ap.add_argument("--run", default=None,
                     help="mginf: resample the FCTs of this run directory's flows.csv")

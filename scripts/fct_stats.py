@@ -385,12 +385,12 @@ MIN_BATCHES = 20          # a window shorter than 20 batches of 0.5 ms gets 20 s
 SMOOTH_BATCHES = 5        # the band test compares the means of 5 batches (2.5 ms)
 BAND_SHARE = 0.05         # band half-width: the largest of 5% of the level,
 BAND_SDS = 2.0            # 2 standard deviations of the 5-batch means over the tail,
-SERIES = ("active_flows", "buffer_bytes")
 SERIES_FLOOR = {"active_flows": 2.0, "buffer_bytes": 10_000.0}  # and an absolute floor
 SERIES_WHAT = {"active_flows": "active flows", "buffer_bytes": "buffered bytes"}
-# A trend flags the run when it is significant (two-sided 1%, Student's t with the effective
-# number of batches) and its fitted change across the measured window exceeds this share of the
-# window's mean (and the floor above).
+# A trend (a line fitted to the means of TREND_BATCHES equal batches) flags the run when it is
+# significant (two-sided 1%, Student's t with TREND_BATCHES - 2 degrees of freedom) and its
+# fitted change across the window exceeds this share of the window's mean (and the floor above;
+# for the active flows also POISSON_SDS x sqrt(2 x mean)).
 TREND_SHARE = {"active_flows": 0.10, "buffer_bytes": 0.20}
 TREND_BATCHES = 10
 # t(0.995, df) for df = 1..30 (two-sided 1%); 2.576 (the normal quantile) beyond.
@@ -686,7 +686,7 @@ def equilibrium(run, flows_txt=None, flows=None, buffer=None, sim_end=None):
     start = float(edges[k])
     out.update(equilibrium_start_s=start, equilibrium_method=EQUILIBRIUM_METHOD,
                equilibrium_too_short=any(c["too_short"] for c in cuts.values()))
-    failed, info = [], []
+    failed, info, overloaded = [], [], set()
     out["overload"] = False
     for name, s in series.items():
         whole = series_trend(name, s, start, end)
@@ -695,7 +695,7 @@ def equilibrium(run, flows_txt=None, flows=None, buffer=None, sim_end=None):
         out["equilibrium_series"][name] = {
             "truncation_s": c["truncation_s"], "level": c["level"], "band": c["band"],
             "too_short": c["too_short"], "mser5_s": c["mser5_s"], "trend": whole,
-            "trend_last_half": last}
+            "trend_last_half": last, "overload": False}
         # the growth reported: the measured window's, or its last half's when only that one is
         # flagged (a backlog that began to grow late in the window)
         tr, where = ((last, "its last half") if last["flagged"] and not whole["flagged"]
@@ -717,6 +717,9 @@ def equilibrium(run, flows_txt=None, flows=None, buffer=None, sim_end=None):
             grows = tr["slope_per_s"] > 0
             overload = grows and last["significant"] and last["slope_per_s"] > 0
             out["overload"] = bool(out["overload"] or overload)
+            if overload:
+                overloaded.add(name)
+            out["equilibrium_series"][name]["overload"] = overload
             failed.append("%s: %s; %s across %s (threshold %s)" % (
                 "overload" if overload else "not settled" if grows else "still falling",
                 text, _pct(100 * tr["change_share"]) if tr["change_share"] is not None
@@ -726,10 +729,12 @@ def equilibrium(run, flows_txt=None, flows=None, buffer=None, sim_end=None):
     late = [n for n, c in cuts.items() if c["too_short"]]
     if late:
         window = end - a
-        # the length needed is estimated only when the series has settled: no change beyond
-        # the threshold (significant or not) in the last half of the measured window; the
-        # truncation must then lie in the first half (a lower bound: the level may still rise)
-        changing = any(abs(out["equilibrium_series"][n]["trend_last_half"]["change"])
+        # the length needed is estimated only when the series has settled: not overloaded,
+        # and no change beyond the threshold (significant or not) in the last half of the
+        # measured window; the truncation must then lie in the first half (a lower bound: the
+        # level may still move)
+        changing = any(n in overloaded
+                       or abs(out["equilibrium_series"][n]["trend_last_half"]["change"])
                        > out["equilibrium_series"][n]["trend_last_half"]["threshold"]
                        for n in late)
         need = (None if changing
@@ -777,14 +782,15 @@ def flag_text(stats):
         return "not stationary (old quarter rule)"
     parts = []
     series = stats.get("equilibrium_series") or {}
-    flagged = [t for e in series.values() for t in (e.get("trend"), e.get("trend_last_half"))
-               if t and t.get("flagged")]
+    flagged = [t for e in series.values() if not e.get("overload")
+               for t in (e.get("trend"), e.get("trend_last_half")) if t and t.get("flagged")]
     if stats.get("overload"):
         parts.append("overload (%s)" % ", ".join(
-            "%s %s/10 ms" % (what, _pct(stats.get(key))) for key, what in (
-                ("active_growth_pct_per_10ms", "active flows"),
-                ("buffer_growth_pct_per_10ms", "buffered bytes")) if stats.get(key) is not None))
-    elif any(t["slope_per_s"] > 0 for t in flagged):
+            "%s %s/10 ms" % (what, _pct(stats.get(key))) for name, key, what in (
+                ("active_flows", "active_growth_pct_per_10ms", "active flows"),
+                ("buffer_bytes", "buffer_growth_pct_per_10ms", "buffered bytes"))
+            if (series.get(name) or {}).get("overload")))
+    if any(t["slope_per_s"] > 0 for t in flagged):
         parts.append("not settled")
     if any(t["slope_per_s"] < 0 for t in flagged):
         parts.append("still falling")
@@ -982,11 +988,14 @@ def main(argv=None):
             continue
         fmt = lambda x, k=1e3: "null" if x is None else "%.4g" % (x * k)  # noqa: E731
         ratio = s["completion_ratio_measured"]
-        print(f"{run_dir}: {s['fct_count']} measured flows, avg FCT {fmt(s['avg_fct_s'])} ms, "
+        print(f"{run_dir}: measured from {fmt(s['measured_start_s'])} ms "
+              f"({s['equilibrium_method'] or 'nominal'}) to {fmt(s['measured_end_s'])} ms: "
+              f"{s['fct_count']} measured flows, avg FCT {fmt(s['avg_fct_s'])} ms "
+              f"(nominal window {fmt(s['nominal_avg_fct_s'])}), "
               f"p99 {fmt(s['p99_fct_s'])} ms, {s['pause_rate_per_s']:.4g} PAUSE/s, completed "
-              f"{'n/a' if ratio is None else '%.1f%%' % (100 * ratio)}, stationary "
+              f"{'n/a' if ratio is None else '%.1f%%' % (100 * ratio)}, at equilibrium "
               f"{ {True: 'yes', False: 'NO', None: 'n/a'}[s['stationary']] }"
-              + (f" ({s['stationarity_note']})" if s["stationary"] is False else "")
+              + (f" ({flag_text(s)})" if s["stationary"] is False else "")
               + (f" ({s['note']})" if s["note"] else ""))
     return 1 if failed else 0
 
