@@ -23,9 +23,11 @@ runs, one command per figure, over named scheme variants (scripts/variants.py).
 
 Each figure runs its variants at the loads 0.4 0.6 0.8 (core layer; --loads to change, which
 also applies to sens) with the seeds 1 2 3 (--seeds). The arrival window (--duration, warm-up
-included) and the warm-up left out of the statistics (--warmup) default per workload (WORKLOADS
-below), and so does the cool-down (--cooldown, the end of the window also left out; 0 by
-default); --max-time is the simulator's safety stop. A run directory is
+and cool-down included), the nominal warm-up (--warmup) and the cool-down left out of the
+statistics (--cooldown) come from the WINDOWS table below, per workload, load and variant
+(given on the command line, they apply to every run); the statistics are measured from the
+warm-up found in the data (scripts/fct_stats.py), the nominal one giving the nominal_*
+statistics of the old fixed window; --max-time is the simulator's safety stop. A run directory is
   RESULTS/{workload}-{variant}-load{load}-s{seed}-d{duration}-w{warmup}-{scale}[-c{cooldown}]
 e.g. websearch-dcon-load0.8-s1-d60ms-w30ms-full (-c{cooldown} only when it is not 0), and its
 command
@@ -42,7 +44,9 @@ completion ratio, stationarity: see its docstring), and the sweep writes per fig
   RESULTS/<fig>-runs.csv  one row per run: the figure keys and the run's metrics;
   RESULTS/<fig>.csv       one row per variant and load: n seeds, mean, std and 95% confidence
                           half-width (Student's t, scripts/seed_stats.py) of avg_fct_s,
-                          p99_fct_s and pause_rate_per_s, and non_stationary (runs flagged);
+                          p99_fct_s and pause_rate_per_s and of their nominal-window values,
+                          non_stationary (runs not at equilibrium), overloaded and
+                          flagged_runs (each flagged run and why);
 and scripts/plot_large.py draws RESULTS/<fig>.png.
 
 --quick: scale small (4 spines x 4 leaves x 12 hosts), 2 ms window with 0.5 ms of warm-up, loads
