@@ -495,7 +495,9 @@ BIAS_METRICS = [("avg_fct_s", 1e3, "avg FCT ms", "%.2f"), ("p99_fct_s", 1e3, "p9
 def bias_table(table, fig):
     """The bias of the fixed (nominal) window against the data-driven one in one <fig>.csv: a
     row per variant and load with, per metric, "old / new (bias)", the means over the seeds of
-    the nominal window's and of the measured window's statistics and bias = old / new - 1."""
+    the nominal window's and of the measured window's statistics and bias = old / new - 1. The
+    seeds column says how many of them are old records ("3 (1 old)": measured in the fixed
+    window only, their new values are their old ones)."""
     rows = []
     for r in table.itertuples(index=False):
         r = r._asdict()
@@ -508,7 +510,10 @@ def bias_table(table, fig):
             f = (lambda x: fmt.format(x)) if "{" in fmt else (lambda x: fmt % x)
             bias = "" if new == 0 else " (%+.0f%%)" % (100.0 * (old / new - 1.0) + 0.0)
             cells.append("%s / %s%s" % (f(old * scale), f(new * scale), bias))
-        rows.append([str(r["variant"]), "%g" % r["load"], str(r["n"])] + cells)
+        old = r.get("fixed_window", 0)
+        old = 0 if old is None or (isinstance(old, float) and math.isnan(old)) else int(old)
+        rows.append([str(r["variant"]), "%g" % r["load"],
+                     str(r["n"]) + (" (%d old)" % old if old else "")] + cells)
     header = (["variant", "load", "seeds"]
               + ["%s old / new" % name for _, _, name, _ in BIAS_METRICS])
     return "%s: fixed window (old) vs equilibrium (new)\n\n%s" % (fig, simple_table(header, rows))

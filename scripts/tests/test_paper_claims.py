@@ -312,12 +312,12 @@ class ClaimsTest(unittest.TestCase):
             {"variant": "dcon", "load": 0.8, "n": 2, "avg_fct_s_mean": 6.0e-3,
              "nominal_avg_fct_s_mean": nan, "p99_fct_s_mean": 50e-3,
              "nominal_p99_fct_s_mean": 50e-3, "pause_rate_per_s_mean": 0.0,
-             "nominal_pause_rate_per_s_mean": 675.0}])
+             "nominal_pause_rate_per_s_mean": 675.0, "fixed_window": 1}])
         text = pc.bias_table(t, "fig9")
         self.assertIn("fig9: fixed window (old) vs equilibrium (new)", text)
-        self.assertIn("dcqcn    0.8   3      5.64 / 7.43 (-24%)    48.6 / 60.4 (-20%)    "
+        self.assertIn("dcqcn    0.8   3          5.64 / 7.43 (-24%)    48.6 / 60.4 (-20%)    "
                       "19,200 / 26,500 (-28%)", text)
-        self.assertIn("dcon     0.8   2      -                     50.0 / 50.0 (+0%)     "
+        self.assertIn("dcon     0.8   2 (1 old)  -                     50.0 / 50.0 (+0%)     "
                       "675 / 0", text)
 
     def test_main_writes_csv_and_rst(self):
