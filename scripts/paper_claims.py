@@ -96,15 +96,18 @@ class Source:
 def stationarity_note(src, variants, points=None):
     """"; k of n runs not at equilibrium (VARIANT LOAD sSEED: FLAG, ...)" over the runs of
     `variants` (at `points`, all if None) of a source with a stationary column (and a flag
-    column: scripts/large_sweep.py), then "; k of n runs measured in the fixed window" for
-    records made before the data-driven window; "" when every run is at equilibrium or nothing
-    is known."""
+    column: scripts/large_sweep.py), then, for records made before the data-driven window
+    (criterion "fixed window"), "; k of n runs measured in the fixed window (old records, j not
+    stationary by the quarter rule)"; "" when every run is at equilibrium or nothing is
+    known."""
     if src is None or "stationary" not in src.table.columns:
         return ""
     t = src.table[src.table.variant.isin(variants)]
     if points is not None:
         t = t[t[src.point].isin(points)]
-    bad = t[t.stationary.astype(str).str.lower() == "false"]
+    old = (t.criterion == "fixed window") if "criterion" in t.columns else t.variant != t.variant
+    flagged = t.stationary.astype(str).str.lower() == "false"
+    bad = t[flagged & ~old]
     note = ""
     if len(bad):
         note = "; %d of %d runs not at equilibrium" % (len(bad), len(t))
@@ -114,10 +117,9 @@ def stationarity_note(src, variants, points=None):
                        if isinstance(r.flag, str) and r.flag]
             if details:
                 note += " (" + ", ".join(details) + ")"
-    if "criterion" in t.columns:
-        old = int((t.criterion == "fixed window").sum())
-        if old:
-            note += "; %d of %d runs measured in the fixed window (old records)" % (old, len(t))
+    if old.any():
+        note += "; %d of %d runs measured in the fixed window (old records, %d not stationary " \
+                "by the quarter rule)" % (int(old.sum()), len(t), int((flagged & old).sum()))
     return note
 
 
