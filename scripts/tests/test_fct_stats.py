@@ -756,6 +756,24 @@ class EquilibriumTest(unittest.TestCase):
         fcts = equilibrium_mc.websearch_fcts(rng, 100_000)
         self.assertAlmostEqual(fcts.mean(), 6e-3, delta=0.5e-3)
 
+    def test_stopped_run(self):
+        # a run stopped (safety stop) at 30 ms of a 60 ms arrival window: the series are
+        # analysed up to 30 ms; an unfinished flow counts in W with 30 ms - its start, and a flow
+        # that would have started after the stop with 0 (never negative)
+        txt, flows = poisson_flows(2e4, 0.06, lambda r, n: r.exponential(0.002, n), seed=5)
+        flows = flows[flows.end_s <= 0.03]
+        eq = fct_stats.equilibrium(arrival_run(0.06), txt, flows, sim_end=0.03)
+        self.assertIn("series up to 30 ms, where the run stopped", eq["stationarity_note"])
+        self.assertLess(eq["equilibrium_start_s"], 0.03)
+        self.assertEqual(eq["equilibrium_method"],
+                         "level band (5% / 2 sd of 2.5 ms means) on active flows")
+        self.assertGreater(eq["little_unfinished"], 0)
+        self.assertGreater(eq["little_w_s"], 0)
+        # stopped before the arrivals: the nominal window, no verdict
+        eq = fct_stats.equilibrium(arrival_run(0.06), txt, flows, sim_end=-1.0)
+        self.assertIsNone(eq["stationary"])
+        self.assertIn("stopped at -1 s, before its arrivals", eq["stationarity_note"])
+
     def test_short_windows_get_short_batches(self):
         # a 2 ms window (--quick) has 20 batches of 0.1 ms; 40 ms has 80 of 0.5 ms
         self.assertEqual(len(fct_stats.batch_edges(0.0, 0.002)), 21)
