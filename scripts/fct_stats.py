@@ -65,8 +65,9 @@ Definitions (1 KB = 1000 B, 1 MB = 10^6 B):
   lag-1 autocorrelation of 0.5 ms means is 0.95 to 0.98: long flows) it truncates after any
   slow excursion; on a 20 ms ramp followed by AR(1) noise of lag-1 correlation 0.92 per batch
   (140 ms) it put the truncation in the last half in 20 of 100 series, the band in none
-  (scripts/equilibrium_mc.py, which checks every number of this paragraph). A warm-up that ends in the last half of the window
-  (also when no y_k is in the band) means the run is too short to show its equilibrium:
+  (scripts/equilibrium_mc.py, which checks every number of this paragraph). A warm-up that
+  ends in the last half of the window (also when no y_k is in the band) means the run is too
+  short to show its equilibrium:
   equilibrium_too_short is true, the measured window is then the last half, and
   equilibrium_more_needed_s estimates the arrival time still needed, 2 (t_cut - a) - (D - C)
   (the cut in the first half; a lower bound), when the late series has settled (not
