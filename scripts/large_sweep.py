@@ -153,11 +153,21 @@ def run_name(run):
 def table_window(workload, load=None, variant=None, windows=None):
     """{"duration", "warmup", "cooldown"} of a run from the WINDOWS table (or `windows`): each
     value from the most specific matching row (see WINDOWS). SweepError for a workload without
-    its default row, an unknown field or a time that is not one."""
+    its default row, a key that is not a triple, an unknown variant or field, or a time that is
+    not one."""
     windows = WINDOWS if windows is None else windows
     if (workload, None, None) not in windows:
         raise SweepError(f"WINDOWS has no row ({workload!r}, None, None) for workload "
                          f"{workload!r}")
+    for k in windows:
+        if not (isinstance(k, tuple) and len(k) == 3):
+            raise SweepError(f"WINDOWS: key {k!r} is not (workload, load or None, variant or "
+                             f"None)")
+        if k[0] == workload and k[2] is not None:
+            try:
+                variants.get(k[2])
+            except variants.VariantError as e:
+                raise SweepError(f"WINDOWS{k!r}: {e}") from None
     out = {}
     load = None if load is None else float(load)
     for key in ((workload, None, None), (workload, None, variant), (workload, load, None),

@@ -1040,6 +1040,11 @@ class SweepTest(unittest.TestCase):
                           ({"warmpu": "1ms"}, "unknown field 'warmpu'")):
             with self.assertRaisesRegex(large_sweep.SweepError, what):
                 tw("websearch", 0.8, "dcon", {**table, ("websearch", 0.8, None): bad})
+        with self.assertRaisesRegex(large_sweep.SweepError, "WINDOWS.'websearch', 0.8, 'dcqn'.: "
+                                    "unknown variant 'dcqn'"):
+            tw("websearch", 0.8, "dcon", {**table, ("websearch", 0.8, "dcqn"): {"warmup": "1ms"}})
+        with self.assertRaisesRegex(large_sweep.SweepError, "key 'websearch' is not"):
+            tw("websearch", 0.8, "dcon", {**table, "websearch": {"warmup": "1ms"}})
         with self.assertRaisesRegex(large_sweep.SweepError, "lacks cooldown"):
             tw("websearch", None, None, {("websearch", None, None): {"duration": "1ms",
                                                                      "warmup": "0ms"}})
