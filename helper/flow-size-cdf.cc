@@ -15,6 +15,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -267,6 +268,27 @@ std::vector<std::string>
 FlowSizeCdf::GetBuiltinNames()
 {
     return std::vector<std::string>(std::begin(BUILTIN_NAMES), std::end(BUILTIN_NAMES));
+}
+
+std::string
+FlowSizeCdf::GetDataDir()
+{
+    if (const char* env = std::getenv("DCON_DATA_DIR"); env && *env)
+    {
+        return env;
+    }
+    std::string dir = "data";
+#ifdef DCON_DATA_DIR
+    dir = DCON_DATA_DIR;
+#endif
+#ifdef DCON_INSTALL_DATA_DIR
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec))
+    {
+        dir = DCON_INSTALL_DATA_DIR;
+    }
+#endif
+    return dir;
 }
 
 std::string

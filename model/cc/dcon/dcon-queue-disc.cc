@@ -36,7 +36,9 @@ const RdmaQueueRegistry::Registration g_dconQueueRegistration(
       {"HopDelay", "none: d is the fabric's link delay"},
       {"MarkInBurst", "--dconMarkInBurst"}},
      "QEcn",
-     "QCnm"});
+     "QCnm",
+     {"ecn", "cnm"},
+     "DCON: marks CE from Q_ECN, reports congested flows for CNMs from Q_CNM (DCON's switch)"});
 } // namespace
 
 TypeId

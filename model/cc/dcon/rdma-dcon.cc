@@ -30,7 +30,10 @@ const RdmaCcRegistry::Registration g_dconRegistration(
      "ns3::DconQueueDisc",
      nullptr,
      "ns3::DconCnmGenerator",
-     RdmaDcqcn::GetParameterSets()});
+     RdmaDcqcn::GetParameterSets(),
+     {"ecn", "cnm"},
+     "",
+     "MinRate"});
 } // namespace
 
 TypeId

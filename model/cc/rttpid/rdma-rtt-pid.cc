@@ -45,7 +45,10 @@ const RdmaCcRegistry::Registration g_rttPidRegistration(
        [](DataRate)
        {
            return std::vector<RdmaCcParameterSet::Value>{};
-       }}}});
+       }}},
+     {},
+     "",
+     "MinRate"});
 
 /// A double as text for error messages.
 std::string
