@@ -18,7 +18,7 @@
 //   build/examples/dcon-first                      # DCQCN with its attribute defaults
 //   build/examples/dcon-first --cc=hpcc
 //   build/examples/dcon-first --cc=dcqcn --set=cx4 --rate=100Gbps
-//   build/examples/dcon-first --list               # the algorithms (name, queue, summary)
+//   build/examples/dcon-bench --list-cc            # the algorithms: name, switch queue, summary
 
 #include "ns3/core-module.h"
 #include "ns3/dcon-module.h"
@@ -31,23 +31,16 @@ int
 main(int argc, char* argv[])
 {
     Time::SetResolution(Time::PS); // a 64 B frame at 100 Gb/s lasts 5.12 ns
-    std::string cc = "dcqcn";      // a name of the algorithm registry (--list)
+    std::string cc = "dcqcn";      // a name of the algorithm registry (RdmaCcRegistry)
     std::string set;               // one of its parameter sets; empty: its attribute defaults
     std::string rate = "25Gbps";   // host link rate
-    bool list = false;
     CommandLine cmd(__FILE__);
-    cmd.AddValue("cc", "Congestion control (--list shows them)", cc);
+    cmd.AddValue("cc", "Congestion control", cc);
     cmd.AddValue("set", "Parameter set of the congestion control (empty: defaults)", set);
     cmd.AddValue("rate", "Host link rate; the fabric links run at 4 x this", rate);
-    cmd.AddValue("list", "List the congestion controls and exit", list);
     cmd.Parse(argc, argv);
     try
     {
-        if (list)
-        {
-            std::cout << RdmaCcRegistry::GetListing();
-            return 0;
-        }
         // The topology: 2 spines, 2 leaves, 4 hosts per leaf.
         const DataRate hostRate = ReadDataRateText(rate, "--rate");
         LeafSpineHelper topo(2, 2, 4);
@@ -73,13 +66,13 @@ main(int argc, char* argv[])
         Ptr<FabricMonitor> monitor = Create<FabricMonitor>(fabric, flows);
         monitor->Start();
         Simulator::Run();
-        double incastEnd = 0; // seconds
+        double incastEnd = 0; // when the last incast flow (ids 1 to 4) completed, in seconds
         for (const FabricMonitor::FlowResult& f : monitor->GetFlowResults())
         {
             std::cout << "flow " << f.flowId << ": " << f.sizeBytes << " B from "
                       << monitor->GetNodeName(f.src) << ", FCT " << f.fctSeconds * 1e6
                       << " us, slowdown " << f.slowdown << "\n";
-            incastEnd = f.flowId > 0 ? std::max(incastEnd, f.startSeconds + f.fctSeconds) : 0;
+            incastEnd = std::max(incastEnd, f.flowId > 0 ? f.startSeconds + f.fctSeconds : 0);
         }
         const Time lone = fabric->GetIdealFct(topo.GetHost(0, 0), receiver, 1000000);
         std::cout << "incast: done " << (incastEnd - 100e-6) * 1e6 << " us after it began, "

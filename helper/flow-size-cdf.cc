@@ -11,6 +11,8 @@
 #include "ns3/value-text.h"
 #include "text-input.h"
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -281,11 +283,19 @@ FlowSizeCdf::GetDataDir()
 #ifdef DCON_DATA_DIR
     dir = DCON_DATA_DIR;
 #endif
-#ifdef DCON_INSTALL_DATA_DIR
+#ifdef DCON_DATA_FROM_LIBDIR
+    // Installed: <the folder of this libdcon>/<DCON_DATA_FROM_LIBDIR> (../share/dcon).
     std::error_code ec;
-    if (!std::filesystem::is_directory(dir, ec))
+    Dl_info info;
+    if (!std::filesystem::is_directory(dir, ec)
+        && dladdr(reinterpret_cast<void*>(&FlowSizeCdf::GetDataDir), &info) && info.dli_fname)
     {
-        dir = DCON_INSTALL_DATA_DIR;
+        const std::filesystem::path installed =
+            std::filesystem::path(info.dli_fname).parent_path() / DCON_DATA_FROM_LIBDIR;
+        if (std::filesystem::is_directory(installed, ec))
+        {
+            dir = installed.lexically_normal().string();
+        }
     }
 #endif
     return dir;

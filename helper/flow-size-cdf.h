@@ -139,7 +139,8 @@ public:
      * CDFs) and rtt-predictor/ (RdmaRttPid's weights).
      *
      * The environment variable DCON_DATA_DIR if it is set; else the source tree's data/ folder
-     * if it still exists; else where `cmake --install` puts the data (<prefix>/share/dcon).
+     * if it still exists; else where `cmake --install` put the data, relative to the installed
+     * library (<prefix>/share/dcon).
      * \return the folder (it may not exist if none of these does)
      */
     static std::string GetDataDir();
