@@ -290,8 +290,8 @@ FlowSizeCdf::GetDataDir()
     if (!std::filesystem::is_directory(dir, ec)
         && dladdr(reinterpret_cast<void*>(&FlowSizeCdf::GetDataDir), &info) && info.dli_fname)
     {
-        const std::filesystem::path installed =
-            std::filesystem::path(info.dli_fname).parent_path() / DCON_DATA_FROM_LIBDIR;
+        const std::filesystem::path installed
+            = std::filesystem::path(info.dli_fname).parent_path() / DCON_DATA_FROM_LIBDIR;
         if (std::filesystem::is_directory(installed, ec))
         {
             dir = installed.lexically_normal().string();

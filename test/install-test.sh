@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# dcon as an installed package: `cmake --install` the build into a temporary prefix, then build
-# a program outside the tree against it twice, with CMake (find_package(dcon) and the target
-# dcon::dcon: test/install/CMakeLists.txt) and with pkg-config (dcon.pc), and run both. The
-# program is examples/dcon-first.cc, copied out of the tree. Everything goes to
+# dcon as an installed package: `cmake --install` the build into a prefix, then build a program
+# outside the tree against it with CMake (find_package(dcon) and the target dcon::dcon:
+# test/install/CMakeLists.txt) and run it; the program is examples/dcon-first.cc, copied out of
+# the tree. Then a smaller program (test/install/list-cc.cc: one header, the registry) with
+# pkg-config (dcon.pc), run as well. Everything goes to
 # BUILD_DIR/install-test (a fixed folder, so that ccache, when installed, finds the compilations
 # of an earlier run). Exit status 0 when both build and print their results.
 #
@@ -44,9 +45,10 @@ grep -q "^incast: done" "$TMP/cmake-run.txt"
 echo "== pkg-config dcon"
 FLAGS="$(PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" pkg-config --cflags --libs dcon)"
 echo "pkg-config --cflags --libs dcon: $FLAGS"
+cp "$ROOT/test/install/list-cc.cc" "$TMP/program/"
 # shellcheck disable=SC2086 # the flags are words
-"${CXX_CMD[@]}" -O2 -o "$TMP/first-pc" "$TMP/program/first.cc" $FLAGS
-LD_LIBRARY_PATH="$PREFIX/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$TMP/first-pc" --cc=dcqcn \
-  --rate=100Gbps | tee "$TMP/pc-run.txt"
-grep -q "^incast: done" "$TMP/pc-run.txt"
+"${CXX_CMD[@]}" -O2 -o "$TMP/list-cc" "$TMP/program/list-cc.cc" $FLAGS
+LD_LIBRARY_PATH="$PREFIX/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$TMP/list-cc" |
+  tee "$TMP/pc-run.txt"
+grep -q "^dcqcn	ns3::RedEcnQueueDisc	" "$TMP/pc-run.txt"
 echo "PASS: the installed package builds and runs a program outside the tree (CMake and pkg-config)"
