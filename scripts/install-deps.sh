@@ -8,6 +8,8 @@ PKGS=(
   libgsl-dev              # ns-3's CMake targets link GSL
   libboost-dev            # boost::crc
   googletest libgtest-dev # test suite
+  pkg-config              # the test of the installed package (dcon.pc)
+  python3-sphinx          # the documentation (doc/, built with warnings as errors by the tests)
   python3-matplotlib python3-numpy python3-pandas python3-tqdm  # scripts (run with /usr/bin/python3)
   "$@"                    # what a step needs besides (scripts/fuzz.sh: clang and libFuzzer)
 )
