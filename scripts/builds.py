@@ -163,7 +163,8 @@ def add_builds_column(points, runs, keys, column="build"):
     " + " (so a point made of two builds says so)."""
     groups = {}
     if len(runs):
-        for key, g in runs.groupby(keys, sort=False, dropna=False):
+        by = keys[0] if len(keys) == 1 else list(keys)
+        for key, g in runs.groupby(by, sort=False, dropna=False):
             groups[key if isinstance(key, tuple) else (key,)] = " + ".join(
                 dict.fromkeys(g[column].astype(str)))
     points[column] = [groups.get(tuple(row), UNRECORDED)

@@ -9,6 +9,7 @@ PKGS=(
   libboost-dev            # boost::crc
   googletest libgtest-dev # test suite
   python3-matplotlib python3-numpy python3-pandas python3-tqdm  # scripts (run with /usr/bin/python3)
+  python3-distributed     # the sweeps on a Dask cluster (--scheduler) and their test
   "$@"                    # what a step needs besides (scripts/fuzz.sh: clang and libFuzzer)
 )
 missing=()
