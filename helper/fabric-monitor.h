@@ -38,8 +38,8 @@ namespace ns3
  * - victims.csv, pause-trees.csv, pause-events.csv (with EnableCongestionSpreading)
  * - the files of the algorithms' FabricMonitorExtensions (DCON's DconRecorder: cnm.csv, every
  *   CNM sent and what its sender did with it, in fabrics with DCON queues)
- * - summary.json: totals (see doc/dcon.rst), then what the extensions add (DCON: its queues'
- *   counters and time shares and the CNM totals)
+ * - summary.json: totals (see doc/usage/output.rst), then what the extensions add (DCON:
+ *   its queues' counters and time shares and the CNM totals)
  *
  * Nodes are named in outputs by SetNodeName (default "h<node>" for hosts, "s<node>" for
  * switches).

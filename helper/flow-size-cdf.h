@@ -68,7 +68,7 @@ private:
  *
  * The CDF is a list of points (size_bytes, cumulative_fraction), read from a text file with
  * one "size_bytes cumulative_fraction" pair per line; lines whose first non-blank character is
- * '#' are comments, blank lines and CR line ends are ignored (see doc/dcon.rst, "Workloads",
+ * '#' are comments, blank lines and CR line ends are ignored (see doc/usage/workloads.rst
  * and data/cdf/ for the built-in ones: websearch, datamining, datamining-fine, fbhadoop).
  *
  * Rules (checked by Read, ReadFile and the constructor):

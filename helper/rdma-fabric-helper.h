@@ -364,7 +364,7 @@ public:
      *
      * Every ns-3 scheduler orders events by time and then by insertion order, so the choice
      * does not change any result; the heap avoids MapScheduler's one tree-node allocation per
-     * event and makes fabric runs about 15% faster here (doc/dcon.rst, Performance). Call it
+     * event and makes fabric runs about 15% faster here (doc/performance.rst). Call it
      * before CommandLine::Parse so that --SchedulerType still overrides it, and before the
      * first event is scheduled.
      */

@@ -1,5 +1,5 @@
-"""Every claim of the DCON paper's evaluation next to our numbers: the validation table of
-doc/dcon.rst, computed from the tables the sweeps write (nothing is run here).
+"""Every claim of the DCON paper's evaluation next to our numbers: the table of
+doc/validation/claims.rst, computed from the tables the sweeps write (nothing is run here).
 
 Inputs (each optional: a claim whose table is missing gets the verdict "not run"):
   LARGE/fig9-runs.csv, fig10-runs.csv, fig11-runs.csv, fig12-runs.csv   scripts/large_sweep.py

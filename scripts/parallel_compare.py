@@ -7,7 +7,7 @@ Both folders hold a program's outputs (flows.csv, pfc.csv, summary.json, ...). P
 file, "identical" or "differs"; summary.json is compared without wall_time_s, events_executed,
 simulated_time_s and DCON's dcon_queues.queue_seconds.below_qecn (the engines count their own
 events, and a parallel run that stops when its flows are done stops up to the completion-message
-delay later, which the time below Q_ECN runs on to; doc/dcon.rst, Parallel runs).
+delay later, which the time below Q_ECN runs on to; doc/parallel.rst).
 Then, over the flows completed in both runs (flows.csv, by flow_id): how many differ, the
 largest absolute and relative FCT difference, and the median and p99 slowdown per size bucket of
 each run (the buckets of scripts/fct_stats.py). --max-rel X exits 1 if a flow completed in only

@@ -311,7 +311,7 @@ def main(argv=None):
     ap.add_argument("--seeds", type=int, nargs="+", default=[1],
                     help="ns-3 run numbers (--RngRun) >= 1 (default 1)")
     ap.add_argument("--doc-tables", action="store_true",
-                    help="also print the tables of doc/dcon.rst's validation section (one per "
+                    help="also print the tables of doc/validation/testbed.rst (one per "
                          "configuration, means over the seeds)")
     ap.add_argument("--store", default=DEFAULT_STORE,
                     help="folder of the runs' records in the repository (scripts/run_store.py; "

@@ -13,7 +13,7 @@
 
 cpp_examples = [
     # The DCON paper's testbed scenario: all of Fig. 2's facts for DCQCN (--validate: exit 1
-    # if one fails), and all of Fig. 6's facts for DCON with the 230 us burst (doc/dcon.rst).
+    # if one fails), and all of Fig. 6's facts for DCON with the 230 us burst (doc/validation/testbed.rst).
     ("dcon-testbed --cc=dcqcn --validate --outdir=dcon-testbed-dcqcn", "True", "False"),
     (
         "dcon-testbed --cc=dcon --burstInterval=230us --validate --outdir=dcon-testbed-dcon",

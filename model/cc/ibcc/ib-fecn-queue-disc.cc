@@ -40,7 +40,7 @@ IbFecnQueueDisc::GetTypeId()
               .AddAttribute("MarkingRate",
                             "IB Marking_Rate: packets above the threshold let through unmarked "
                             "between two marks (0 = mark every one; default 30, this project's "
-                            "choice, see doc/dcon.rst)",
+                            "choice, see doc/cc/ibcc.rst)",
                             UintegerValue(30),
                             MakeUintegerAccessor(&IbFecnQueueDisc::m_markingRate),
                             MakeUintegerChecker<uint32_t>())
