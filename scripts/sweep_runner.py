@@ -27,7 +27,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 import uuid
 
 from tqdm import tqdm

@@ -234,7 +234,8 @@ class DaskTest(unittest.TestCase):
                                                          "good/summary.json"))
         with self.assertRaises(sweep_runner.SweepError) as e:
             sweep_runner._connect(__import__("distributed"), "tcp://127.0.0.1:1")
-        self.assertIn("--scheduler tcp://127.0.0.1:1: cannot reach a Dask scheduler", str(e.exception))
+        self.assertIn("--scheduler tcp://127.0.0.1:1: cannot reach a Dask scheduler",
+                      str(e.exception))
 
 
 class BuildsTest(unittest.TestCase):
