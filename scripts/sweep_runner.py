@@ -256,12 +256,12 @@ def _check_worker(binary, results, cwd, probe):
     return None
 
 
-def _connect(distributed, scheduler):
+def _connect(distributed, scheduler, timeout="30s"):
     """A Client of the scheduler at an address, or of the one a scheduler file names."""
     try:
         if os.path.isfile(scheduler):
-            return distributed.Client(scheduler_file=scheduler, timeout="30s")
-        return distributed.Client(scheduler, timeout="30s")
+            return distributed.Client(scheduler_file=scheduler, timeout=timeout)
+        return distributed.Client(scheduler, timeout=timeout)
     except (OSError, TimeoutError, ValueError) as e:
         raise SweepError(f"--scheduler {scheduler}: cannot reach a Dask scheduler there "
                          f"({type(e).__name__}: {e})") from None

@@ -233,7 +233,7 @@ class DaskTest(unittest.TestCase):
             self.assertIsNone(sweep_runner._check_worker(sim, results, os.getcwd(),
                                                          "good/summary.json"))
         with self.assertRaises(sweep_runner.SweepError) as e:
-            sweep_runner._connect(__import__("distributed"), "tcp://127.0.0.1:1")
+            sweep_runner._connect(__import__("distributed"), "tcp://127.0.0.1:1", "1s")
         self.assertIn("--scheduler tcp://127.0.0.1:1: cannot reach a Dask scheduler",
                       str(e.exception))
 
