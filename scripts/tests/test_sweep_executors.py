@@ -168,12 +168,12 @@ class DaskTest(unittest.TestCase):
                                  text=True, env=env)
             slow = os.path.join(results, "slow.tmp")
             deadline = time.time() + 60
+            pidfile = os.path.join(slow, "pid")
             while time.time() < deadline and not (
                     all(os.path.isdir(os.path.join(results, f"quick-{i}")) for i in (1, 2, 3))
-                    and os.path.isfile(os.path.join(slow, "pid"))):
+                    and os.path.isfile(pidfile) and os.path.getsize(pidfile) > 0):
                 time.sleep(0.1)
-            time.sleep(0.3)  # the slow one's pid file is written before it sleeps
-            with open(os.path.join(slow, "pid")) as f:
+            with open(pidfile) as f:
                 pid = int(f.read())
             self.assertTrue(alive(pid))
             t0 = time.time()
