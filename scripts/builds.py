@@ -99,6 +99,8 @@ def choose(program, build=None, root=ROOT):
     fresh = [(b, what) for b, what in found if not is_stale(b, root)]
     skipped = [b for b, _ in found[:found.index(fresh[0])]] if fresh else []
     binary, what = fresh[0] if fresh else found[0]
+    here = os.path.relpath(binary)  # as before: build/examples/... from the repository root
+    binary = binary if here.startswith(os.pardir) else here
     note = (f"simulator {rel(binary, root)} ({what}: the fastest build found; --build "
             "chooses another)")
     for b in skipped:
