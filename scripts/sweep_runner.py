@@ -258,6 +258,10 @@ def _check_worker(binary, results, cwd, probe):
 
 def _connect(distributed, scheduler, timeout="30s"):
     """A Client of the scheduler at an address, or of the one a scheduler file names."""
+    if "://" not in scheduler and (os.sep in scheduler or scheduler.endswith(".json")) \
+            and not os.path.isfile(scheduler):
+        raise SweepError(f"--scheduler {scheduler}: no such scheduler file (dask scheduler "
+                         "--scheduler-file writes it when it starts)")
     try:
         if os.path.isfile(scheduler):
             return distributed.Client(scheduler_file=scheduler, timeout=timeout)

@@ -236,6 +236,10 @@ class DaskTest(unittest.TestCase):
             sweep_runner._connect(__import__("distributed"), "tcp://127.0.0.1:1", "1s")
         self.assertIn("--scheduler tcp://127.0.0.1:1: cannot reach a Dask scheduler",
                       str(e.exception))
+        with self.assertRaises(sweep_runner.SweepError) as e:
+            sweep_runner._connect(__import__("distributed"), "/nonexistent/sched.json")
+        self.assertIn("--scheduler /nonexistent/sched.json: no such scheduler file",
+                      str(e.exception))
 
 
 class BuildsTest(unittest.TestCase):
