@@ -29,11 +29,11 @@ import time
 import unittest
 import warnings
 
-import pandas as pd
-
 from .. import builds
-from .. import large_sweep
 from .. import sweep_runner
+
+# pandas and large_sweep (matplotlib) are imported by the tests that use them: the child
+# processes of the Ctrl-C test (drive()) need sweep_runner only.
 
 # A stand-in simulator: --outdir=DIR --sleep=S [--fail=1]; writes DIR/pid, sleeps S seconds,
 # then DIR/summary.json; with --fail, prints to stderr and exits 3.
@@ -122,6 +122,8 @@ class DaskTest(unittest.TestCase):
     @unittest.skipUnless(os.environ.get("DCON_LARGE_SCALE_BINARY"),
                          "DCON_LARGE_SCALE_BINARY (ctest sets it) names no dcon-large-scale")
     def test_records_equal_local_pool(self):
+        import pandas as pd
+        from .. import large_sweep
         binary = os.path.abspath(os.environ["DCON_LARGE_SCALE_BINARY"])
         build = os.path.dirname(os.path.dirname(binary))  # BUILD/examples/dcon-large-scale
         with tempfile.TemporaryDirectory() as tmp:
@@ -316,6 +318,7 @@ class BuildsTest(unittest.TestCase):
             self.assertEqual(builds.label(None), builds.UNRECORDED)
 
     def test_mixed_builds(self):
+        import pandas as pd
         runs = pd.DataFrame({"variant": ["a", "a", "b"], "seed": [1, 2, 1],
                              "build": ["X", "Y", "X"]})
         err = io.StringIO()
