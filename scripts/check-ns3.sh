@@ -25,8 +25,8 @@
 # folder (scratch/dcon-scratch-first.cc, as a user's own program is built in-tree) and run it.
 # summary.json's wall_time_s is left out, and its
 # events_executed must be larger by exactly one event per link with ns-3 >= 3.41 (ChannelList
-# initializes every channel at time 0) than with 3.37; run.json's command line and ns-3 version
-# are left out. Then ns-3's test.py runs the test suite dcon (every GoogleTest test, one child
+# initializes every channel at time 0) than with 3.37; run.json's command line, ns-3 version and
+# build are left out. Then ns-3's test.py runs the test suite dcon (every GoogleTest test, one child
 # process each) and the example runs of test/examples-to-run.py (log: WORKDIR/test-py.log,
 # details: WORKDIR/test-py.txt). Exit status 0: identical and every test passed; 1: a
 # difference, a failed test or a failed step.
@@ -185,10 +185,11 @@ same_outputs() { # DIR_STANDALONE DIR_TREE: prints each difference, fails if any
         rc=1
       fi
     elif [ "$f" = run.json ]; then
-      # the record of the command line and of the ns-3 version differs by construction
-      if ! cmp -s <(grep -v -E '"(command_line|options_given|ns3_version)"' "$a/$f") \
-        <(grep -v -E '"(command_line|options_given|ns3_version)"' "$b/$f"); then
-        echo "  $f differs (its command line and ns-3 version left out)"
+      # the record of the command line, of the ns-3 version and of the build differs by
+      # construction
+      if ! cmp -s <(grep -v -E '"(command_line|options_given|ns3_version|build)"' "$a/$f") \
+        <(grep -v -E '"(command_line|options_given|ns3_version|build)"' "$b/$f"); then
+        echo "  $f differs (its command line, ns-3 version and build left out)"
         rc=1
       fi
     elif ! cmp -s "$a/$f" "$b/$f"; then

@@ -56,7 +56,14 @@ results/large-quick to keep both.
 
 Usage: /usr/bin/python3 -m scripts.large_sweep FIG [FIG ...]|all [--quick] [--list] [--jobs N]
          [--seeds 1 2 3] [--loads 0.4 0.6 0.8] [--duration 60ms] [--warmup 30ms]
-         [--cooldown 0ms] [--max-time 200s] [--scale full] [--build build] [--results results/large] [--no-plot]
+         [--cooldown 0ms] [--max-time 200s] [--scale full] [--build DIR] [--scheduler ADDRESS]
+         [--results results/large] [--no-plot]
+
+The simulator is the fastest build's (build-mpi/bin when up to date, else build/: see
+scripts/builds.py; --build DIR to choose), and each run's record and row of <fig>-runs.csv say
+which build made it (the build column; <fig>.csv's build column names every build of a point,
+and a table that mixes builds is warned of). --scheduler runs the sweep on a Dask cluster
+(scripts/sweep_runner.py) instead of the local pool of -j processes.
 """
 import argparse
 import collections
@@ -67,6 +74,7 @@ import sys
 import pandas as pd
 from tqdm import tqdm
 
+from . import builds
 from . import fct_stats
 from .large_figures import FIG_NAMES, FIGURES
 from . import plot_large
@@ -252,21 +260,28 @@ def command(binary, run, outdir, ranks=1):
             + variants.args(run.variant) + list(run.args))
 
 
-def execute(runs, binary, results, jobs, ranks=1, store=None):
-    """Run what is not finished yet (sweep_runner.execute): runs with a current record in the
-    store count as finished. Returns the failure messages."""
+def execute(runs, binary, results, jobs, ranks=1, store=None, scheduler=None):
+    """Run what is not finished yet (sweep_runner.execute; on the Dask scheduler `scheduler`
+    when given): runs with a current record in the store count as finished. Returns the
+    failure messages."""
     have = stored(runs, store)
     if have:
         print(f"{len(have)} of {len(runs)} runs have a current record in {store}")
     runs = {n: r for n, r in runs.items() if n not in have}
     return sweep_runner.execute(runs, lambda run, outdir: command(binary, run, outdir, ranks),
-                                binary, results, jobs, fct_stats.RUN_FILES, "large-scale runs")
+                                binary, results, jobs, fct_stats.RUN_FILES, "large-scale runs",
+                                scheduler, MPI_ENV if ranks > 1 else None)
+
+
+# mpirun's permission to run as root (containers, CI)
+MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
 
 
 # stats.json fields left out of a run's record in the store: machine paths (the CDF file, and
 # run.json's record of the command line, which names the binary and the output folder), wall
-# time and the per-link detail (the tables use none of them).
-RECORD_DROP = {"cdf_file", "command_line", "options_given", "wall_time_s",
+# time and the per-link detail (the tables use none of them), and run.json's build (the record
+# keeps the run's build record apart, with the program's path: builds.of_run).
+RECORD_DROP = {"cdf_file", "command_line", "options_given", "wall_time_s", "build",
                "pause_frames_in_window_per_link", "pause_rate_per_link",
                "pause_frames_per_link_total"}
 # summary.json objects kept in the record besides stats.json (DCON's queue and CNM totals).
@@ -298,14 +313,15 @@ def record_data(run_dir, stats):
 
 
 def stored(runs, store):
-    """{name: data} of the runs with a current record in the store (none when store is None)."""
+    """{name: data} of the runs with a current record in the store (none when store is None);
+    data["build"] is the record's build record (None when it has none)."""
     if store is None:
         return {}
     out = {}
     for name, run in runs.items():
-        data = run_store.current(store, name, run_args(run))
-        if data is not None:
-            out[name] = data
+        rec = run_store.current(store, name, run_args(run), record=True)
+        if rec is not None:
+            out[name] = dict(rec["data"], build=rec.get("build"))
     return out
 
 
@@ -331,8 +347,10 @@ def collect_stats(runs, results, store=None):
                 stats[name] = fct_stats.read_json(path)
             else:
                 stats[name] = fct_stats.write_stats(d)
+            stats[name]["build"] = builds.of_run(d)
             if store is not None:
-                run_store.save(store, name, run_args(runs[name]), record_data(d, stats[name]))
+                run_store.save(store, name, run_args(runs[name]), record_data(d, stats[name]),
+                               build=stats[name]["build"])
         except (fct_stats.StatsError, run_store.StoreError) as e:
             failures.append(f"{name}: stats: {e}")
             tqdm.write(f"FAILED stats of {name}: {e}", file=sys.stderr)
@@ -373,9 +391,10 @@ def runs_table(fig, fig_run_list, stats):
         spread = s.get("spreading") or {}
         for col in SPREAD_METRICS:
             row[col] = spread.get(col, math.nan)
+        row["build"] = builds.label(s.get("build"))
         rows.append(row)
     return pd.DataFrame(rows, columns=RUN_KEYS + list(RUN_METRICS) + ["criterion", "flag"]
-                        + SPREAD_METRICS)
+                        + SPREAD_METRICS + ["build"])
 
 
 SUMMARY_KEYS = ["fig", "workload", "variant", "label", "load", "duration", "warmup", "cooldown",
@@ -442,10 +461,13 @@ def parse_args(argv):
     ap.add_argument("--max-time", default=MAX_TIME,
                     help="simulator safety stop (default %(default)s)")
     ap.add_argument("--scale", default=None, help="full|small|tiny (default full, quick small)")
-    ap.add_argument("--build", default="build", help="build directory (default build)")
+    ap.add_argument("--build", default=None,
+                    help="build folder of the simulator (default: the fastest up-to-date one, "
+                         "build-mpi/bin or build/; scripts/builds.py)")
     ap.add_argument("--ranks", type=int, default=1,
                     help="MPI ranks per run (> 1: mpirun -np RANKS with build-mpi/bin's program, "
                          "scripts/setup-mpi.sh; give -j so that jobs x ranks <= cores)")
+    sweep_runner.add_executor_option(ap)
     ap.add_argument("--results", default=os.path.join("results", "large"),
                     help="results directory (default results/large)")
     ap.add_argument("--store", default=None,
@@ -519,17 +541,22 @@ def main(argv=None):
     try:
         args = parse_args(argv)
         runs = plan(args.figs, **args.settings)
-        binary = os.path.join(args.build, BINARY)
-        if args.ranks > 1:
-            binary = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                  "build-mpi", "bin", os.path.basename(BINARY))
-            os.environ.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+        program = os.path.basename(BINARY)
+        if args.ranks > 1:  # an MPI build: build-mpi/bin's program unless --build names one
+            mpi = args.build or os.path.join(builds.ROOT, "build-mpi")
+            choice = builds.choose(program, mpi)
+        else:
+            choice = builds.choose(program, args.build)
+        binary = choice.binary
         if args.list:
             print_plan(runs, binary, args.results, args.ranks)
             return 0
         os.makedirs(args.results, exist_ok=True)
+        if choice.note and not args.tables_only:
+            print(choice.note)
         failures = ([] if args.tables_only
-                    else execute(runs, binary, args.results, args.jobs, args.ranks, args.store))
+                    else execute(runs, binary, args.results, args.jobs, args.ranks, args.store,
+                                 args.scheduler))
     except SweepError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -541,7 +568,8 @@ def main(argv=None):
         runs_t = runs_table(fig, fig_runs(fig, **args.settings), stats)
         path = os.path.join(args.results, fig + "-runs.csv")
         runs_t.to_csv(path, index=False)
-        summary = summary_table(runs_t)
+        summary = builds.add_builds_column(summary_table(runs_t), runs_t, SUMMARY_KEYS)
+        builds.warn_if_mixed(runs_t.build, f"{fig}-runs.csv and {fig}.csv")
         summary.to_csv(os.path.join(args.results, fig + ".csv"), index=False)
         flagged = int(summary.non_stationary.sum()) if len(summary) else 0
         over = int(summary.overloaded.sum()) if len(summary) else 0
