@@ -801,6 +801,7 @@ FabricMonitor::Counters(Totals& t)
                         &t.nic.naksReceived,
                         &t.nic.cnpsSent,
                         &t.nic.cnpsReceived,
+                        &t.nic.cnpsCongestedReceived,
                         &t.nic.cnmsReceived,
                         &t.nic.timeouts,
                         &t.nic.flowsCompleted,

@@ -4,6 +4,7 @@
  */
 #include "rdma-fabric-helper.h"
 
+#include "fabric-monitor-extension.h"
 #include "ns3/abort.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
@@ -256,6 +257,7 @@ RdmaFabric::GetNicTotals() const
         t.naksReceived += s.naksReceived;
         t.cnpsSent += s.cnpsSent;
         t.cnpsReceived += s.cnpsReceived;
+        t.cnpsCongestedReceived += s.cnpsCongestedReceived;
         t.cnmsReceived += s.cnmsReceived;
         t.timeouts += s.timeouts;
         t.flowsCompleted += s.flowsCompleted;
@@ -483,6 +485,10 @@ RdmaFabricHelper::GetCreatedTypes(const std::string& cc, const std::string& queu
         || queue.GetTypeId().IsChildOf(RedEcnQueueDisc::GetTypeId()))
     {
         types.push_back(TypeId::LookupByName("ns3::UniformRandomVariable"));
+    }
+    for (TypeId t : FabricMonitorExtension::GetCreatedTypes(types))
+    {
+        types.push_back(t);
     }
     return types;
 }

@@ -600,6 +600,7 @@ RdmaNic::ReceiveFrame(uint32_t /* port */, const Ptr<Packet>& packet, uint16_t p
                 break;
             }
             m_stats.cnpsReceived++;
+            m_stats.cnpsCongestedReceived += cnp.IsCongested() ? 1 : 0;
             Ptr<RdmaQueuePair> qp = FindQp(bth.GetDestQp());
             if (qp)
             {
