@@ -95,7 +95,6 @@ from . import variants
 #   ("websearch", 0.8, "dcon"): {"duration": "200ms", "warmup": "40ms"},
 WINDOWS = {
     ("websearch", None, None): {"duration": "150ms", "warmup": "40ms", "cooldown": "30ms"},
-    ("websearch", 0.4, None): {"duration": "120ms", "warmup": "40ms", "cooldown": "30ms"},
     ("datamining", None, None): {"duration": "60ms", "warmup": "10ms", "cooldown": "10ms"},
 }
 WINDOW_FIELDS = ("duration", "warmup", "cooldown")
