@@ -38,8 +38,8 @@
 # DCQCN and DCON; the IB CC sharing example. They do not include the benchmark's inputs
 # (data/bench): its figures measure code the training did not see run on them.
 #
-# The results are byte-identical to the standalone build's (checked as doc/dcon.rst,
-# Performance, says). From scratch on 2 cores: about 15 minutes with PGO; later runs rebuild
+# The results are byte-identical to the standalone build's (checked as doc/performance.rst
+# says). From scratch on 2 cores: about 15 minutes with PGO; later runs rebuild
 # what changed (ccache, when installed, is used by ns-3's CMake).
 set -euo pipefail
 trap 'echo "error: scripts/build-optimized.sh stopped at line $LINENO (exit status $?)" >&2' ERR
