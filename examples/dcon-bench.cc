@@ -169,37 +169,38 @@ MeetsReference(const BenchResult& r, std::string& why)
 }
 
 /**
- * \brief The line rate of the hosts (all host links must have the same rate).
+ * \brief The line rates of the hosts, for the report: "100 Gb/s", or "25 and 100 Gb/s" when
+ * they differ (each NIC's congestion control gets its parameter set at its own line rate).
  * \param topo the topology
- * \return the rate
+ * \return the text
  */
-DataRate
-HostLineRate(const TopologySpec& topo)
+std::string
+HostLineRates(const TopologySpec& topo)
 {
-    uint64_t rate = 0;
+    std::set<uint64_t> rates;
     for (const auto& l : topo.links)
     {
         for (uint32_t n : {l.a, l.b})
         {
-            if (topo.isSwitch.at(n))
+            if (!topo.isSwitch.at(n))
             {
-                continue;
+                rates.insert(l.rate.GetBitRate());
             }
-            if (rate != 0 && rate != l.rate.GetBitRate())
-            {
-                throw std::invalid_argument("host links have different rates ("
-                                            + std::to_string(rate) + " and "
-                                            + std::to_string(l.rate.GetBitRate())
-                                            + " bit/s): the DCQCN preset needs one line rate");
-            }
-            rate = l.rate.GetBitRate();
         }
     }
-    if (rate == 0)
+    std::vector<std::string> names;
+    for (uint64_t r : rates)
     {
-        throw std::invalid_argument("topology has no host link");
+        std::ostringstream os;
+        os << r / 1e9;
+        names.push_back(os.str());
     }
-    return DataRate(rate);
+    std::string out;
+    for (std::size_t i = 0; i < names.size(); ++i)
+    {
+        out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+    }
+    return (out.empty() ? "none" : out) + " Gb/s";
 }
 
 /**
@@ -260,9 +261,20 @@ public:
 void
 Print(const BenchResult& r)
 {
+    // A rate over no measurable wall time, or a ratio over no packet, is not measured.
     auto perSec = [&r](double n)
     {
-        return r.runSeconds > 0 ? n / r.runSeconds : 0.0;
+        std::ostringstream os;
+        os << std::fixed << std::setprecision(3);
+        if (r.runSeconds > 0)
+        {
+            os << n / r.runSeconds / 1e6 << " M/s";
+        }
+        else
+        {
+            os << "M/s not measured: the run took no measurable wall time";
+        }
+        return os.str();
     };
     std::cout << std::fixed;
     std::cout << "flows completed        " << r.flowsCompleted << " / " << r.flowsTotal << "\n";
@@ -281,17 +293,22 @@ Print(const BenchResult& r)
     std::cout << "setup wall time        " << r.setupSeconds << " s\n";
     std::cout << "run wall time          " << r.runSeconds << " s (CPU " << r.runCpuSeconds
               << " s)\n";
-    std::cout << "events                 " << r.events << " (" << std::setprecision(3)
-              << perSec(r.events) / 1e6 << " M/s)\n";
-    std::cout << "link frames            " << r.linkFrames << " (" << perSec(r.linkFrames) / 1e6
-              << " M/s)\n";
+    std::cout << "events                 " << r.events << " (" << perSec(r.events) << ")\n";
+    std::cout << "link frames            " << r.linkFrames << " (" << perSec(r.linkFrames)
+              << ")\n";
     std::cout << "link data packets      " << r.linkDataPackets << " ("
-              << perSec(r.linkDataPackets) / 1e6 << " M/s, " << std::setprecision(2)
-              << (r.dataPacketsSent ? static_cast<double>(r.linkDataPackets)
-                                          / static_cast<double>(r.dataPacketsSent)
-                                    : 0.0)
-              << " links per packet)\n"
-              << std::setprecision(3);
+              << perSec(r.linkDataPackets) << ", " << std::setprecision(2);
+    if (r.dataPacketsSent)
+    {
+        std::cout << static_cast<double>(r.linkDataPackets)
+                         / static_cast<double>(r.dataPacketsSent)
+                  << " links per packet)\n";
+    }
+    else
+    {
+        std::cout << "links per packet not measured: no data packet was sent)\n";
+    }
+    std::cout << std::setprecision(3);
     std::cout << "link control frames    "
               << r.linkFrames - r.linkDataPackets - r.pauseFrames - r.resumeFrames
               << " (ACKs, NAKs, CNPs)\n";
@@ -345,7 +362,7 @@ WriteRunFiles(const std::string& dir,
         file.Commit();
     }
     AtomicOutputFile file(std::filesystem::path(dir) / "run.json");
-    std::ofstream& out = file.Stream();
+    std::ostream& out = file.Stream();
     out.unsetf(std::ios::floatfield);
     out << std::setprecision(12);
     // [first, last + 1 ns): the last flow's start is inside the half-open window.
@@ -664,6 +681,8 @@ main(int argc, char* argv[])
             stop = std::min(stop, stopAt);
         }
         Simulator::Stop(stop);
+        frame.ReadyToRun(std::to_string(specs.size()) + " flows of " + flowsPath + " with --cc="
+                         + cc + " until " + FormatTime(stop) + " at the latest");
 
         auto t1 = std::chrono::steady_clock::now();
         double cpu1 = CpuSeconds();
@@ -788,8 +807,8 @@ main(int argc, char* argv[])
         }
 
         std::cout << "topology               " << topoPath << " (" << topo.nNodes << " nodes, "
-                  << topo.links.size() << " links, host line rate "
-                  << HostLineRate(topo).GetBitRate() / 1e9 << " Gb/s)\n";
+                  << topo.links.size() << " links, host line rate " << HostLineRates(topo)
+                  << ")\n";
         std::cout << "flow file              " << flowsPath << "\n";
         Print(r);
         if (monitor)

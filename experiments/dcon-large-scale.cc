@@ -290,7 +290,7 @@ DconLargeScale::Write(const std::string& dir,
     {
         const auto& c = m_config;
         AtomicOutputFile file(fs::path(dir) / "run.json");
-        std::ofstream& out = file.Stream();
+        std::ostream& out = file.Stream();
         out.unsetf(std::ios::floatfield);
         out << std::setprecision(12);
         // (with a flow file the generator's settings are not applied: null)
@@ -328,7 +328,11 @@ DconLargeScale::Write(const std::string& dir,
             << ",\n  \"qcnm_bytes\": " << m_qcnm.GetValue()
             << ",\n  \"cnm_window_rtts\": " << c.cnmWindowRtts
             << ",\n  \"incast_share\": " << generated(FormatNumber(c.incastShare))
-            << ",\n  \"dcqcn_preset\": " << JsonString(c.dcqcnPreset) << ",\n  \"attributes\": [";
+            // (null when the algorithm has no such parameter set: none was applied)
+            << ",\n  \"dcqcn_preset\": "
+            << (ParameterSetFor(c.cc, c.dcqcnPreset).empty() ? std::string("null")
+                                                              : JsonString(c.dcqcnPreset))
+            << ",\n  \"attributes\": [";
         for (std::size_t i = 0; i < c.attributeArgs.size(); ++i)
         {
             out << (i ? ", " : "") << JsonString(c.attributeArgs[i]);

@@ -16,6 +16,8 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -255,10 +257,12 @@ FlowSizeCdf::ReadFile(const std::string& path)
     {
         Fail(path, 0, "not a CDF file to read: it is " + DescribePath(path), path);
     }
+    errno = 0;
     std::ifstream in(path);
     if (!in)
     {
-        Fail(path, 0, "cannot open CDF file", path);
+        const int err = errno ? errno : EIO;
+        Fail(path, 0, std::string("cannot open CDF file (") + std::strerror(err) + ")", path);
     }
     return Read(in, path);
 }
