@@ -135,39 +135,40 @@ PrepareOutputFolderFor(const std::string& dir, const std::vector<std::string>& k
     }
     OutputFolderReport report;
     report.created = st.type() == fs::file_type::not_found;
-    if (dryRun)
+    // (a dry run makes the folders it needs and removes them again after the checks)
+    std::vector<fs::path> made;
+    if (report.created)
     {
-        if (report.created)
+        for (fs::path p = fs::absolute(dir, ec); !p.empty() && !fs::exists(p, ec);
+             p = p.parent_path())
         {
-            // The nearest existing parent must be a folder this process can write in.
-            fs::path parent = fs::absolute(dir, ec);
-            while (!parent.empty() && !fs::exists(parent, ec) && parent != parent.parent_path())
+            made.push_back(p);
+            if (p == p.parent_path())
             {
-                parent = parent.parent_path();
+                break;
             }
-            if (!fs::is_directory(parent, ec))
-            {
-                throw std::invalid_argument("--outdir: cannot create the folder " + QuoteText(dir)
-                                            + " (" + QuoteText(parent.string()) + " is "
-                                            + DescribePath(parent.string()) + ")");
-            }
-            if (access(parent.c_str(), W_OK) != 0)
-            {
-                throw std::invalid_argument("--outdir: cannot create the folder " + QuoteText(dir)
-                                            + " (" + std::strerror(errno) + ")");
-            }
-            return report;
         }
-    }
-    else
-    {
         fs::create_directories(dir, ec);
         if (ec)
         {
-            throw std::invalid_argument("--outdir: cannot create the folder " + QuoteText(dir)
-                                        + " (" + ec.message() + ")");
+            throw std::invalid_argument("--outdir: cannot create the folder " + QuoteText(dir) + " ("
+                                        + ec.message() + ")");
         }
     }
+    struct Unmake
+    {
+        const std::vector<fs::path>& made;
+        bool active;
+
+        ~Unmake()
+        {
+            std::error_code e;
+            for (std::size_t i = 0; active && i < made.size(); ++i)
+            {
+                fs::remove(made[i], e); // deepest first; only empty folders it made
+            }
+        }
+    } unmake{made, dryRun};
     // Writable: a file can be made and removed there (access(W_OK) is not enough for a
     // read-only mount or a full disk).
     const fs::path probe = fs::path(dir) / (".dcon-write-check-" + std::to_string(getpid()));
