@@ -185,6 +185,11 @@ main(int argc, char* argv[])
         const std::string queue = cfg.sw.GetQueueDisc(cfg.cc);
         frame.CheckUse(RdmaFabricHelper::GetCreatedTypes(cfg.cc, queue),
                        "--cc=" + cfg.cc + " with " + queue);
+        if (frame.IsGiven("dcqcnPreset"))
+        {
+            RefuseUnreadParameterSet(
+                "dcqcnPreset", cfg.cc, cfg.dcqcnPreset, {"paper", "cx4"}, cfg.linkRate);
+        }
 
         ParallelRun::Start();
         cfg.SetScale(scale);

@@ -128,6 +128,14 @@ main(int argc, char* argv[])
         const std::string queue = cfg.sw.GetQueueDisc(cfg.cc);
         frame.CheckUse(RdmaFabricHelper::GetCreatedTypes(cfg.cc, queue),
                        "--cc=" + cfg.cc + " with " + queue);
+        if (frame.IsGiven("dcqcnPreset"))
+        {
+            RefuseUnreadParameterSet("dcqcnPreset",
+                                     cfg.cc,
+                                     cfg.dcqcnPreset,
+                                     {"paper", "cx4"},
+                                     LeafSpineHelper::DconTestbed().GetFabricLinkRate());
+        }
 
         ParallelRun::Start();
         DconTestbed tb(cfg);
@@ -140,9 +148,9 @@ main(int argc, char* argv[])
         }
         frame.ReadyToRun("the testbed with --cc=" + cfg.cc + " (" + std::to_string(tb.GetFlowCount())
                          + " flows) until " + FormatTime(cfg.stopTime));
+        PfcHelper pcap;
         if (cfg.pcap)
         {
-            PfcHelper pcap;
             Ptr<RdmaFabric> f = tb.GetFabric();
             // (in a parallel run, the rank that runs L2 writes its files)
             for (uint32_t p = 0; f->IsLocal(tb.L(2)) && p < f->GetSwitch(tb.L(2))->GetNPorts(); ++p)
@@ -151,6 +159,7 @@ main(int argc, char* argv[])
             }
         }
         double wall = tb.Run();
+        pcap.CloseAndCheck(); // (the pcap writer reports a failed write only when asked)
         if (ParallelRun::IsEnabled())
         {
             std::string report = ParallelRun::RankReport(wall);

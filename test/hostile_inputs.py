@@ -512,6 +512,12 @@ CASES += [
                                           "--dryRun"], stdout=DRY),
     Case("dcon-rttpid-incast", "unread", ["--ns3::RdmaRttPid::TargetAdaptCount=3"],
          error=r"does not read TargetAdaptCount \(TargetAdaptation=true does\)"),
+    Case("dcon-testbed", "unread", ["--cc=dcon", "--dcqcnPreset=cx4"],
+         error=r"--dcqcnPreset=cx4 does not apply: it changes nothing in this run, as "
+               r"ns3::RdmaDcon with Sender=Paper reads, of the values the sets cx4 and paper "
+               r"give, only G, InitialAlpha and MinRate"),
+    Case("dcon-large-scale", "unread", ["--cc=dcon", "--ns3::RdmaDcon::Sender=Dcqcn",
+                                        "--dcqcnPreset=cx4", "--dryRun"], stdout=DRY),
     Case("dcon-ibcc-share", "unread", ["--ns3::RdmaDcqcn::RateIncreaseInterval=5us"],
          error=r"not used by this run"),
     Case("dcon-floor-bench", "unread", ["--ns3::RdmaDcon::Sender=Dcqcn"],
