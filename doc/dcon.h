@@ -16,7 +16,7 @@
  * NICs with pluggable congestion control (DCON, DCQCN, DCTCP, HPCC, InfiniBand CC, PCN, an RTT
  * PID controller with an LSTM predictor, Swift, TIMELY, none), leaf-spine and HPCC-format
  * topologies, FCT, PFC and queue statistics, and the DCON paper's scenarios. The model is
- * described in doc/dcon.rst.
+ * described in doc/ (doc/index.rst; sphinx-build -b html doc build/doc).
  */
 
 /**

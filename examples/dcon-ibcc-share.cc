@@ -20,7 +20,7 @@
 // Writes ibcc-ratio.csv, ibcc-tenant.csv and ibcc-tenant-series.csv (1 ms throughput samples)
 // and run.json (the command line, the ns-3 version and the seeds) to --outdir, after removing
 // those of an earlier run; scripts/plot_ibcc.py draws them. Every option is read whole and
-// checked (doc/dcon.rst, "Command-line checks").
+// checked (doc/usage/command-line.rst).
 #include "ns3/atomic-output-file.h"
 #include "ns3/boolean.h"
 #include "ns3/config.h"

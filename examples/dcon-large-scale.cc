@@ -12,8 +12,9 @@
 // Flows between random host pairs with Poisson arrivals during --duration, sizes from a
 // datacenter CDF (--workload: websearch, datamining, datamining-fine, fbhadoop or a CDF file),
 // at --load of the core layer (the leaf uplinks; --loadType=host loads the host links instead;
-// the conversion is printed and documented in doc/dcon.rst). Every flow runs to completion
-// (--maxTime is a safety stop; flows still running then are reported in summary.json).
+// the conversion is printed and documented in doc/usage/workloads.rst). Every flow runs to
+// completion (--maxTime is a safety stop; flows still running then are reported in
+// summary.json).
 // --scale=small (4 x 4 x 12) and --scale=tiny (2 x 4 x 4) give quick runs.
 //
 // Switches (the paper gives these only for its testbed, reused here): 22 MB shared buffer,
@@ -28,7 +29,7 @@
 // ns-3 version and the seeds applied), summary.json (written last); the files of an earlier run
 // in the folder are removed first. scripts/fct_stats.py computes FCT statistics and the pause
 // rate; scripts/large_sweep.py runs whole figures. Every option is read whole and checked
-// (doc/dcon.rst, "Command-line checks").
+// (doc/usage/command-line.rst).
 
 #include "ns3/dcon-large-scale.h"
 

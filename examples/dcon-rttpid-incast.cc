@@ -8,7 +8,7 @@
 // rate = sum of sizes / sum of FCTs (eq. 30), mean FCT (eq. 32), finish time (eq. 33)) next to its
 // numbers for LSTM+PID at rtt_target 5 us. --rttTrace writes the per-RTT samples of every
 // flow as CSV (for scripts/train_rtt_predictor.py); --outdir writes run.json and summary.json
-// (the table). Every option is read whole and checked (doc/dcon.rst, "Command-line checks").
+// (the table). Every option is read whole and checked (doc/usage/command-line.rst).
 //
 //   build/examples/dcon-rttpid-incast                       # LSTM + PID, shipped weights
 //   build/examples/dcon-rttpid-incast --predictor=none      # PID on the measured RTT

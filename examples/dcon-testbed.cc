@@ -16,7 +16,7 @@
 // H2..H15 each send 35 flows of 64 KB to R1, one every 15 us (--burstInterval; the paper's
 // Fig. 7 default; 230us spreads them over the paper's "8 ms"), each at line rate, spread over
 // both spines by ECMP (--burstViaS0 pins the burst through S0). The placement is our reading of
-// the paper's text (see experiments/dcon-testbed.h and doc/dcon.rst). Switches: 22 MB shared
+// the paper's text (see experiments/dcon-testbed.h and doc/cc/dcon.rst). Switches: 22 MB shared
 // buffer, static PFC pause threshold 320 KB per ingress port; DCQCN's RED 5/200 KB, 1%; DCON's
 // Q_ECN 200 KB (the paper's "ECN threshold 200 KB").
 //
@@ -24,13 +24,13 @@
 // (P1/L2) reaches the PFC threshold, L2 pauses S1 and S1 pauses L0 and L1 (congestion
 // spreading); f0 and f1 collapse during the burst and recover after it. With --cc=dcon
 // (Fig. 6): f1 is throttled by CNMs; f0 is far less hurt and recovers; L2 still pauses S1 with
-// the 15 us burst through both spines (doc/dcon.rst, validation).
+// the 15 us burst through both spines (doc/validation/testbed.rst).
 //
 // Output (--outdir, default results/testbed-<cc>): flows.csv, pfc.csv, queues.csv,
 // throughput.csv, drops.csv, facts.json (the readings and Fig. 2's and Fig. 6's facts), with
 // DCON cnm.csv, run.json (the command line, ns-3 version and seeds) and summary.json (last);
 // the files of an earlier run in the folder are removed first. scripts/plot_testbed.py draws
-// the figure. Every option is read whole and checked (doc/dcon.rst, "Command-line checks").
+// the figure. Every option is read whole and checked (doc/usage/command-line.rst).
 // --validate checks the expected facts above and exits non-zero if one does not hold.
 
 #include "ns3/dcon-testbed.h"

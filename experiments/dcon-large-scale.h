@@ -27,8 +27,8 @@ namespace ns3
  *
  * Defaults are the paper's fabric: 8 spines, 10 leaves, 24 hosts per leaf (240 hosts), 40 Gb/s
  * and 5 us on every link. The paper gives switch settings only for its testbed (22 MB buffer,
- * PFC threshold 320 KB, ECN at 200 KB), so the same SwitchQueueSettings are used here; see the
- * large-scale section of doc/dcon.rst for why they suit a 32-port 40 Gb/s leaf.
+ * PFC threshold 320 KB, ECN at 200 KB), so the same SwitchQueueSettings are used here; see
+ * doc/experiments/large-scale.rst for why they suit a 32-port 40 Gb/s leaf.
  */
 struct DconLargeScaleConfig
 {
@@ -41,10 +41,10 @@ struct DconLargeScaleConfig
     /// A parallel run's partition: a file of "node rank" lines (RankPartition::Read); empty:
     /// RankPartition::Balanced.
     std::string partitionFile;
-    std::string workload{"websearch"};   //!< built-in CDF name or a CDF file path
-    std::string dataDir;                 //!< where built-in CDFs live (empty: the module's data/)
-    double load{0.8};                    //!< offered load, see loadType
-    std::string loadType{"core"};        //!< "core" (leaf uplinks, the paper's) or "host"
+    std::string workload{"websearch"}; //!< built-in CDF name or a CDF file path
+    std::string dataDir;          //!< where built-in CDFs live (empty: FlowSizeCdf::GetDataDir)
+    double load{0.8};             //!< offered load, see loadType
+    std::string loadType{"core"}; //!< "core" (leaf uplinks, the paper's) or "host"
     Time arrivalStart{MicroSeconds(10)}; //!< first possible flow arrival
     Time duration{MilliSeconds(5)};      //!< arrival window (warm-up included)
     /// Start of the arrival window that the statistics leave out (flows arriving in
@@ -89,12 +89,11 @@ struct DconLargeScaleConfig
  * datacenter flow-size CDF between random host pairs, run until every flow has completed (or
  * maxTime).
  *
- * Load conversion (documented in doc/dcon.rst): with N hosts on L leaves, S spines, host rate
- * R_h, fabric rate R_f and uniform random destinations, a fraction
- * f = sum_l h_l (N - h_l) / (N (N - 1)) of the bytes leaves its leaf, so
- * core load = host load x N R_h f / (L S R_f) (LeafSpineHelper::GetCoreLoadPerHostLoad). For
- * the paper's fabric (24 hosts at 40 Gb/s
- * against 8 uplinks at 40 Gb/s per leaf, 3:1 oversubscribed), core load 0.8 is host load 0.295.
+ * Load conversion (documented in doc/usage/workloads.rst): with N hosts on L leaves, S spines, host
+ * rate R_h, fabric rate R_f and uniform random destinations, a fraction f = sum_l h_l (N - h_l) /
+ * (N (N - 1)) of the bytes leaves its leaf, so core load = host load x N R_h f / (L S R_f)
+ * (LeafSpineHelper::GetCoreLoadPerHostLoad). For the paper's fabric (24 hosts at 40 Gb/s against 8
+ * uplinks at 40 Gb/s per leaf, 3:1 oversubscribed), core load 0.8 is host load 0.295.
  */
 class DconLargeScale
 {

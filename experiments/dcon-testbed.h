@@ -185,7 +185,7 @@ struct DconTestbedFacts
  * S1; the burst (H2..H15, each burstFlowsPerHost flows of burstFlowSize to R1, burstInterval
  * apart) is spread over S0 and S1 by per-flow ECMP, or pinned through S0 with burstViaS0 (then
  * P1/L2 carries no congested flow but f1, the paper's "identify the congested flow f1 passing
- * P1"; see the validation section of doc/dcon.rst for what each placement shows). The burst
+ * P1"; see doc/validation/testbed.rst for what each placement shows). The burst
  * congests L2's port to R1 (P2/L2) together with f1. Paper port names: P2/L2 = L2's port to R1,
  * P1/L2 = L2's port from S1, P0/S1 = S1's port to L2.
  */

@@ -27,8 +27,7 @@ class QueueDiscItem;
 /**
  * \ingroup dcon-helper
  * \brief Congestion spreading measured directly: which flows were held by PFC pauses, as culprit
- * or as victim, and how far each congestion event's pauses spread (doc/dcon.rst, "Congestion
- * spreading").
+ * or as victim, and how far each congestion event's pauses spread (doc/model/spreading.rst).
  *
  * \par Pause trees
  * Every PAUSE frame (refreshes included) that switch S sends for ingress port p and priority c is

@@ -32,7 +32,7 @@
    src dst priority_group dport size_bytes start_s   (N lines)
    \endverbatim
  *
- * Parsing rules (see doc/hpcc-formats.rst):
+ * Parsing rules (see doc/usage/hpcc-formats.rst):
  * - Fields are separated by spaces or tabs; blank lines, trailing whitespace and CR line ends
  *   are ignored everywhere. Any extra field on a line is an error.
  * - Rates are a decimal number followed by a unit: bps, b/s, Bps or B/s, optionally prefixed

@@ -25,7 +25,7 @@ draws give no flow at all is skipped. Every finished run is checked:
                pause_frames_sent / resume_frames_sent;
   mmu          the switch buffers are empty at the end: no ingress is left paused (above), and
                summary.json's "mmu_at_end" counters, when the simulator writes them, are all 0
-               (dcon-large-scale does not write them yet; see doc/dcon.rst);
+               (dcon-large-scale does not write them yet; see doc/usage/output.rst);
   determinism  one case (--repeat; by default the passing case with the most PFC pauses) is
                run a second time: every output file is byte-identical, except summary.json's
                wall_time_s line and run.json's command_line and options_given lines (they
@@ -67,7 +67,7 @@ KB = 1000
 # Smallest PFC hysteresis (xoff - xon) drawn by default, in bytes (--min-hysteresis). With xon
 # within about one packet of xoff an ingress can pause and resume before its PAUSE is on the
 # wire; PfcNetDevice used to send a RESUME that followed no PAUSE then (found by this sweep;
-# fixed, doc/dcon.rst, Scope and Limitations), so such settings are drawn too.
+# fixed, doc/model/scope.rst), so such settings are drawn too.
 MIN_HYSTERESIS = 0
 
 # ------------------------------------------------------------------------------ drawing cases

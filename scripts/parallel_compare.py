@@ -7,7 +7,7 @@ Both folders hold a program's outputs (flows.csv, pfc.csv, summary.json, ...). P
 file, "identical" or "differs"; summary.json is compared without wall_time_s, events_executed,
 simulated_time_s and DCON's dcon_queues.queue_seconds.below_qecn (the engines count their own
 events, and a parallel run that stops when its flows are done stops up to the completion-message
-delay later, which the time below Q_ECN runs on to; doc/dcon.rst, Parallel runs).
+delay later, which the time below Q_ECN runs on to; doc/parallel.rst).
 Then, over the flows completed in both runs (flows.csv, by flow_id): how many differ, the
 largest absolute and relative FCT difference, and the median and p99 slowdown per size bucket of
 each run (the buckets of scripts/fct_stats.py). --max-rel X exits 1 if a flow completed in only
@@ -28,8 +28,9 @@ from . import fct_stats
 IGNORED_SUMMARY_KEYS = ("wall_time_s", "events_executed", "simulated_time_s")
 
 
-# run.json's record of the command line differs (mpirun's arguments, the partition, the folder).
-IGNORED_RUN_KEYS = ("command_line", "options_given", "global_values_given")
+# run.json's record of the command line differs (mpirun's arguments, the partition, the folder),
+# and so does its record of the build when the two runs come from two builds.
+IGNORED_RUN_KEYS = ("command_line", "options_given", "global_values_given", "build")
 
 
 def run_without_command_line(path):

@@ -47,8 +47,8 @@ def load(run):
     return q, pfc, thr, summary
 
 
-# Why a fact of the paper fails, printed under it when it does (doc/dcon.rst, "Testbed burst
-# scenario", measures each cause). {fact: function(facts.json) -> lines}.
+# Why a fact of the paper fails, printed under it when it does (doc/validation/testbed.rst
+# measures each cause). {fact: function(facts.json) -> lines}.
 REASONS = {
     "L2 never pauses S1": lambda f: [
         "    why: each 64 KB burst flow leaves its sender at line rate in 13 us, before",

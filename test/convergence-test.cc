@@ -4,7 +4,7 @@
  */
 // Two long flows on one 40 Gb/s bottleneck (3 hosts on one leaf, 1 us links): flow A alone from
 // t = 0, flow B from 1 ms; the scheme must share the link fairly. (The original TIMELY does not
-// pass it: see doc/dcon.rst, validation.)
+// pass it: see doc/validation/convergence.rst.)
 // Measured: DCQCN 18.03 / 18.65 Gb/s, PCN 17.80 / 17.89, Swift 19.77 / 17.20, patched TIMELY
 // 16.97 / 17.04, DCON with DCQCN's sender 17.89 / 18.62; DCON as the paper writes Algorithm 1
 // does not share the link (both flows end near 3 Gb/s). Fair
@@ -138,7 +138,7 @@ TEST(Convergence, Swift)
 // Patched TIMELY (Zhu et al. 2016) has a unique fixed point: at rate R every flow's update is
 // R (1 - Beta w error) + Delta (1 - w) = R, i.e. R = Delta (1 - w) / (Beta w error) with the
 // same RTT (hence error and, at steady state, w) for both flows, so they share the link equally.
-// (The original TIMELY does not converge here: doc/dcon.rst, validation.)
+// (The original TIMELY does not converge here: doc/validation/convergence.rst.)
 TEST(Convergence, PatchedTimely)
 {
     // The variant on the NICs' factories only (no global default to restore).
@@ -196,8 +196,8 @@ TEST(Convergence, DconTextSenderShares)
 // the queue (one ingress port each: no CNM) stays above Q_ECN for several 50 us CNP periods,
 // each marked period halves both rates and lowers both targets to the rate it found, and
 // afterwards neither flow can climb back: the link stays mostly idle for good. This is the
-// literal text's known limitation (doc/dcon.rst, DCON; validation). Measured: A alone
-// 36.97 Gb/s, then 3.08 / 2.31 Gb/s over 50-70 ms, 2,778 CNPs, no PAUSE.
+// literal text's known limitation (doc/cc/dcon.rst; doc/validation/convergence.rst). Measured: A
+// alone 36.97 Gb/s, then 3.08 / 2.31 Gb/s over 50-70 ms, 2,778 CNPs, no PAUSE.
 TEST(Convergence, DconListingCannotClimbBack)
 {
     Shares s = RunTwoFlows(

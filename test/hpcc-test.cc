@@ -557,7 +557,7 @@ QueueStats(Ptr<FabricMonitor> mon, uint32_t leaf, uint32_t port, Time from, Time
 } // namespace
 
 // Two long flows into host (0, 2) of one leaf (40 Gb/s, 1 us links): A from 0, B from 1 ms,
-// until 10 ms. Measured: see the printed line (doc/dcon.rst, "HPCC").
+// until 10 ms. Measured: see the printed line (doc/cc/hpcc.rst).
 TEST(Convergence, Hpcc)
 {
     const Time stop = MilliSeconds(10);

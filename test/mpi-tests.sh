@@ -23,7 +23,7 @@
 # incast   dcon-testbed's incast (DCQCN, PFC pauses crossing ranks; DCON, CNMs crossing
 #          ranks): every flow completes, the run is deterministic (two parallel runs give
 #          identical files), PAUSE frames crossed ranks; same-time events are ordered otherwise
-#          than sequentially (doc/dcon.rst, Parallel runs), so the flows' FCTs differ, but the
+#          than sequentially (doc/parallel.rst), so the flows' FCTs differ, but the
 #          PAUSE count stays within 10% and each size bucket's median slowdown within 5%.
 # repeat   the null-message engine repeats itself (issue 29: two 2-rank testbed runs had given
 #          798 and 841 PAUSE frames): two runs of dcon-testbed's incast (DCQCN, hosts on rank 0
@@ -212,7 +212,7 @@ case_incast() {
       "$done flows completed as sequentially; against the sequential run:"
     parallel_compare "$WORK/tb-$cc-seq" "$WORK/tb-$cc-a" \
       --json "$WORK/tb-$cc.json" | sed 's/^/    /'
-    # Same-time events are ordered otherwise (doc/dcon.rst, Parallel runs): the flows part, the
+    # Same-time events are ordered otherwise (doc/parallel.rst): the flows part, the
     # statistics stay: PAUSE frames within 10% and the median slowdown within 5% of sequential.
     local seqp
     seqp="$(json_field "$WORK/tb-$cc-seq/summary.json" pause_frames_sent)"

@@ -11,7 +11,7 @@
 // 31.36 MB that R1's link needs about 6.8 ms to carry, so the burst, from its start to its
 // last flow's completion, lasts about 7.5 ms (the paper's "about 8 ms"). A run takes ~2 s.
 //
-// Measured (2026-11-26, see doc/dcon.rst, validation), PAUSE frames L2->S1 / S1->L0 / S1->L1,
+// Measured (2026-11-26, see doc/validation/testbed.rst), PAUSE frames L2->S1 / S1->L0 / S1->L1,
 // f0 Gb/s before / during / end, f1 during:
 //   DCQCN (RED 5/200 KB, 1%)                125 / 82 / 74  18.5 / 0.69 / 14.6  0.68
 //   DCON (read with the text, Q_ECN 200 KB)  88 / 81 / 31  18.4 / 7.84 / 25.0  0.85
@@ -130,7 +130,8 @@ TEST_F(Testbed, DcqcnShowsFig2)
 // through S1 and its 64 KB flows leave their senders at line rate in 13 us, before any CNM can
 // reach them (a CNM throttles a flow, and each new burst flow starts at line rate); and f0,
 // ECN-marked at S1 -> L2 and paused with it, does not keep half of its rate during the burst.
-// The test pins this outcome so that a change of it is seen; doc/dcon.rst discusses it.
+// The test pins this outcome so that a change of it is seen; doc/validation/testbed.rst discusses
+// it.
 TEST_F(Testbed, DconTextReadingAgainstFig6)
 {
     DconTestbedConfig cfg;

@@ -33,7 +33,7 @@ namespace ns3
  *
  * The flow is window-limited (RdmaFlowState::m_cwnd) and paced at its start rate (the line
  * rate unless the flow asked for another), or, with PacingGain > 0, at PacingGain x cwnd / the
- * last RTT sample (at most the start rate). No timer. doc/dcon.rst, "DCTCP", gives each
+ * last RTT sample (at most the start rate). No timer. doc/cc/dctcp.rst gives each
  * default's source and the departures from the HPCC simulator.
  */
 class RdmaDctcp : public RdmaCongestionOps

@@ -39,7 +39,7 @@ namespace ns3
  *
  * The first ACK with records only stores them (and sets lastUpdateSeq), as does an ACK whose
  * record count differs from the stored one (a different path). W starts at the
- * bandwidth-delay product of the start rate (rate = the start rate), U at 1. doc/dcon.rst, "HPCC",
+ * bandwidth-delay product of the start rate (rate = the start rate), U at 1. doc/cc/hpcc.rst
  * gives each default's source and the departures from the HPCC simulator.
  */
 class RdmaHpcc : public RdmaCongestionOps

@@ -38,7 +38,7 @@ namespace ns3
  *
  * The table is the Cct attribute (IRDs in microseconds) or, when that is empty, CCT[i] =
  * CctScale x i^CctExponent microseconds for i = 0 .. CctSize - 1 (default: the paper's reference
- * table 14 i^2 / 1062 us, 128 entries). doc/dcon.rst, "InfiniBand congestion control", gives
+ * table 14 i^2 / 1062 us, 128 entries). doc/cc/ibcc.rst gives
  * each default's source.
  */
 class RdmaIbcc : public RdmaCongestionOps

@@ -17,8 +17,7 @@ namespace ns3
 /**
  * \ingroup dcon-cc-rttpid
  * \brief RTT-based PID rate control with an LSTM RTT predictor (the RTT-PID thesis: an
- * LSTM + PIDNN thesis on the HPCC ns-3 simulator; doc/dcon.rst, "RTT-PID with an LSTM
- * predictor").
+ * LSTM + PIDNN thesis on the HPCC ns-3 simulator; doc/cc/rttpid.rst).
  *
  * One RTT sample per RTT: the first packet sent after the previous sample is timed, and its ACK
  * gives the next sample (the NIC measures the RTT of each first-transmission packet). For the
