@@ -295,14 +295,12 @@ Print(const BenchResult& r)
     std::cout << "run wall time          " << r.runSeconds << " s (CPU " << r.runCpuSeconds
               << " s)\n";
     std::cout << "events                 " << r.events << " (" << perSec(r.events) << ")\n";
-    std::cout << "link frames            " << r.linkFrames << " (" << perSec(r.linkFrames)
-              << ")\n";
-    std::cout << "link data packets      " << r.linkDataPackets << " ("
-              << perSec(r.linkDataPackets) << ", " << std::setprecision(2);
+    std::cout << "link frames            " << r.linkFrames << " (" << perSec(r.linkFrames) << ")\n";
+    std::cout << "link data packets      " << r.linkDataPackets << " (" << perSec(r.linkDataPackets)
+              << ", " << std::setprecision(2);
     if (r.dataPacketsSent)
     {
-        std::cout << static_cast<double>(r.linkDataPackets)
-                         / static_cast<double>(r.dataPacketsSent)
+        std::cout << static_cast<double>(r.linkDataPackets) / static_cast<double>(r.dataPacketsSent)
                   << " links per packet)\n";
     }
     else
@@ -676,8 +674,8 @@ main(int argc, char* argv[])
             stop = std::min(stop, stopAt);
         }
         Simulator::Stop(stop);
-        frame.ReadyToRun(std::to_string(specs.size()) + " flows of " + flowsPath + " with --cc="
-                         + cc + " until " + FormatTime(stop) + " at the latest");
+        frame.ReadyToRun(std::to_string(specs.size()) + " flows of " + flowsPath
+                         + " with --cc=" + cc + " until " + FormatTime(stop) + " at the latest");
 
         auto t1 = std::chrono::steady_clock::now();
         double cpu1 = CpuSeconds();
@@ -802,8 +800,7 @@ main(int argc, char* argv[])
         }
 
         std::cout << "topology               " << topoPath << " (" << topo.nNodes << " nodes, "
-                  << topo.links.size() << " links, host line rate " << HostLineRates(topo)
-                  << ")\n";
+                  << topo.links.size() << " links, host line rate " << HostLineRates(topo) << ")\n";
         std::cout << "flow file              " << flowsPath << "\n";
         Print(r);
         if (monitor)

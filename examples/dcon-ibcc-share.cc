@@ -63,10 +63,10 @@ uint32_t Increase(uint32_t flows, double wmax, double weight);
 /// What the runs share.
 struct Setup
 {
-    DataRate rate{"10Gbps"};     //!< every link
-    Time delay{MicroSeconds(1)}; //!< every link
-    uint32_t threshold{15};      //!< IbFecnQueueDisc::Threshold
-    uint32_t markingRate{30};    //!< IbFecnQueueDisc::MarkingRate
+    DataRate rate{"10Gbps"};              //!< every link
+    Time delay{MicroSeconds(1)};          //!< every link
+    uint32_t threshold{15};               //!< IbFecnQueueDisc::Threshold
+    uint32_t markingRate{30};             //!< IbFecnQueueDisc::MarkingRate
     uint64_t flowBytes{1000000000000ULL}; //!< every flow's size: more than it can send in a run
 };
 
@@ -468,9 +468,9 @@ main(int argc, char* argv[])
         // --rate, checked before any run: its flows must outlast the longest run (twice what the
         // line carries in it, at least 1 TB), and a reading needs a data frame per throughput
         // sample.
-        const uint64_t longestMs = std::max<uint64_t>(
-            mode != "tenant" ? durationMs : 0,
-            mode != "ratio" ? uint64_t(phaseMs) * tenantFlows : 0);
+        const uint64_t longestMs
+            = std::max<uint64_t>(mode != "tenant" ? durationMs : 0,
+                                 mode != "ratio" ? uint64_t(phaseMs) * tenantFlows : 0);
         const long double need = static_cast<long double>(s.rate.GetBitRate()) / 8
                                  * static_cast<long double>(longestMs) / 1000 * 2;
         const long double maxFlow = static_cast<long double>(uint64_t(1) << 60);
@@ -478,7 +478,8 @@ main(int argc, char* argv[])
         {
             std::ostringstream oss;
             oss << "--rate: got " << QuoteText(rate) << ", expected at most "
-                << static_cast<uint64_t>(maxFlow * 8 * 1000 / 2 / static_cast<long double>(longestMs))
+                << static_cast<uint64_t>(maxFlow * 8 * 1000 / 2
+                                         / static_cast<long double>(longestMs))
                 << "bps: the flows must outlast the longest run (" << longestMs
                 << " ms) and the simulator holds flows of at most " << (uint64_t(1) << 60) << " B";
             throw std::invalid_argument(oss.str());
@@ -497,8 +498,8 @@ main(int argc, char* argv[])
             if (s.rate.GetBitRate() < lowest)
             {
                 throw std::invalid_argument(
-                    "--rate: got " + QuoteText(rate) + ", expected at least " + std::to_string(lowest)
-                    + "bps: the rates are read from " + FormatTime(SAMPLE)
+                    "--rate: got " + QuoteText(rate) + ", expected at least "
+                    + std::to_string(lowest) + "bps: the rates are read from " + FormatTime(SAMPLE)
                     + " throughput samples, and a slower link carries less than one "
                     + std::to_string(frameBits / 8) + "-byte data frame per sample");
             }
@@ -525,9 +526,8 @@ main(int argc, char* argv[])
             {
                 RatioRow r = RunRatio(s, n, MilliSeconds(durationMs));
                 // A/B over B's rate: not measured when a rate was not, or B sent nothing.
-                Reading ratio = !r.a.IsMeasured() ? r.a
-                                : !r.b.IsMeasured()
-                                    ? r.b
+                Reading ratio = !r.a.IsMeasured()   ? r.a
+                                : !r.b.IsMeasured() ? r.b
                                 : *r.b.value > 0
                                     ? Reading::Of(*r.a.value / *r.b.value)
                                     : Reading::NotMeasured("flow B sent nothing in the window");
@@ -538,8 +538,8 @@ main(int argc, char* argv[])
                     << CsvCell(ratio) << "," << r.becnA << "," << r.becnB << "\n";
                 for (const Reading* x : std::initializer_list<const Reading*>{&r.a, &r.b, &ratio})
                 {
-                    if (!x->IsMeasured() && std::find(notes.begin(), notes.end(), x->reason)
-                                                == notes.end())
+                    if (!x->IsMeasured()
+                        && std::find(notes.begin(), notes.end(), x->reason) == notes.end())
                     {
                         notes.push_back(x->reason);
                     }
@@ -564,13 +564,12 @@ main(int argc, char* argv[])
             for (const TenantRow& r : rows)
             {
                 // Tenant 1's share: not measured when a rate was not, or nothing was sent.
-                Reading share = !r.tenant1.IsMeasured() ? r.tenant1
-                                : !r.tenant2.IsMeasured()
-                                    ? r.tenant2
-                                : *r.tenant1.value + *r.tenant2.value > 0
-                                    ? Reading::Of(*r.tenant1.value
-                                                  / (*r.tenant1.value + *r.tenant2.value))
-                                    : Reading::NotMeasured("no tenant sent anything in the window");
+                Reading share
+                    = !r.tenant1.IsMeasured()   ? r.tenant1
+                      : !r.tenant2.IsMeasured() ? r.tenant2
+                      : *r.tenant1.value + *r.tenant2.value > 0
+                          ? Reading::Of(*r.tenant1.value / (*r.tenant1.value + *r.tenant2.value))
+                          : Reading::NotMeasured("no tenant sent anything in the window");
                 std::string paper = r.flows2 <= 3
                                         ? std::to_string(static_cast<int>(paperBecn[r.flows2 - 1]))
                                         : "-";
@@ -581,10 +580,11 @@ main(int argc, char* argv[])
                 csv << r.flows2 << "," << r.inc2 << "," << CsvCell(r.tenant1) << ","
                     << CsvCell(r.tenant2) << "," << CsvCell(share) << "," << r.becnPer100ms << ","
                     << (r.flows2 <= 3 ? paper : "") << "\n";
-                for (const Reading* x : std::initializer_list<const Reading*>{&r.tenant1, &r.tenant2, &share})
+                for (const Reading* x :
+                     std::initializer_list<const Reading*>{&r.tenant1, &r.tenant2, &share})
                 {
-                    if (!x->IsMeasured() && std::find(notes.begin(), notes.end(), x->reason)
-                                                == notes.end())
+                    if (!x->IsMeasured()
+                        && std::find(notes.begin(), notes.end(), x->reason) == notes.end())
                     {
                         notes.push_back(x->reason);
                     }

@@ -226,8 +226,7 @@ main(int argc, char* argv[])
             kinds.insert(kinds.end(), {"flows.txt", "run.json", "parallel.json"});
             frame.PrepareOutputFolder(outdir, kinds);
         }
-        frame.ReadyToRun(std::to_string(run.GetFlowSpecs().size()) + " flows with --cc="
-                         + cfg.cc);
+        frame.ReadyToRun(std::to_string(run.GetFlowSpecs().size()) + " flows with --cc=" + cfg.cc);
         std::ostream& log = ParallelRun::IsRoot() ? std::cout : Nowhere();
         const auto [arrivalStart, arrivalDuration] = run.GetArrivalWindow();
         log << ParallelRun::Who() << "fabric " << cfg.spines << " spines x " << cfg.leaves

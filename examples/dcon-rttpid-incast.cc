@@ -17,8 +17,8 @@
 #include "ns3/atomic-output-file.h"
 #include "ns3/boolean.h"
 #include "ns3/config.h"
-#include "ns3/fabric-monitor.h"
 #include "ns3/double.h"
+#include "ns3/fabric-monitor.h"
 #include "ns3/input-file.h"
 #include "ns3/lstm-predictor.h"
 #include "ns3/output-files.h"
@@ -246,8 +246,8 @@ main(int argc, char* argv[])
                     std::ceil(total * 8 / static_cast<long double>(RUN_LIMIT.GetSeconds())));
                 std::ostringstream oss;
                 oss << "--rate: " << rate.GetBitRate()
-                    << " bit/s is too slow for this run: its 20 flows (" << static_cast<double>(total)
-                    << " bytes at --scale=" << FormatNumber(scale)
+                    << " bit/s is too slow for this run: its 20 flows ("
+                    << static_cast<double>(total) << " bytes at --scale=" << FormatNumber(scale)
                     << ") all go to one receiver over one link, which takes at least "
                     << static_cast<double>(seconds) << " s, beyond the run's limit of "
                     << FormatTime(RUN_LIMIT) << ": give --rate=" << lowest
@@ -335,15 +335,17 @@ main(int argc, char* argv[])
         // The readings: over the per-RTT samples, and over the flows' FCTs (those that need
         // every flow are not measured when one did not complete by the stop).
         const bool complete = done == 20;
-        const std::string unfinished = std::to_string(20 - done) + " of the 20 flows did not "
-                                       "complete by " + FormatTime(RUN_LIMIT);
+        const std::string unfinished = std::to_string(20 - done)
+                                       + " of the 20 flows did not "
+                                         "complete by "
+                                       + FormatTime(RUN_LIMIT);
         std::vector<Reading> fct(20);
         for (uint32_t i = 0; i < 20; ++i)
         {
-            fct[i] = fcts[i] > 0 ? Reading::Of(fcts[i] * 1e3)
-                                 : Reading::NotMeasured("flow " + std::to_string(i)
-                                                        + " did not complete by "
-                                                        + FormatTime(RUN_LIMIT));
+            fct[i] = fcts[i] > 0
+                         ? Reading::Of(fcts[i] * 1e3)
+                         : Reading::NotMeasured("flow " + std::to_string(i)
+                                                + " did not complete by " + FormatTime(RUN_LIMIT));
         }
         std::sort(rtts.begin(), rtts.end());
         const std::string noSample = "no per-RTT sample was taken";
@@ -459,13 +461,13 @@ main(int argc, char* argv[])
             }
             json << "],\n  \"not_measured\": {";
             bool first = true;
-            for (const auto& [key, r] : std::vector<std::pair<const char*, const Reading*>>{
-                     {"mean_rtt_us", &meanRtt},
-                     {"p99_rtt_us", &p99Rtt},
-                     {"max_rtt_us", &maxRtt},
-                     {"mean_rate_gbps", &meanRate},
-                     {"mean_fct_ms", &meanFct},
-                     {"finish_time_ms", &finish}})
+            for (const auto& [key, r] :
+                 std::vector<std::pair<const char*, const Reading*>>{{"mean_rtt_us", &meanRtt},
+                                                                     {"p99_rtt_us", &p99Rtt},
+                                                                     {"max_rtt_us", &maxRtt},
+                                                                     {"mean_rate_gbps", &meanRate},
+                                                                     {"mean_fct_ms", &meanFct},
+                                                                     {"finish_time_ms", &finish}})
             {
                 if (!r->IsMeasured())
                 {

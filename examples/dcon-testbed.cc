@@ -146,8 +146,9 @@ main(int argc, char* argv[])
                          {"facts.json", "run.json", "parallel.json", "testbed-*.pcap"});
             frame.PrepareOutputFolder(cfg.outdir, kinds);
         }
-        frame.ReadyToRun("the testbed with --cc=" + cfg.cc + " (" + std::to_string(tb.GetFlowCount())
-                         + " flows) until " + FormatTime(cfg.stopTime));
+        frame.ReadyToRun("the testbed with --cc=" + cfg.cc + " ("
+                         + std::to_string(tb.GetFlowCount()) + " flows) until "
+                         + FormatTime(cfg.stopTime));
         PfcHelper pcap;
         if (cfg.pcap)
         {
@@ -187,10 +188,9 @@ main(int argc, char* argv[])
         std::cout << "cc=" << cfg.cc << " wall=" << wall << "s"
                   << "\n  PAUSE frames L2->S1 " << f.pausesL2S1 << ", S1->L0 " << f.pausesS1L0
                   << ", S1->L1 " << f.pausesS1L1 << "\n  f0 throughput (Gb/s): before burst "
-                  << f.f0Before.ToText() << ", during " << f.f0During.ToText()
-                  << ", end of run " << f.f0After.ToText()
-                  << "\n  f1 throughput (Gb/s): before burst " << f.f1Before.ToText()
-                  << ", during " << f.f1During.ToText();
+                  << f.f0Before.ToText() << ", during " << f.f0During.ToText() << ", end of run "
+                  << f.f0After.ToText() << "\n  f1 throughput (Gb/s): before burst "
+                  << f.f1Before.ToText() << ", during " << f.f1During.ToText();
         if (m->GetExtension<DconRecorder>())
         {
             std::cout << "\n  CNMs sent for f0 " << f.cnmsF0 << ", for f1 " << f.cnmsF1 << " ("
@@ -209,17 +209,20 @@ main(int argc, char* argv[])
             for (const auto& fact : facts)
             {
                 std::cout << "  "
-                          << (!fact.judged ? "----" : fact.holds ? "PASS" : "FAIL") << "  "
-                          << fact.name << (fact.judged ? "" : " (not judged: " + fact.reason + ")")
-                          << "\n";
+                          << (!fact.judged ? "----"
+                              : fact.holds ? "PASS"
+                                           : "FAIL")
+                          << "  " << fact.name
+                          << (fact.judged ? "" : " (not judged: " + fact.reason + ")") << "\n";
             }
             const std::string verdict = f.Verdict(cfg.cc);
             bool ok = verdict == "PASS" || verdict == "none";
-            std::cout << (verdict == "none"   ? "VALIDATION: no published expectation for this scheme"
+            std::cout << (verdict == "none" ? "VALIDATION: no published expectation for this scheme"
                           : verdict == "PASS" ? "VALIDATION PASSED"
-                          : verdict == "FAIL" ? "VALIDATION FAILED"
-                                              : "VALIDATION NOT JUDGED: a fact depends on a reading "
-                                                "that was not measured")
+                          : verdict == "FAIL"
+                              ? "VALIDATION FAILED"
+                              : "VALIDATION NOT JUDGED: a fact depends on a reading "
+                                "that was not measured")
                       << "\n";
             Simulator::Destroy();
             ParallelRun::Finish();

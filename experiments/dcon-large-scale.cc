@@ -322,12 +322,12 @@ DconLargeScale::Write(const std::string& dir,
             << ",\n  \"qcnm_fanout_mode\": " << JsonString(c.sw.qcnmFanOutMode)
             << ",\n  \"qcnm_fraction\": " << c.sw.qcnmFraction
             << ",\n  \"qcnm_bytes\": " << m_qcnm.GetValue()
-            << ",\n  \"cnm_window_rtts\": " << c.cnmWindowRtts
-            << ",\n  \"incast_share\": " << generated(FormatNumber(c.incastShare))
+            << ",\n  \"cnm_window_rtts\": " << c.cnmWindowRtts << ",\n  \"incast_share\": "
+            << generated(FormatNumber(c.incastShare))
             // (null when the algorithm has no such parameter set: none was applied)
             << ",\n  \"dcqcn_preset\": "
             << (ParameterSetFor(c.cc, c.dcqcnPreset).empty() ? std::string("null")
-                                                              : JsonString(c.dcqcnPreset))
+                                                             : JsonString(c.dcqcnPreset))
             << ",\n  \"attributes\": [";
         for (std::size_t i = 0; i < c.attributeArgs.size(); ++i)
         {

@@ -476,7 +476,9 @@ DconTestbedFacts::WriteJson(const std::string& path, const std::string& cc) cons
             // measured), with the reason.
             out << (first ? "\n" : ",\n") << "    {\"figure\": \"" << figure << "\", \"fact\": \""
                 << fact.name << "\", \"holds\": "
-                << (!fact.judged ? "null" : fact.holds ? "true" : "false")
+                << (!fact.judged ? "null"
+                    : fact.holds ? "true"
+                                 : "false")
                 << ", \"expected\": " << (expected ? "true" : "false")
                 << ", \"value\": " << fact.value.Json() << ", \"relation\": \"" << fact.relation
                 << "\", \"threshold\": " << fact.threshold.Json();

@@ -786,8 +786,8 @@ ProgramFrame::PrepareOutputFolder(const std::string& dir,
                 && std::filesystem::equivalent(value, path, ec))
             {
                 throw std::invalid_argument(
-                    "--" + name + ": " + QuoteText(value) + " is in the output folder " + QuoteText(dir)
-                    + ", where " + m_program
+                    "--" + name + ": " + QuoteText(value) + " is in the output folder "
+                    + QuoteText(dir) + ", where " + m_program
                     + " first removes the files its runs and those of dcon's other programs "
                       "write: copy it elsewhere or choose another --outdir");
             }

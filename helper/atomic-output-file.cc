@@ -18,9 +18,9 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("AtomicOutputFile");
 
 AtomicOutputFile::AtomicOutputFile(const std::filesystem::path& path)
-    : m_path(path),
-      m_part(path.string() + ".part"),
-      m_out(&m_buffer)
+    : m_path(path)
+    , m_part(path.string() + ".part")
+    , m_out(&m_buffer)
 {
     NS_LOG_FUNCTION(this << path);
     errno = 0;

@@ -588,8 +588,8 @@ CongestionSpreading::WriteSummary(std::ostream& out) const
         }
     }
     const double total = (culprit + victim).GetSeconds();
-    out << "  \"spreading\": {\"culprit_s\": " << Seconds(culprit)
-        << ", \"victim_s\": " << Seconds(victim)
+    out << "  \"spreading\": {\"culprit_s\": " << Seconds(culprit) << ", \"victim_s\": "
+        << Seconds(victim)
         // (a share of no held time is not measured: null)
         << ", \"victim_share\": "
         << (total > 0 ? Reading::Of(victim.GetSeconds() / total) : Reading::NotMeasured("")).Json()

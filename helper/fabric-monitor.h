@@ -505,7 +505,7 @@ private:
     std::vector<RdmaFlowRecord> m_records;
     Time m_interval;
     Time m_stop;
-    Time m_start; //!< when Start was called (its first sample covers no time)
+    Time m_start;                 //!< when Start was called (its first sample covers no time)
     double m_startWallSeconds{0}; //!< steady clock at Start (for Write(dir))
     std::string m_incomplete;     //!< why the run is incomplete (empty: it is complete)
     bool m_collected{false};      //!< Collect ran in a parallel run

@@ -151,8 +151,8 @@ PrepareOutputFolderFor(const std::string& dir, const std::vector<std::string>& k
         fs::create_directories(dir, ec);
         if (ec)
         {
-            throw std::invalid_argument("--outdir: cannot create the folder " + QuoteText(dir) + " ("
-                                        + ec.message() + ")");
+            throw std::invalid_argument("--outdir: cannot create the folder " + QuoteText(dir)
+                                        + " (" + ec.message() + ")");
         }
     }
     struct Unmake

@@ -22,10 +22,9 @@
 #include "ns3/rdma-rtt-pid.h"
 #include "ns3/remote-first-scheduler.h"
 
+#include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <csignal>
@@ -271,8 +270,8 @@ class Mark : public EventImpl
 {
 public:
     Mark(std::vector<int>* log, int n)
-        : m_log(log),
-          m_n(n)
+        : m_log(log)
+        , m_n(n)
     {
     }
 
@@ -310,18 +309,18 @@ TEST(RemoteFirstScheduler, SameOrderWheneverMessagesArrive)
     f.SetTypeId(RemoteFirstScheduler::GetTypeId());
     Ptr<Scheduler> q = f.Create<Scheduler>();
     std::vector<int> log;
-    q->Insert(Ev(&log, 10, 100, 5));        // own, id 5
-    RankTransport::MessageReceived(2);      // from rank 2 (received first)
-    q->Insert(Ev(&log, 22, 100, 6));        // its delivery
-    q->Insert(Ev(&log, 11, 100, 7));        // own, id 7 (the message's insert was taken)
-    RankTransport::MessageReceived(1);      // from rank 1
-    q->Insert(Ev(&log, 21, 100, 8));        // its delivery at the same time
-    RankTransport::MessageReceived(1);      // rank 1's next message
-    q->Insert(Ev(&log, 23, 100, 9));        //
-    RankTransport::MessageReceived(2);      // a null message: no insert
-    RankTransport::NoMessage();             // the poll finds nothing more
-    q->Insert(Ev(&log, 12, 100, 10));       // own
-    q->Insert(Ev(&log, 1, 50, 11));         // own, earlier
+    q->Insert(Ev(&log, 10, 100, 5));   // own, id 5
+    RankTransport::MessageReceived(2); // from rank 2 (received first)
+    q->Insert(Ev(&log, 22, 100, 6));   // its delivery
+    q->Insert(Ev(&log, 11, 100, 7));   // own, id 7 (the message's insert was taken)
+    RankTransport::MessageReceived(1); // from rank 1
+    q->Insert(Ev(&log, 21, 100, 8));   // its delivery at the same time
+    RankTransport::MessageReceived(1); // rank 1's next message
+    q->Insert(Ev(&log, 23, 100, 9));   //
+    RankTransport::MessageReceived(2); // a null message: no insert
+    RankTransport::NoMessage();        // the poll finds nothing more
+    q->Insert(Ev(&log, 12, 100, 10));  // own
+    q->Insert(Ev(&log, 1, 50, 11));    // own, earlier
     while (!q->IsEmpty())
     {
         Scheduler::Event ev = q->RemoveNext();

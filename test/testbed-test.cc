@@ -83,8 +83,11 @@ RunFacts(const DconTestbedConfig& cfg, uint64_t* cnms = nullptr)
               << G(f.f0After) << "; f1 during " << G(f.f1During) << "\n";
     for (const auto& fact : f.ExpectedFacts(cfg.cc))
     {
-        std::cout << "  " << (!fact.judged ? "---- " : fact.holds ? "PASS " : "FAIL ") << fact.name
-                  << "\n";
+        std::cout << "  "
+                  << (!fact.judged ? "---- "
+                      : fact.holds ? "PASS "
+                                   : "FAIL ")
+                  << fact.name << "\n";
     }
     Simulator::Destroy();
     return f;
@@ -146,7 +149,7 @@ TEST_F(Testbed, DconTextReadingAgainstFig6)
     EXPECT_EQ(Holding(d.ExpectedFacts("dcon")),
               std::vector<std::string>{"f1 is throttled during the burst"});
     EXPECT_GT(G(d.f0During), 5 * G(q.f0During)); // f0 far less hurt than with DCQCN
-    EXPECT_GE(G(d.f0After), 15.0);            // and it recovers (the bar: 15 Gb/s)
+    EXPECT_GE(G(d.f0After), 15.0);               // and it recovers (the bar: 15 Gb/s)
     EXPECT_GT(G(d.f0Before), 0.9 * 18.48);
 }
 

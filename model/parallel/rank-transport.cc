@@ -91,10 +91,10 @@ struct State
     std::vector<std::string> outbox; //!< per destination rank: frames of this round
     std::unordered_map<uint64_t, PfcNetDevice*> devices; //!< (node << 32 | if) -> local device
     Callback<void, Ptr<Packet>> control;                 //!< receives control messages
-    bool nullMessage{false};     //!< the null-message engine runs (not batch, several ranks)
-    int receivingFrom{-1};       //!< rank whose message was just received (-1: none)
+    bool nullMessage{false};        //!< the null-message engine runs (not batch, several ranks)
+    int receivingFrom{-1};          //!< rank whose message was just received (-1: none)
     std::vector<uint64_t> fromRank; //!< per rank: messages received from it
-    bool holding{false};         //!< HoldGuarantee's event is pending
+    bool holding{false};            //!< HoldGuarantee's event is pending
 };
 
 State&
@@ -549,7 +549,10 @@ RankTransport::HoldGuarantee()
         return;
     }
     s.holding = true;
-    Simulator::ScheduleNow(+[]() { S().holding = false; });
+    Simulator::ScheduleNow(+[]()
+                           {
+                               S().holding = false;
+                           });
 }
 
 void

@@ -44,11 +44,12 @@ RemoteFirstScheduler::~RemoteFirstScheduler() = default;
 void
 RemoteFirstScheduler::SetInner(TypeId type)
 {
-    if (type == GetTypeId() || !(type == Scheduler::GetTypeId() || type.IsChildOf(Scheduler::GetTypeId()))
+    if (type == GetTypeId()
+        || !(type == Scheduler::GetTypeId() || type.IsChildOf(Scheduler::GetTypeId()))
         || !type.HasConstructor())
     {
-        throw std::invalid_argument("RemoteFirstScheduler: Inner must be another ns3::Scheduler, got "
-                                    + type.GetName());
+        throw std::invalid_argument(
+            "RemoteFirstScheduler: Inner must be another ns3::Scheduler, got " + type.GetName());
     }
     if (m_local && !m_local->IsEmpty())
     {
@@ -88,7 +89,8 @@ RemoteFirstScheduler::RemoteFirst() const
         return false;
     }
     // At one time, messages from other ranks first.
-    return m_local->IsEmpty() || std::get<0>(m_remote.begin()->first) <= m_local->PeekNext().key.m_ts;
+    return m_local->IsEmpty()
+           || std::get<0>(m_remote.begin()->first) <= m_local->PeekNext().key.m_ts;
 }
 
 Scheduler::Event

@@ -5,8 +5,8 @@
 #include "lstm-predictor.h"
 
 #include "ns3/input-file.h"
-#include "ns3/value-text.h"
 #include "ns3/ptr.h"
+#include "ns3/value-text.h"
 
 #include <cerrno>
 #include <cmath>
@@ -162,7 +162,8 @@ public:
     }
 
     /// The current line as read (comments included), for messages.
-    const std::string& Raw() const
+    const std::string&
+    Raw() const
     {
         return m_raw;
     }
