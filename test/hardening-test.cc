@@ -328,5 +328,18 @@ TEST(RemoteFirstScheduler, SameOrderWheneverMessagesArrive)
         ev.impl->Unref();
     }
     EXPECT_EQ(log, (std::vector<int>{1, 21, 23, 22, 10, 11, 12}));
+    // A message for a time this rank already ran is an error (the engine's guarantee broken),
+    // not a silent reordering.
+    RankTransport::MessageReceived(1);
+    Scheduler::Event late = Ev(&log, 30, 100, 12);
+    EXPECT_NE(Refusal(
+                  [&]
+                  {
+                      q->Insert(late);
+                  })
+                  .find("a message from rank 1 for time step 100 arrived after this rank ran "
+                        "time step 100"),
+              std::string::npos);
+    late.impl->Unref();
     RankTransport::Disable();
 }

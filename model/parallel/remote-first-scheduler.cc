@@ -11,6 +11,7 @@
 #include "ns3/type-id.h"
 
 #include <stdexcept>
+#include <string>
 
 namespace ns3
 {
@@ -68,6 +69,16 @@ RemoteFirstScheduler::Insert(const Event& ev)
     uint64_t sequence = 0;
     if (RankTransport::TakeRemoteInsert(&source, &sequence))
     {
+        // The engine's rule: a message arrives before this rank runs any event at its time (it
+        // is later than every guarantee sent before it). Otherwise its place, and so the run,
+        // would depend on timing: an error, never a silent reordering.
+        if (m_removedAny && ev.key.m_ts <= m_lastTs)
+        {
+            throw std::logic_error(
+                "a message from rank " + std::to_string(source) + " for time step "
+                + std::to_string(ev.key.m_ts) + " arrived after this rank ran time step "
+                + std::to_string(m_lastTs) + " (the null-message engine's guarantee was broken)");
+        }
         m_remote.emplace(std::make_tuple(ev.key.m_ts, source, sequence), ev);
         return;
     }
@@ -104,13 +115,19 @@ Scheduler::Event
 RemoteFirstScheduler::RemoveNext()
 {
     RankTransport::EngineSteps();
+    Event ev;
     if (RemoteFirst())
     {
-        Event ev = m_remote.begin()->second;
+        ev = m_remote.begin()->second;
         m_remote.erase(m_remote.begin());
-        return ev;
     }
-    return m_local->RemoveNext();
+    else
+    {
+        ev = m_local->RemoveNext();
+    }
+    m_lastTs = ev.key.m_ts;
+    m_removedAny = true;
+    return ev;
 }
 
 void

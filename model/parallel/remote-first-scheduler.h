@@ -65,6 +65,8 @@ private:
     TypeId m_innerType;     //!< its type
     /// Messages from other ranks: (time, sending rank, its sequence) -> event
     std::map<std::tuple<uint64_t, uint32_t, uint64_t>, Event> m_remote;
+    uint64_t m_lastTs{0};     //!< time step of the last event removed
+    bool m_removedAny{false}; //!< an event was removed
 };
 
 } // namespace ns3
