@@ -321,13 +321,18 @@ TEST(RemoteFirstScheduler, SameOrderWheneverMessagesArrive)
     RankTransport::NoMessage();        // the poll finds nothing more
     q->Insert(Ev(&log, 12, 100, 10));  // own
     q->Insert(Ev(&log, 1, 50, 11));    // own, earlier
+    std::vector<uint32_t> uids;
     while (!q->IsEmpty())
     {
         Scheduler::Event ev = q->RemoveNext();
+        uids.push_back(ev.key.m_uid);
         ev.impl->Invoke();
         ev.impl->Unref();
     }
     EXPECT_EQ(log, (std::vector<int>{1, 21, 23, 22, 10, 11, 12}));
+    // (a message's event runs with the id below every event's: the engine then takes the
+    // rank's own events of that time, with their larger ids, for ones that have not run)
+    EXPECT_EQ(uids, (std::vector<uint32_t>{11, 3, 3, 3, 5, 7, 10}));
     // A message for a time this rank already ran is an error (the engine's guarantee broken),
     // not a silent reordering.
     RankTransport::MessageReceived(1);

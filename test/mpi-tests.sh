@@ -26,10 +26,11 @@
 #          than sequentially (doc/parallel.rst), so the flows' FCTs differ, but the
 #          PAUSE count stays within 10% and each size bucket's median slowdown within 5%.
 # repeat   the null-message engine repeats itself (issue 29: two 2-rank testbed runs had given
-#          798 and 841 PAUSE frames): two runs of dcon-testbed's incast (DCQCN, hosts on rank 0
-#          and switches on rank 1, so that every frame crosses ranks) and of dcon-large-scale's
-#          Poisson traffic (DCON, default partition) under ns3::NullMessageSimulatorImpl give
-#          identical files (RemoteFirstScheduler; RankTransport::HoldGuarantee).
+#          798 and 841 PAUSE frames): two runs of a short dcon-testbed incast (DCQCN, 140 burst
+#          flows from 2 ms, hosts on rank 0 and switches on rank 1, so that every frame crosses
+#          ranks) and of dcon-large-scale's Poisson traffic (DCON, default partition) under
+#          ns3::NullMessageSimulatorImpl give identical files (RemoteFirstScheduler;
+#          RankTransport::HoldGuarantee). About a minute a run on a busy 2-core machine.
 # errors   a node on a rank that does not exist, a zero-delay link between ranks, a malformed
 #          partition file: a clear error naming it, exit status 2, no hang.
 set -euo pipefail
@@ -264,8 +265,8 @@ case_repeat() {
   : >"$WORK/split.txt"
   for n in $(seq 0 22); do echo "$n $((n >= 18))" >>"$WORK/split.txt"; done
   for r in a b; do
-    "${MPIRUN[@]}" "$BIN/dcon-testbed" --cc=dcqcn --stopTime=40ms --partition="$WORK/split.txt" \
-      $nm --outdir="$WORK/nm-tb-$r" >/dev/null
+    "${MPIRUN[@]}" "$BIN/dcon-testbed" --cc=dcqcn --burstStart=2ms --stopTime=6ms \
+      --burstFlowsPerHost=10 --partition="$WORK/split.txt" $nm --outdir="$WORK/nm-tb-$r" >/dev/null
   done
   same_run "$WORK/nm-tb-a" "$WORK/nm-tb-b"
   local pauses crossed
@@ -274,7 +275,7 @@ case_repeat() {
   [ "$crossed" -gt 0 ] || fail "no frame crossed ranks"
   echo "  repeat: testbed (DCQCN, every frame crossing ranks), null messages, twice: identical" \
     "files; $pauses PAUSE frames, $crossed frames crossed ranks"
-  local args=(--scale=tiny --load=0.6 --duration=5ms --warmup=0ms --cooldown=0ms --cc=dcon)
+  local args=(--scale=tiny --load=0.6 --duration=2ms --warmup=0ms --cooldown=0ms --cc=dcon)
   for r in a b; do
     "${MPIRUN[@]}" "$BIN/dcon-large-scale" "${args[@]}" $nm --outdir="$WORK/nm-ls-$r" >/dev/null
   done

@@ -4,6 +4,7 @@
  */
 #include "remote-first-scheduler.h"
 
+#include "ns3/event-id.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/priority-queue-scheduler.h"
@@ -120,6 +121,11 @@ RemoteFirstScheduler::RemoveNext()
     {
         ev = m_remote.begin()->second;
         m_remote.erase(m_remote.begin());
+        // The engine takes an event of the current time whose id is at most the running
+        // event's for one that has run (EventId::IsExpired: Simulator::Cancel then does
+        // nothing, IsPending is false). A message runs before the rank's own events of its
+        // time, whatever id it got when it arrived: it runs with the id below every event's.
+        ev.key.m_uid = EventId::UID::RESERVED;
     }
     else
     {

@@ -30,6 +30,12 @@ namespace ns3
  * arrived. It is complete because every message is received before the engine runs any event
  * at its time (the engine's rule, with the guarantee kept strict: RankTransport).
  *
+ * A message's event is handed to the engine with the id EventId::UID::RESERVED, below every
+ * event's id: the engine takes an event of the current time whose id is at most the running
+ * event's for one that has run (EventId::IsExpired), and a message runs before the rank's own
+ * events of its time (with the id it got when it arrived, a cancel of one of them from the
+ * message's event could be ignored, depending on when the message arrived).
+ *
  * Which inserts are messages is told by RankTransport (TakeRemoteInsert), from the hooks on
  * the engine's MPI calls (model/parallel/mpi-hooks.cc). The rank's own events go to an inner
  * scheduler (attribute Inner, the program's SchedulerType). ParallelRun::Start installs it for
