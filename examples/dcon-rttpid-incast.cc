@@ -206,7 +206,25 @@ main(int argc, char* argv[])
                       << "; target " << Time(value("Target")).As(Time::US) << "\n";
             if (!file.empty())
             {
-                LstmPredictor::LoadCached(file); // refused here, naming the file, before the run
+                // Refused here, before the run, naming the option that gave the file.
+                try
+                {
+                    LstmPredictor::LoadCached(file);
+                }
+                catch (const std::invalid_argument& e)
+                {
+                    const std::string prefix = "LstmPredictor: ";
+                    std::string what = e.what();
+                    if (what.compare(0, prefix.size(), prefix) == 0)
+                    {
+                        what.erase(0, prefix.size());
+                    }
+                    throw std::invalid_argument(
+                        (IsUserAttribute(RdmaRttPid::GetTypeId(), "PredictorFile")
+                             ? "--ns3::RdmaRttPid::PredictorFile: "
+                             : "--predictor: ")
+                        + what);
+                }
             }
         }
         // 20 senders (0..19), the receiver (20), the switch (21).

@@ -158,6 +158,11 @@ def main():
         for s, label in series:
             if s is not None:
                 ax.plot(s.time_s * 1e3, s.bytes / 1e3, label=label, lw=1)
+        if (q.time_s > 0).sum() == 0:
+            # only the samples at t = 0: the queues were not measured over the run
+            ax.text(0.5, 0.5, "queues not measured:\nno sample after t = 0 (--sampleInterval "
+                    "longer than the run)", transform=ax.transAxes, ha="center", va="center",
+                    fontsize=9)
         ax.axhline(args.xoff_kb, color="k", ls="--", lw=0.8, label="PFC threshold")
         ax.set_ylabel("queue (KB)")
         ax.set_title(title)
@@ -165,7 +170,10 @@ def main():
         # 2. pause frame rate per link
         ax = axes[1][c]
         pauses = pfc[pfc.event == "pause"]
-        t_end = thr.time_s.max() if len(thr) else 0
+        # (the run's end: PAUSE frames are events, counted also where no sample was taken)
+        t_end = max([summary.get("simulated_time_s") or 0]
+                    + ([thr.time_s.max()] if len(thr) else [])
+                    + ([pauses.time_s.max()] if len(pauses) else []))
         bin_s = args.bin_us * 1e-6
         nbins = max(1, int(t_end / bin_s) + 1)
         for a, b in PAUSE_LINKS:

@@ -20,6 +20,7 @@
 #include "ns3/rank-transport.h"
 #include "ns3/rdma-dcon.h"
 #include "ns3/rdma-rtt-pid.h"
+#include "ns3/rdma-timely.h"
 #include "ns3/remote-first-scheduler.h"
 
 #include <gtest/gtest.h>
@@ -144,6 +145,45 @@ TEST(UnreadAttributes, RttPidTuning)
                   })
                   .find("GainTuning=false does not read LearningRate (GainTuning=true does)"),
               std::string::npos);
+    SetUserAttributePaths({});
+}
+
+// TIMELY's variants: RttRef is read by Patched only, the hyper-active increase (HaiThreshold,
+// HaiFactor) by Original only.
+TEST(UnreadAttributes, TimelyVariants)
+{
+    Ptr<RdmaTimely> original = CreateObject<RdmaTimely>(); // Variant=Original by default
+    std::vector<std::string> unread;
+    for (const auto& u : original->GetUnreadAttributes())
+    {
+        unread.push_back(u.attribute);
+    }
+    EXPECT_EQ(unread, std::vector<std::string>{"RttRef"});
+    SetUserAttributePaths({"ns3::RdmaTimely::RttRef", "ns3::RdmaTimely::HaiFactor"});
+    EXPECT_NE(Refusal(
+                  [&]
+                  {
+                      original->RefuseUnreadUserAttributes();
+                  })
+                  .find("--ns3::RdmaTimely::RttRef: ns3::RdmaTimely with Variant=Original does "
+                        "not read RttRef (Variant=Patched does)"),
+              std::string::npos);
+    Ptr<RdmaTimely> patched = CreateObject<RdmaTimely>();
+    patched->SetAttribute("Variant", EnumValue(RdmaTimely::PATCHED));
+    EXPECT_NE(Refusal(
+                  [&]
+                  {
+                      patched->RefuseUnreadUserAttributes();
+                  })
+                  .find("Variant=Patched does not read HaiFactor (Variant=Original does)"),
+              std::string::npos);
+    SetUserAttributePaths({"ns3::RdmaTimely::RttRef"});
+    EXPECT_EQ(Refusal(
+                  [&]
+                  {
+                      patched->RefuseUnreadUserAttributes();
+                  }),
+              "");
     SetUserAttributePaths({});
 }
 

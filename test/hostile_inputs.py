@@ -518,6 +518,14 @@ CASES += [
                r"give, only G, InitialAlpha and MinRate"),
     Case("dcon-large-scale", "unread", ["--cc=dcon", "--ns3::RdmaDcon::Sender=Dcqcn",
                                         "--dcqcnPreset=cx4", "--dryRun"], stdout=DRY),
+    Case("dcon-testbed", "unread", ["--cc=timely", "--ns3::RdmaTimely::RttRef=100us"],
+         error=r"ns3::RdmaTimely with Variant=Original does not read RttRef "
+               r"\(Variant=Patched does\)"),
+    Case("dcon-testbed", "unread", ["--cc=timely", "--ns3::RdmaTimely::Variant=Patched",
+                                    "--ns3::RdmaTimely::RttRef=100us", "--dryRun"], stdout=DRY),
+    Case("dcon-bench", "unread", ["--cc=timely", "--ns3::RdmaTimely::Variant=Patched",
+                                  "--ns3::RdmaTimely::HaiFactor=3"],
+         error=r"Variant=Patched does not read HaiFactor \(Variant=Original does\)"),
     Case("dcon-ibcc-share", "unread", ["--ns3::RdmaDcqcn::RateIncreaseInterval=5us"],
          error=r"not used by this run"),
     Case("dcon-floor-bench", "unread", ["--ns3::RdmaDcon::Sender=Dcqcn"],
@@ -527,8 +535,12 @@ CASES += [
          error=r"--rate: got '1bps', expected at least \d+bps: the rates are read from 0.001 s "
                r"throughput samples"),
     Case("dcon-rttpid-incast", "message", ["--predictor={bomlstm}"],
-         error=r"bom-lstm.txt:1: expected header 'dcon-lstm 1 <input> <hidden> <steps>', got "
+         error=r"--predictor: .*bom-lstm.txt:1: expected header 'dcon-lstm 1 <input> <hidden> <steps>', got "
                r"'\\ufeffdcon-lstm 1 1 16 8'"),
+    Case("dcon-rttpid-incast", "message", ["--ns3::RdmaRttPid::PredictorFile={bomlstm}"],
+         error=r"--ns3::RdmaRttPid::PredictorFile: .*bom-lstm.txt:1: expected header"),
+    Case("dcon-testbed", "message", ["--burstStart=5ms", "--stopTime=2ms"],
+         error=r"--stopTime \(0.002 s\) must be after --burstStart \(0.005 s\)"),
     Case("dcon-rttpid-incast", "message", ["--rate=1Mbps"],
          error=r"--rate: 1000000 bit/s is too slow .* give --rate=\d+bps or more"),
     Case("dcon-testbed", "message", ["--outdir={out}"], fsize=1500,
