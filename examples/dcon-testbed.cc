@@ -204,9 +204,16 @@ main(int argc, char* argv[])
             std::cout << "\n  CNMs sent for f0 " << f.cnmsF0 << ", for f1 " << f.cnmsF1 << " ("
                       << f.cnmsAppliedF1 << " applied), for burst flows " << f.cnmsBurst;
         }
-        std::cout << "\n  burst from " << cfg.burstStart.As(Time::MS) << " to "
-                  << f.burstEnd.As(Time::MS) << " (its last flow's completion)\n  results in "
-                  << cfg.outdir << "\n";
+        if (f.burst)
+        {
+            std::cout << "\n  burst from " << cfg.burstStart.As(Time::MS) << " to "
+                      << f.burstEnd.As(Time::MS) << " (its last flow's completion)";
+        }
+        else
+        {
+            std::cout << "\n  no burst (--burstFlowsPerHost=0)";
+        }
+        std::cout << "\n  results in " << cfg.outdir << "\n";
         if (validate)
         {
             // DCQCN against the paper's Fig. 2, DCON against its Fig. 6; the paper shows no

@@ -364,6 +364,7 @@ DconTestbed::GetFacts() const
         end = m_config.stopTime;
     }
     f.burstEnd = end;
+    f.burst = done.size() > 2; // (flows 0 and 1 are f0 and f1)
     // The windows (DconTestbed::GetFacts): before, during and after the burst.
     const Time zero = Time(0);
     const Time before = std::max(zero, start - MilliSeconds(2));
@@ -453,8 +454,22 @@ DconTestbedFacts::WriteJson(const std::string& path, const std::string& cc) cons
             firstReason = false;
         }
     }
+    if (!burst)
+    {
+        out << (firstReason ? "" : ", ") << "\"burst_end_s\": "
+            << JsonString("there is no burst (--burstFlowsPerHost=0)");
+    }
     out << "}";
-    out << ",\n  \"burst_end_s\": " << burstEnd.GetSeconds() << ",\n  \"cnms_f0\": " << cnmsF0
+    out << ",\n  \"burst_end_s\": ";
+    if (burst)
+    {
+        out << burstEnd.GetSeconds();
+    }
+    else
+    {
+        out << "null";
+    }
+    out << ",\n  \"cnms_f0\": " << cnmsF0
         << ",\n  \"cnms_f1\": " << cnmsF1 << ",\n  \"cnms_f1_applied\": " << cnmsAppliedF1
         << ",\n  \"cnms_burst\": " << cnmsBurst;
     if (f0VictimS >= 0)

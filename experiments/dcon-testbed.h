@@ -103,6 +103,7 @@ struct DconTestbedFacts
     Reading f1Before;       //!< f1 Gb/s in the 2 ms before the burst
     Reading f1During;       //!< f1 Gb/s during the burst
     Time burstEnd;          //!< when the last burst flow completed (the stop time if one did not)
+    bool burst{true};       //!< the run has burst flows (false: burstEnd is not measured)
     uint64_t cnmsF0{0};     //!< CNMs sent to f0's sender for f0 (DCON queues; 0 otherwise)
     uint64_t cnmsF1{0};     //!< CNMs sent for f1
     uint64_t cnmsBurst{0};  //!< CNMs sent for burst flows

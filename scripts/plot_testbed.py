@@ -119,6 +119,15 @@ def facts_text(run):
     return lines
 
 
+def run_end(summary, thr, pauses):
+    """The time (s) the PAUSE-rate bins cover: the run's end (summary.json), or the last
+    throughput sample or PAUSE frame if later. PAUSE frames are events, counted also where no
+    throughput sample was taken (a --sampleInterval longer than the run)."""
+    return max([summary.get("simulated_time_s") or 0]
+               + ([thr.time_s.max()] if len(thr) else [])
+               + ([pauses.time_s.max()] if len(pauses) else []))
+
+
 def port_series(q, node, kind, order):
     """Queue samples of one sampled port of a node (the order-th of that node and kind)."""
     sel = q[(q.node == node) & (q.kind == kind)]
@@ -170,10 +179,7 @@ def main():
         # 2. pause frame rate per link
         ax = axes[1][c]
         pauses = pfc[pfc.event == "pause"]
-        # (the run's end: PAUSE frames are events, counted also where no sample was taken)
-        t_end = max([summary.get("simulated_time_s") or 0]
-                    + ([thr.time_s.max()] if len(thr) else [])
-                    + ([pauses.time_s.max()] if len(pauses) else []))
+        t_end = run_end(summary, thr, pauses)
         bin_s = args.bin_us * 1e-6
         nbins = max(1, int(t_end / bin_s) + 1)
         for a, b in PAUSE_LINKS:

@@ -161,7 +161,8 @@ def read_facts(run_dir):
             raise TypeError("not an object")
         # (a reading that was not measured is null in facts.json: NaN here)
         out = {k: math.nan if data[k] is None else data[k] for k in READINGS[:-1]}
-        out["burst_end_ms"] = data["burst_end_s"] * 1e3
+        # (null without a burst: --burstFlowsPerHost=0)
+        out["burst_end_ms"] = math.nan if data["burst_end_s"] is None else data["burst_end_s"] * 1e3
         out.update({k: float(data[k]) if k in data else math.nan for k in CNM_READINGS})
         listed = {x["fact"]: x for x in data["facts"]}
         missing = [name for _, name, _ in FACTS if name not in listed]

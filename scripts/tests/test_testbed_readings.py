@@ -141,7 +141,7 @@ class FactsTest(unittest.TestCase):
             path = os.path.join(d, "facts.json")
             with open(path) as f:
                 data = json.load(f)
-            data["f0_during_gbps"] = data["f1_during_gbps"] = None
+            data["f0_during_gbps"] = data["f1_during_gbps"] = data["burst_end_s"] = None
             for x in data["facts"]:
                 if "during" in x["fact"]:
                     x.update(holds=None, value=None, not_judged="there is no burst")
@@ -149,6 +149,7 @@ class FactsTest(unittest.TestCase):
                 json.dump(data, f)
             r = tr.read_facts(d)
         self.assertTrue(math.isnan(r["f0_during_gbps"]))
+        self.assertTrue(math.isnan(r["burst_end_ms"]))
         self.assertIsNone(r["facts"]["f1_throttled"])
         self.assertTrue(r["facts"]["l2_never_pauses_s1"])
         self.assertEqual((r["expected"], r["verdict"]), ("dcon", "NOT JUDGED"))
