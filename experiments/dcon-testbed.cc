@@ -456,8 +456,8 @@ DconTestbedFacts::WriteJson(const std::string& path, const std::string& cc) cons
     }
     if (!burst)
     {
-        out << (firstReason ? "" : ", ") << "\"burst_end_s\": "
-            << JsonString("there is no burst (--burstFlowsPerHost=0)");
+        out << (firstReason ? "" : ", ")
+            << "\"burst_end_s\": " << JsonString("there is no burst (--burstFlowsPerHost=0)");
     }
     out << "}";
     out << ",\n  \"burst_end_s\": ";
@@ -469,9 +469,8 @@ DconTestbedFacts::WriteJson(const std::string& path, const std::string& cc) cons
     {
         out << "null";
     }
-    out << ",\n  \"cnms_f0\": " << cnmsF0
-        << ",\n  \"cnms_f1\": " << cnmsF1 << ",\n  \"cnms_f1_applied\": " << cnmsAppliedF1
-        << ",\n  \"cnms_burst\": " << cnmsBurst;
+    out << ",\n  \"cnms_f0\": " << cnmsF0 << ",\n  \"cnms_f1\": " << cnmsF1
+        << ",\n  \"cnms_f1_applied\": " << cnmsAppliedF1 << ",\n  \"cnms_burst\": " << cnmsBurst;
     if (f0VictimS >= 0)
     {
         out << ",\n  \"f0_victim_s\": " << f0VictimS << ",\n  \"f0_culprit_s\": " << f0CulpritS
