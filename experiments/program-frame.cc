@@ -538,6 +538,13 @@ ProgramFrame::CheckGlobal(const std::string& name, const std::string& value) con
                                           "ns3::HeapScheduler, ns3::ListScheduler, "
                                           "ns3::CalendarScheduler, ns3::PriorityQueueScheduler)");
         }
+        if (tid.GetName() == "ns3::RemoteFirstScheduler")
+        {
+            throw std::invalid_argument(
+                what + ": got " + QuoteText(value)
+                + ", expected another event scheduler: ns3::RemoteFirstScheduler is the queue a "
+                  "parallel run under the null-message engine puts around the one given here");
+        }
         return;
     }
     ReadValueText(FindGlobal(name)->GetChecker(), value, what);

@@ -541,6 +541,9 @@ CASES += [
                r"'\\ufeffdcon-lstm 1 1 16 8'"),
     Case("dcon-rttpid-incast", "message", ["--ns3::RdmaRttPid::PredictorFile={bomlstm}"],
          error=r"--ns3::RdmaRttPid::PredictorFile: .*bom-lstm.txt:1: expected header"),
+    Case("dcon-bench", "message", ["--SchedulerType=ns3::RemoteFirstScheduler"],
+         error=r"--SchedulerType: got 'ns3::RemoteFirstScheduler', expected another event "
+               r"scheduler: .* null-message engine"),
     Case("dcon-testbed", "message", ["--burstStart=5ms", "--stopTime=2ms"],
          error=r"--stopTime \(0.002 s\) must be after --burstStart \(0.005 s\)"),
     Case("dcon-rttpid-incast", "message", ["--rate=1Mbps"],
