@@ -204,21 +204,35 @@ HostLineRates(const TopologySpec& topo)
     return (out.empty() ? "none" : out) + " Gb/s";
 }
 
+/// The ECN thresholds' bytes per Gb/s of the port (Kmin, Kmax).
+const uint64_t KMIN_BYTES_PER_GBPS = 4000;
+const uint64_t KMAX_BYTES_PER_GBPS = 16000; //!< see KMIN_BYTES_PER_GBPS
+
 /**
  * \brief ECN threshold for a port rate: \p bytesPerGbps bytes per Gb/s of the port.
  * \param rate port rate
- * \param bytesPerGbps bytes per Gb/s (4000 for Kmin, 16000 for Kmax)
+ * \param bytesPerGbps bytes per Gb/s (KMIN_BYTES_PER_GBPS or KMAX_BYTES_PER_GBPS)
+ * \param topoPath the topology file that has a link of that rate (for the message)
  * \return the threshold in bytes
+ * \throws std::invalid_argument naming the file, the rate and the rates that have thresholds
  */
 QueueSize
-EcnThreshold(DataRate rate, uint64_t bytesPerGbps)
+EcnThreshold(DataRate rate, uint64_t bytesPerGbps, const std::string& topoPath)
 {
     // bit/s / 1e9 x bytesPerGbps, in an order that stays exact for rates in kb/s.
     uint64_t bytes = rate.GetBitRate() / 1000 * bytesPerGbps / 1000000;
     if (bytes == 0 || bytes > UINT32_MAX)
     {
-        throw std::invalid_argument("no ECN threshold for a port of "
-                                    + std::to_string(rate.GetBitRate()) + " bit/s");
+        // Kmin >= 1 B and Kmax <= 4294967295 B (ns-3.37's QueueSize is 32-bit)
+        const uint64_t lowest = (1000000 + KMIN_BYTES_PER_GBPS - 1) / KMIN_BYTES_PER_GBPS * 1000;
+        const uint64_t highest
+            = ((uint64_t(UINT32_MAX) + 1) * 1000000 - 1) / KMAX_BYTES_PER_GBPS * 1000 + 999;
+        throw std::invalid_argument(
+            "--topo: " + QuoteText(topoPath) + " has a link of " + std::to_string(rate.GetBitRate())
+            + "bps" + ": the switch queues' ECN thresholds scale with the link rate ("
+            + std::to_string(KMIN_BYTES_PER_GBPS) + " and " + std::to_string(KMAX_BYTES_PER_GBPS)
+            + " B per Gb/s), which needs links of " + std::to_string(lowest) + "bps to "
+            + std::to_string(highest) + "bps");
     }
     return QueueSize(QueueSizeUnit::BYTES, static_cast<uint32_t>(bytes));
 }
@@ -585,17 +599,22 @@ main(int argc, char* argv[])
         for (uint64_t bps : portRates)
         {
             DataRate rate(bps);
-            QueueSizeValue kmin(EcnThreshold(rate, 4000));
-            QueueSizeValue kmax(EcnThreshold(rate, 16000));
             fh.SetQueueDiscForRate(rate, queue);
             // The reference's marking thresholds, on the attributes the queue discipline
             // declares for them (RED: Kmin and Kmax; DCON: Q_ECN and Q_CNM), and RED's Pmax and
-            // marking at dequeue where the queue has them.
+            // marking at dequeue where the queue has them (a queue without thresholds needs
+            // none, at any rate).
             const RdmaQueueEntry& qe = RdmaQueueRegistry::Lookup(queue);
             if (!qe.lowThreshold.empty())
             {
-                fh.SetQueueDiscAttributeForRate(rate, qe.lowThreshold, kmin);
-                fh.SetQueueDiscAttributeForRate(rate, qe.highThreshold, kmax);
+                fh.SetQueueDiscAttributeForRate(
+                    rate,
+                    qe.lowThreshold,
+                    QueueSizeValue(EcnThreshold(rate, KMIN_BYTES_PER_GBPS, topoPath)));
+                fh.SetQueueDiscAttributeForRate(
+                    rate,
+                    qe.highThreshold,
+                    QueueSizeValue(EcnThreshold(rate, KMAX_BYTES_PER_GBPS, topoPath)));
             }
             if (!qe.GetAttribute("pmax").empty())
             {

@@ -474,6 +474,9 @@ CASES += [
                                 "--outdir={out}"], short=False,
          stdout=r"host line rate 25 and 100 Gb/s",
          check=expect_json("summary.json", "complete", True)),
+    # (HPCC's queue has no ECN thresholds: none is computed for its 100 kb/s links)
+    Case("dcon-bench", "late", ["--cc=hpcc", "--topo={slowtopo}", "--flows={flows}",
+                                "--dryRun"], short=False, stdout=DRY),
     Case("dcon-large-scale", "late", ["--cc=hpcc", "--outdir={out}"],
          check=expect_json("run.json", "dcqcn_preset", None)),
     Case("dcon-testbed", "late", ["--dryRun", "--outdir={out}"], stdout=DRY, no_output=True),
@@ -544,6 +547,9 @@ CASES += [
     Case("dcon-bench", "message", ["--SchedulerType=ns3::RemoteFirstScheduler"],
          error=r"--SchedulerType: got 'ns3::RemoteFirstScheduler', expected another event "
                r"scheduler: .* null-message engine"),
+    Case("dcon-bench", "message", ["--topo={slowtopo}", "--flows={flows}"], short=False,
+         error=r"--topo: '.*slow.topo' has a link of 100000bps: the switch queues' ECN "
+               r"thresholds scale with the link rate .* needs links of 250000bps to"),
     Case("dcon-testbed", "message", ["--burstStart=5ms", "--stopTime=2ms"],
          error=r"--stopTime \(0.002 s\) must be after --burstStart \(0.005 s\)"),
     Case("dcon-rttpid-incast", "message", ["--rate=1Mbps"],
@@ -654,6 +660,9 @@ def make_fixtures(d):
         # hosts 0 and 1 at 100 Gb/s, 2 and 3 at 25 Gb/s
         "mixedtopo": write("mixed.topo", "5 1 4\n4\n" + "".join(
             f"{h} 4 {'100' if h < 2 else '25'}Gbps 1000ns 0\n" for h in range(4))),
+        # hosts 0 and 1 at 100 Gb/s, 2 and 3 at 100 kb/s (too slow for RED's thresholds)
+        "slowtopo": write("slow.topo", "5 1 4\n4\n" + "".join(
+            f"{h} 4 {'100Gbps' if h < 2 else '100Kbps'} 1000ns 0\n" for h in range(4))),
         # a weight file whose first line starts with a byte-order mark
         "bomlstm": write("bom-lstm.txt", "\ufeffdcon-lstm 1 1 16 8\n"),
     }
