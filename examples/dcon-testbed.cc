@@ -125,14 +125,6 @@ main(int argc, char* argv[])
             cfg.outdir = "results/testbed-" + cfg.cc;
         }
         cfg.partitionFile = par.partitionFile;
-        if (cfg.stopTime <= cfg.burstStart)
-        {
-            // (DconTestbed refuses it too, in its own terms: named here by the options)
-            throw std::invalid_argument(
-                "--stopTime (" + FormatTime(cfg.stopTime) + ") must be after --burstStart ("
-                + FormatTime(cfg.burstStart) + "): give a later --stopTime or an earlier "
-                + "--burstStart");
-        }
         const std::string queue = cfg.sw.GetQueueDisc(cfg.cc);
         frame.CheckUse(RdmaFabricHelper::GetCreatedTypes(cfg.cc, queue),
                        "--cc=" + cfg.cc + " with " + queue);

@@ -155,9 +155,12 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
         }
         if (m_hostLoad > 1)
         {
-            throw std::invalid_argument("load " + FormatNumber(config.load) + " (" + config.loadType
-                                        + ") needs a host-link load of " + FormatNumber(m_hostLoad)
-                                        + " > 1");
+            // (a core load of perHost fills the host links)
+            throw std::invalid_argument(
+                "--load: got '" + FormatNumber(config.load) + "', expected at most "
+                + FormatNumber(config.loadType == "core" ? perHost : 1.0)
+                + " with --loadType=" + config.loadType + ": it needs a host-link load of "
+                + FormatNumber(m_hostLoad) + " > 1 on this fabric");
         }
     }
 

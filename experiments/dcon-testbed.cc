@@ -120,7 +120,10 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
     }
     if (config.stopTime <= config.burstStart)
     {
-        throw std::invalid_argument("testbed: stop time must be after the burst start");
+        throw std::invalid_argument("--stopTime (" + FormatTime(config.stopTime)
+                                    + ") must be after --burstStart ("
+                                    + FormatTime(config.burstStart)
+                                    + "): give a later --stopTime or an earlier --burstStart");
     }
     if (config.burstInterval.IsStrictlyNegative())
     {
@@ -131,12 +134,17 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
         throw std::invalid_argument("testbed: sampleInterval must be > 0, got "
                                     + FormatTime(config.sampleInterval));
     }
-    if (config.stopTime.GetSeconds() / config.sampleInterval.GetSeconds() > MAX_SAMPLES)
+    // (at most MAX_SAMPLES intervals until the stop: the interval at least stop / MAX_SAMPLES,
+    // rounded up to a time step)
+    const auto maxSamples = static_cast<int64_t>(MAX_SAMPLES);
+    const Time leastInterval
+        = TimeStep((config.stopTime.GetTimeStep() + maxSamples - 1) / maxSamples);
+    if (config.sampleInterval < leastInterval)
     {
         throw std::invalid_argument(
-            "testbed: sampleInterval " + FormatTime(config.sampleInterval) + " gives more than "
-            + std::to_string(static_cast<uint64_t>(MAX_SAMPLES))
-            + " samples of each queue and flow until the stop time " + FormatTime(config.stopTime));
+            "--sampleInterval (" + FormatTime(config.sampleInterval) + ") gives more than "
+            + std::to_string(maxSamples) + " samples of each queue and flow until --stopTime ("
+            + FormatTime(config.stopTime) + "): give at least " + FormatTime(leastInterval));
     }
     // The last burst flow's start, computed where it cannot wrap.
     const long double lastBurst

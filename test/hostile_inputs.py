@@ -550,6 +550,13 @@ CASES += [
     Case("dcon-bench", "message", ["--topo={slowtopo}", "--flows={flows}"], short=False,
          error=r"--topo: '.*slow.topo' has a link of 100000bps: the switch queues' ECN "
                r"thresholds scale with the link rate .* needs links of 250000bps to"),
+    Case("dcon-testbed", "message", ["--sampleInterval=1ps"], short=False,
+         error=r"--sampleInterval \(1e-12 s\) gives more than 10000000 samples of each queue "
+               r"and flow until --stopTime \(0.06 s\): give at least 6e-09 s"),
+    Case("dcon-testbed", "message", ["--bufferSize=1KB"],
+         error=r"--xoff \(320000 B\) is above --bufferSize \(1000 B\)"),
+    Case("dcon-large-scale", "message", ["--load=5"],
+         error=r"--load: got '5', expected at most [0-9.]+ with --loadType=core"),
     Case("dcon-testbed", "message", ["--burstStart=5ms", "--stopTime=2ms"],
          error=r"--stopTime \(0.002 s\) must be after --burstStart \(0.005 s\)"),
     Case("dcon-rttpid-incast", "message", ["--rate=1Mbps"],
