@@ -170,54 +170,69 @@ MeetsReference(const BenchResult& r, std::string& why)
 }
 
 /**
- * \brief The line rate of the hosts (all host links must have the same rate).
+ * \brief The line rates of the hosts, for the report: "100 Gb/s", or "25 and 100 Gb/s" when
+ * they differ (each NIC's congestion control gets its parameter set at its own line rate).
  * \param topo the topology
- * \return the rate
+ * \return the text
  */
-DataRate
-HostLineRate(const TopologySpec& topo)
+std::string
+HostLineRates(const TopologySpec& topo)
 {
-    uint64_t rate = 0;
+    std::set<uint64_t> rates;
     for (const auto& l : topo.links)
     {
         for (uint32_t n : {l.a, l.b})
         {
-            if (topo.isSwitch.at(n))
+            if (!topo.isSwitch.at(n))
             {
-                continue;
+                rates.insert(l.rate.GetBitRate());
             }
-            if (rate != 0 && rate != l.rate.GetBitRate())
-            {
-                throw std::invalid_argument("host links have different rates ("
-                                            + std::to_string(rate) + " and "
-                                            + std::to_string(l.rate.GetBitRate())
-                                            + " bit/s): the DCQCN preset needs one line rate");
-            }
-            rate = l.rate.GetBitRate();
         }
     }
-    if (rate == 0)
+    std::vector<std::string> names;
+    for (uint64_t r : rates)
     {
-        throw std::invalid_argument("topology has no host link");
+        std::ostringstream os;
+        os << r / 1e9;
+        names.push_back(os.str());
     }
-    return DataRate(rate);
+    std::string out;
+    for (std::size_t i = 0; i < names.size(); ++i)
+    {
+        out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+    }
+    return (out.empty() ? "none" : out) + " Gb/s";
 }
+
+/// The ECN thresholds' bytes per Gb/s of the port (Kmin, Kmax).
+const uint64_t KMIN_BYTES_PER_GBPS = 4000;
+const uint64_t KMAX_BYTES_PER_GBPS = 16000; //!< see KMIN_BYTES_PER_GBPS
 
 /**
  * \brief ECN threshold for a port rate: \p bytesPerGbps bytes per Gb/s of the port.
  * \param rate port rate
- * \param bytesPerGbps bytes per Gb/s (4000 for Kmin, 16000 for Kmax)
+ * \param bytesPerGbps bytes per Gb/s (KMIN_BYTES_PER_GBPS or KMAX_BYTES_PER_GBPS)
+ * \param topoPath the topology file that has a link of that rate (for the message)
  * \return the threshold in bytes
+ * \throws std::invalid_argument naming the file, the rate and the rates that have thresholds
  */
 QueueSize
-EcnThreshold(DataRate rate, uint64_t bytesPerGbps)
+EcnThreshold(DataRate rate, uint64_t bytesPerGbps, const std::string& topoPath)
 {
     // bit/s / 1e9 x bytesPerGbps, in an order that stays exact for rates in kb/s.
     uint64_t bytes = rate.GetBitRate() / 1000 * bytesPerGbps / 1000000;
     if (bytes == 0 || bytes > UINT32_MAX)
     {
-        throw std::invalid_argument("no ECN threshold for a port of "
-                                    + std::to_string(rate.GetBitRate()) + " bit/s");
+        // Kmin >= 1 B and Kmax <= 4294967295 B (ns-3.37's QueueSize is 32-bit)
+        const uint64_t lowest = (1000000 + KMIN_BYTES_PER_GBPS - 1) / KMIN_BYTES_PER_GBPS * 1000;
+        const uint64_t highest
+            = ((uint64_t(UINT32_MAX) + 1) * 1000000 - 1) / KMAX_BYTES_PER_GBPS * 1000 + 999;
+        throw std::invalid_argument(
+            "--topo: " + QuoteText(topoPath) + " has a link of " + std::to_string(rate.GetBitRate())
+            + "bps" + ": the switch queues' ECN thresholds scale with the link rate ("
+            + std::to_string(KMIN_BYTES_PER_GBPS) + " and " + std::to_string(KMAX_BYTES_PER_GBPS)
+            + " B per Gb/s), which needs links of " + std::to_string(lowest) + "bps to "
+            + std::to_string(highest) + "bps");
     }
     return QueueSize(QueueSizeUnit::BYTES, static_cast<uint32_t>(bytes));
 }
@@ -261,9 +276,20 @@ public:
 void
 Print(const BenchResult& r)
 {
+    // A rate over no measurable wall time, or a ratio over no packet, is not measured.
     auto perSec = [&r](double n)
     {
-        return r.runSeconds > 0 ? n / r.runSeconds : 0.0;
+        std::ostringstream os;
+        os << std::fixed << std::setprecision(3);
+        if (r.runSeconds > 0)
+        {
+            os << n / r.runSeconds / 1e6 << " M/s";
+        }
+        else
+        {
+            os << "M/s not measured: the run took no measurable wall time";
+        }
+        return os.str();
     };
     std::cout << std::fixed;
     std::cout << "flows completed        " << r.flowsCompleted << " / " << r.flowsTotal << "\n";
@@ -282,17 +308,20 @@ Print(const BenchResult& r)
     std::cout << "setup wall time        " << r.setupSeconds << " s\n";
     std::cout << "run wall time          " << r.runSeconds << " s (CPU " << r.runCpuSeconds
               << " s)\n";
-    std::cout << "events                 " << r.events << " (" << std::setprecision(3)
-              << perSec(r.events) / 1e6 << " M/s)\n";
-    std::cout << "link frames            " << r.linkFrames << " (" << perSec(r.linkFrames) / 1e6
-              << " M/s)\n";
-    std::cout << "link data packets      " << r.linkDataPackets << " ("
-              << perSec(r.linkDataPackets) / 1e6 << " M/s, " << std::setprecision(2)
-              << (r.dataPacketsSent ? static_cast<double>(r.linkDataPackets)
-                                          / static_cast<double>(r.dataPacketsSent)
-                                    : 0.0)
-              << " links per packet)\n"
-              << std::setprecision(3);
+    std::cout << "events                 " << r.events << " (" << perSec(r.events) << ")\n";
+    std::cout << "link frames            " << r.linkFrames << " (" << perSec(r.linkFrames) << ")\n";
+    std::cout << "link data packets      " << r.linkDataPackets << " (" << perSec(r.linkDataPackets)
+              << ", " << std::setprecision(2);
+    if (r.dataPacketsSent)
+    {
+        std::cout << static_cast<double>(r.linkDataPackets) / static_cast<double>(r.dataPacketsSent)
+                  << " links per packet)\n";
+    }
+    else
+    {
+        std::cout << "links per packet not measured: no data packet was sent)\n";
+    }
+    std::cout << std::setprecision(3);
     std::cout << "link control frames    "
               << r.linkFrames - r.linkDataPackets - r.pauseFrames - r.resumeFrames
               << " (ACKs, NAKs, CNPs)\n";
@@ -346,7 +375,7 @@ WriteRunFiles(const std::string& dir,
         file.Commit();
     }
     AtomicOutputFile file(std::filesystem::path(dir) / "run.json");
-    std::ofstream& out = file.Stream();
+    std::ostream& out = file.Stream();
     out.unsetf(std::ios::floatfield);
     out << std::setprecision(12);
     // [first, last + 1 ns): the last flow's start is inside the half-open window.
@@ -570,17 +599,22 @@ main(int argc, char* argv[])
         for (uint64_t bps : portRates)
         {
             DataRate rate(bps);
-            QueueSizeValue kmin(EcnThreshold(rate, 4000));
-            QueueSizeValue kmax(EcnThreshold(rate, 16000));
             fh.SetQueueDiscForRate(rate, queue);
             // The reference's marking thresholds, on the attributes the queue discipline
             // declares for them (RED: Kmin and Kmax; DCON: Q_ECN and Q_CNM), and RED's Pmax and
-            // marking at dequeue where the queue has them.
+            // marking at dequeue where the queue has them (a queue without thresholds needs
+            // none, at any rate).
             const RdmaQueueEntry& qe = RdmaQueueRegistry::Lookup(queue);
             if (!qe.lowThreshold.empty())
             {
-                fh.SetQueueDiscAttributeForRate(rate, qe.lowThreshold, kmin);
-                fh.SetQueueDiscAttributeForRate(rate, qe.highThreshold, kmax);
+                fh.SetQueueDiscAttributeForRate(
+                    rate,
+                    qe.lowThreshold,
+                    QueueSizeValue(EcnThreshold(rate, KMIN_BYTES_PER_GBPS, topoPath)));
+                fh.SetQueueDiscAttributeForRate(
+                    rate,
+                    qe.highThreshold,
+                    QueueSizeValue(EcnThreshold(rate, KMAX_BYTES_PER_GBPS, topoPath)));
             }
             if (!qe.GetAttribute("pmax").empty())
             {
@@ -659,6 +693,8 @@ main(int argc, char* argv[])
             stop = std::min(stop, stopAt);
         }
         Simulator::Stop(stop);
+        frame.ReadyToRun(std::to_string(specs.size()) + " flows of " + flowsPath
+                         + " with --cc=" + cc + " until " + FormatTime(stop) + " at the latest");
 
         auto t1 = std::chrono::steady_clock::now();
         double cpu1 = CpuSeconds();
@@ -783,8 +819,7 @@ main(int argc, char* argv[])
         }
 
         std::cout << "topology               " << topoPath << " (" << topo.nNodes << " nodes, "
-                  << topo.links.size() << " links, host line rate "
-                  << HostLineRate(topo).GetBitRate() / 1e9 << " Gb/s)\n";
+                  << topo.links.size() << " links, host line rate " << HostLineRates(topo) << ")\n";
         std::cout << "flow file              " << flowsPath << "\n";
         Print(r);
         if (monitor)

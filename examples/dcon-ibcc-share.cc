@@ -63,11 +63,15 @@ uint32_t Increase(uint32_t flows, double wmax, double weight);
 /// What the runs share.
 struct Setup
 {
-    DataRate rate{"10Gbps"};     //!< every link
-    Time delay{MicroSeconds(1)}; //!< every link
-    uint32_t threshold{15};      //!< IbFecnQueueDisc::Threshold
-    uint32_t markingRate{30};    //!< IbFecnQueueDisc::MarkingRate
+    DataRate rate{"10Gbps"};              //!< every link
+    Time delay{MicroSeconds(1)};          //!< every link
+    uint32_t threshold{15};               //!< IbFecnQueueDisc::Threshold
+    uint32_t markingRate{30};             //!< IbFecnQueueDisc::MarkingRate
+    uint64_t flowBytes{1000000000000ULL}; //!< every flow's size: more than it can send in a run
 };
+
+/// The throughput sampling interval of every run (the rates are means of these samples).
+const Time SAMPLE = MilliSeconds(1);
 
 /// The network: one switch, \p hosts hosts; the last host receives.
 struct Net
@@ -113,8 +117,8 @@ Becns(const Net& n, uint32_t flowId, uint32_t src)
 struct RatioRow
 {
     uint32_t n;
-    double a;
-    double b;
+    Reading a; //!< flow A's Gb/s over the run's second half
+    Reading b; //!< flow B's
     uint64_t becnA;
     uint64_t becnB;
 };
@@ -123,7 +127,7 @@ RatioRow
 RunRatio(const Setup& s, uint32_t n, Time duration)
 {
     Net net = Build(s, 3);
-    const uint64_t size = 1000000000000ULL; // runs past the end
+    const uint64_t size = s.flowBytes; // runs past the end
     uint32_t fa = net.flows->AddFlow(net.hosts[0], net.hosts[2], size, Time(0));
     uint32_t fb = net.flows->AddFlow(net.hosts[1], net.hosts[2], size, Time(0));
     net.flows->SetCcAttributes(fa, {{"CctiIncrease", "1"}});
@@ -131,7 +135,7 @@ RunRatio(const Setup& s, uint32_t n, Time duration)
     net.monitor = Create<FabricMonitor>(net.fabric, net.flows);
     net.monitor->AddThroughputFlow(fa);
     net.monitor->AddThroughputFlow(fb);
-    net.monitor->Start(MilliSeconds(1), duration);
+    net.monitor->Start(SAMPLE, duration);
     const Time from = duration / 2;
     uint64_t becnA0 = 0;
     uint64_t becnB0 = 0;
@@ -141,7 +145,7 @@ RunRatio(const Setup& s, uint32_t n, Time duration)
                             becnA0 = Becns(net, fa, net.hosts[0]);
                             becnB0 = Becns(net, fb, net.hosts[1]);
                         });
-    RatioRow r{n, 0, 0, 0, 0};
+    RatioRow r{n, Reading(), Reading(), 0, 0};
     Simulator::Schedule(duration - NanoSeconds(1),
                         [&]
                         {
@@ -150,8 +154,8 @@ RunRatio(const Setup& s, uint32_t n, Time duration)
                         });
     Simulator::Stop(duration);
     Simulator::Run();
-    r.a = net.monitor->GetAverageThroughput(fa, from, duration);
-    r.b = net.monitor->GetAverageThroughput(fb, from, duration);
+    r.a = net.monitor->MeasureThroughput(fa, from, duration);
+    r.b = net.monitor->MeasureThroughput(fb, from, duration);
     Simulator::Destroy();
     return r;
 }
@@ -161,8 +165,8 @@ struct TenantRow
 {
     uint32_t flows2;     //!< tenant 2's flows
     uint32_t inc2;       //!< their CCTI_Increase
-    double tenant1;      //!< Gb/s
-    double tenant2;      //!< Gb/s, all its flows
+    Reading tenant1;     //!< Gb/s
+    Reading tenant2;     //!< Gb/s, all its flows
     double becnPer100ms; //!< of tenant 2's first flow
 };
 
@@ -176,7 +180,7 @@ RunTenants(const Setup& s,
 {
     Net net = Build(s, maxFlows2 + 2);
     const uint32_t dst = net.hosts.back();
-    const uint64_t size = 1000000000000ULL;
+    const uint64_t size = s.flowBytes; // runs past the end
     const double wmax = std::max(weight1, weight2);
     auto increase = [wmax](uint32_t flows, double weight)
     {
@@ -218,7 +222,7 @@ RunTenants(const Setup& s,
     {
         net.monitor->AddThroughputFlow(id);
     }
-    net.monitor->Start(MilliSeconds(1), stop);
+    net.monitor->Start(SAMPLE, stop);
     // BECNs of tenant 2's first flow over the second half of each phase
     std::vector<uint64_t> becnMarks(2 * maxFlows2, 0);
     for (uint32_t k = 0; k < maxFlows2; ++k)
@@ -244,11 +248,12 @@ RunTenants(const Setup& s,
         TenantRow r;
         r.flows2 = k + 1;
         r.inc2 = increase(k + 1, weight2);
-        r.tenant1 = net.monitor->GetAverageThroughput(ids[0], from, to);
-        r.tenant2 = 0;
-        for (uint32_t j = 1; j <= k + 1; ++j)
+        r.tenant1 = net.monitor->MeasureThroughput(ids[0], from, to);
+        r.tenant2 = Reading::Of(0);
+        for (uint32_t j = 1; j <= k + 1 && r.tenant2.IsMeasured(); ++j)
         {
-            r.tenant2 += net.monitor->GetAverageThroughput(ids[j], from, to);
+            const Reading x = net.monitor->MeasureThroughput(ids[j], from, to);
+            r.tenant2 = x.IsMeasured() ? Reading::Of(*r.tenant2.value + *x.value) : x;
         }
         double seconds = (to - from).GetSeconds();
         r.becnPer100ms = (becnMarks[2 * k + 1] - becnMarks[2 * k]) * 0.1 / seconds;
@@ -277,6 +282,33 @@ RunTenants(const Setup& s,
     }
     Simulator::Destroy();
     return rows;
+}
+
+/// A reading in a table: the number with 2 decimals, or "-" when not measured (its reason is
+/// printed below the tables).
+std::string
+Cell(const Reading& r)
+{
+    if (!r.IsMeasured())
+    {
+        return "-";
+    }
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(2) << *r.value;
+    return os.str();
+}
+
+/// A reading in a CSV file: the number, or an empty field when not measured.
+std::string
+CsvCell(const Reading& r)
+{
+    if (!r.IsMeasured())
+    {
+        return "";
+    }
+    std::ostringstream os;
+    os << *r.value;
+    return os.str();
 }
 
 /// Parse "1,2,3,4" (each in 1..1000), the whole text: any other character is refused.
@@ -433,14 +465,58 @@ main(int argc, char* argv[])
             frame.SetDefault("ns3::RdmaIbcc::Cct", StringValue(cct), "cct");
         }
         frame.SetDefault("ns3::RdmaIbcc::TimerResetOnBecn", BooleanValue(timerReset), "timerReset");
+        // --rate, checked before any run: its flows must outlast the longest run (twice what the
+        // line carries in it, at least 1 TB), and a reading needs a data frame per throughput
+        // sample.
+        const uint64_t longestMs
+            = std::max<uint64_t>(mode != "tenant" ? durationMs : 0,
+                                 mode != "ratio" ? uint64_t(phaseMs) * tenantFlows : 0);
+        const long double need = static_cast<long double>(s.rate.GetBitRate()) / 8
+                                 * static_cast<long double>(longestMs) / 1000 * 2;
+        const long double maxFlow = static_cast<long double>(uint64_t(1) << 60);
+        if (need > maxFlow)
+        {
+            std::ostringstream oss;
+            oss << "--rate: got " << QuoteText(rate) << ", expected at most "
+                << static_cast<uint64_t>(maxFlow * 8 * 1000 / 2
+                                         / static_cast<long double>(longestMs))
+                << "bps: the flows must outlast the longest run (" << longestMs
+                << " ms) and the simulator holds flows of at most " << (uint64_t(1) << 60) << " B";
+            throw std::invalid_argument(oss.str());
+        }
+        s.flowBytes = std::max<uint64_t>(s.flowBytes, static_cast<uint64_t>(std::ceil(need)));
+        {
+            // The scenarios are built once before any run (a setting they refuse is refused
+            // now, not after the ratio runs): the network of the tenant run (the larger), whose
+            // hosts give the size of a data frame on the wire.
+            Net probe = Build(s, mode != "ratio" ? tenantFlows + 2 : 3);
+            const Ptr<RdmaNic> nic = probe.fabric->GetNic(probe.hosts[0]);
+            const uint64_t frameBits = uint64_t(nic->GetDataWireBytes(nic->GetMtu())) * 8;
+            Simulator::Destroy();
+            const uint64_t lowest = static_cast<uint64_t>(
+                std::ceil(static_cast<double>(frameBits) / SAMPLE.GetSeconds()));
+            if (s.rate.GetBitRate() < lowest)
+            {
+                throw std::invalid_argument(
+                    "--rate: got " + QuoteText(rate) + ", expected at least "
+                    + std::to_string(lowest) + "bps: the rates are read from " + FormatTime(SAMPLE)
+                    + " throughput samples, and a slower link carries less than one "
+                    + std::to_string(frameBits / 8) + "-byte data frame per sample");
+            }
+        }
         frame.PrepareOutputFolder(
             outdir, {"ibcc-ratio.csv", "ibcc-tenant.csv", "ibcc-tenant-series.csv", "run.json"});
+        frame.ReadyToRun(std::string(mode == "tenant"  ? "the tenant run"
+                                     : mode == "ratio" ? "the ratio runs"
+                                                       : "the ratio runs and the tenant run")
+                         + " at " + rate);
         std::cout << std::fixed << std::setprecision(2);
+        std::vector<std::string> notes; // why readings were not measured ("-" in the tables)
         std::vector<std::unique_ptr<AtomicOutputFile>> files;
         if (mode != "tenant")
         {
             files.push_back(std::make_unique<AtomicOutputFile>(outdir + "/ibcc-ratio.csv"));
-            std::ofstream& csv = files.back()->Stream();
+            std::ostream& csv = files.back()->Stream();
             csv.unsetf(std::ios::floatfield);
             csv << "n,inc_a,inc_b,gbps_a,gbps_b,ratio_a_over_b,becn_a,becn_b\n";
             std::cout << "Two flows, CCTI_Increase 1 : N, " << rate << " bottleneck, rates over ["
@@ -449,12 +525,25 @@ main(int argc, char* argv[])
             for (uint32_t n : nList)
             {
                 RatioRow r = RunRatio(s, n, MilliSeconds(durationMs));
-                double ratio = r.b > 0 ? r.a / r.b : 0;
-                std::cout << std::setw(4) << n << std::setw(9) << r.a << std::setw(9) << r.b
-                          << std::setw(16) << ratio << std::setw(9) << r.becnA << std::setw(9)
-                          << r.becnB << "\n";
-                csv << n << ",1," << n << "," << r.a << "," << r.b << "," << ratio << "," << r.becnA
-                    << "," << r.becnB << "\n";
+                // A/B over B's rate: not measured when a rate was not, or B sent nothing.
+                Reading ratio = !r.a.IsMeasured()   ? r.a
+                                : !r.b.IsMeasured() ? r.b
+                                : *r.b.value > 0
+                                    ? Reading::Of(*r.a.value / *r.b.value)
+                                    : Reading::NotMeasured("flow B sent nothing in the window");
+                std::cout << std::setw(4) << n << std::setw(9) << Cell(r.a) << std::setw(9)
+                          << Cell(r.b) << std::setw(16) << Cell(ratio) << std::setw(9) << r.becnA
+                          << std::setw(9) << r.becnB << "\n";
+                csv << n << ",1," << n << "," << CsvCell(r.a) << "," << CsvCell(r.b) << ","
+                    << CsvCell(ratio) << "," << r.becnA << "," << r.becnB << "\n";
+                for (const Reading* x : std::initializer_list<const Reading*>{&r.a, &r.b, &ratio})
+                {
+                    if (!x->IsMeasured()
+                        && std::find(notes.begin(), notes.end(), x->reason) == notes.end())
+                    {
+                        notes.push_back(x->reason);
+                    }
+                }
             }
         }
         if (mode != "ratio")
@@ -463,7 +552,7 @@ main(int argc, char* argv[])
             std::vector<TenantRow> rows
                 = RunTenants(s, tenantFlows, weight1, weight2, MilliSeconds(phaseMs), series);
             files.push_back(std::make_unique<AtomicOutputFile>(outdir + "/ibcc-tenant.csv"));
-            std::ofstream& csv = files.back()->Stream();
+            std::ostream& csv = files.back()->Stream();
             csv.unsetf(std::ios::floatfield);
             csv << "tenant2_flows,tenant2_inc,tenant1_gbps,tenant2_gbps,tenant1_share,"
                    "becn_first_tenant2_flow_per_100ms,seed_becn_per_100ms\n";
@@ -474,20 +563,36 @@ main(int argc, char* argv[])
                          "  BECN/100ms (paper)\n";
             for (const TenantRow& r : rows)
             {
-                double share = r.tenant1 / (r.tenant1 + r.tenant2);
+                // Tenant 1's share: not measured when a rate was not, or nothing was sent.
+                Reading share
+                    = !r.tenant1.IsMeasured()   ? r.tenant1
+                      : !r.tenant2.IsMeasured() ? r.tenant2
+                      : *r.tenant1.value + *r.tenant2.value > 0
+                          ? Reading::Of(*r.tenant1.value / (*r.tenant1.value + *r.tenant2.value))
+                          : Reading::NotMeasured("no tenant sent anything in the window");
                 std::string paper = r.flows2 <= 3
                                         ? std::to_string(static_cast<int>(paperBecn[r.flows2 - 1]))
                                         : "-";
                 std::cout << std::setw(16) << r.flows2 << std::setw(10) << r.inc2 << std::setw(15)
-                          << r.tenant1 << std::setw(15) << r.tenant2 << std::setw(16) << share
-                          << std::setw(12) << r.becnPer100ms << " (" << paper << ")\n";
-                csv << r.flows2 << "," << r.inc2 << "," << r.tenant1 << "," << r.tenant2 << ","
-                    << share << "," << r.becnPer100ms << "," << (r.flows2 <= 3 ? paper : "")
-                    << "\n";
+                          << Cell(r.tenant1) << std::setw(15) << Cell(r.tenant2) << std::setw(16)
+                          << Cell(share) << std::setw(12) << r.becnPer100ms << " (" << paper
+                          << ")\n";
+                csv << r.flows2 << "," << r.inc2 << "," << CsvCell(r.tenant1) << ","
+                    << CsvCell(r.tenant2) << "," << CsvCell(share) << "," << r.becnPer100ms << ","
+                    << (r.flows2 <= 3 ? paper : "") << "\n";
+                for (const Reading* x :
+                     std::initializer_list<const Reading*>{&r.tenant1, &r.tenant2, &share})
+                {
+                    if (!x->IsMeasured()
+                        && std::find(notes.begin(), notes.end(), x->reason) == notes.end())
+                    {
+                        notes.push_back(x->reason);
+                    }
+                }
             }
             std::cout << "paper (10 Gb/s hardware): tenant 1 about 3.4 Gb/s throughout\n";
             files.push_back(std::make_unique<AtomicOutputFile>(outdir + "/ibcc-tenant-series.csv"));
-            std::ofstream& ts = files.back()->Stream();
+            std::ostream& ts = files.back()->Stream();
             ts.unsetf(std::ios::floatfield);
             ts << "time_ms,tenant1";
             for (uint32_t k = 0; k < tenantFlows; ++k)
@@ -508,6 +613,10 @@ main(int argc, char* argv[])
         for (auto& f : files)
         {
             f->Commit(); // throws naming the file if it could not be written
+        }
+        for (const std::string& why : notes)
+        {
+            std::cout << "not measured (-): " << why << "\n";
         }
         std::cout << "CSV files in " << outdir << "\n";
     }

@@ -186,6 +186,11 @@ main(int argc, char* argv[])
         const std::string queue = cfg.sw.GetQueueDisc(cfg.cc);
         frame.CheckUse(RdmaFabricHelper::GetCreatedTypes(cfg.cc, queue),
                        "--cc=" + cfg.cc + " with " + queue);
+        if (frame.IsGiven("dcqcnPreset"))
+        {
+            RefuseUnreadParameterSet(
+                "dcqcnPreset", cfg.cc, cfg.dcqcnPreset, {"paper", "cx4"}, cfg.linkRate);
+        }
 
         ParallelRun::Start();
         cfg.SetScale(scale);
@@ -221,6 +226,7 @@ main(int argc, char* argv[])
             kinds.insert(kinds.end(), {"flows.txt", "run.json", "parallel.json"});
             frame.PrepareOutputFolder(outdir, kinds);
         }
+        frame.ReadyToRun(std::to_string(run.GetFlowSpecs().size()) + " flows with --cc=" + cfg.cc);
         std::ostream& log = ParallelRun::IsRoot() ? std::cout : Nowhere();
         const auto [arrivalStart, arrivalDuration] = run.GetArrivalWindow();
         log << ParallelRun::Who() << "fabric " << cfg.spines << " spines x " << cfg.leaves

@@ -22,6 +22,7 @@
 // --frames=N --log=false, N frames crossing ranks (against the same frames on one rank).
 // --report=FILE writes the per-rank statistics (ParallelRun::RankReport) there.
 
+#include "ns3/atomic-output-file.h"
 #include "ns3/command-line.h"
 #include "ns3/core-module.h"
 #include "ns3/data-rate.h"
@@ -265,7 +266,7 @@ main(int argc, char* argv[])
             {
                 all += p;
             }
-            std::ofstream(out) << all;
+            WriteTextFile(out, all); // throws naming the file and the reason
             for (const auto& l : lines)
             {
                 std::cout << (ranks > 1 ? l : "sequential: every frame on one rank\n");
@@ -274,7 +275,7 @@ main(int argc, char* argv[])
                       << wall << " s\nlog of received frames in " << out << "\n";
             if (!reportFile.empty())
             {
-                std::ofstream(reportFile) << report;
+                WriteTextFile(reportFile, report);
             }
         }
     }

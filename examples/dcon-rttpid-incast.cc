@@ -18,6 +18,7 @@
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/double.h"
+#include "ns3/fabric-monitor.h"
 #include "ns3/input-file.h"
 #include "ns3/lstm-predictor.h"
 #include "ns3/output-files.h"
@@ -38,6 +39,7 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <tuple>
 #include <vector>
 
 using namespace ns3;
@@ -51,6 +53,9 @@ const std::string kDefaultWeights
 const std::string kDefaultWeights = "data/rtt-predictor/lstm-weights.txt";
 #endif
 
+/// The run stops at this time whatever happens (every flow normally completes long before).
+const Time RUN_LIMIT = Seconds(10);
+
 /// Per-RTT samples of one flow, taken from the NIC's per-ACK samples the way the RTT-PID thesis
 /// (3.2) times packets: a sample counts if its packet was sent after the previous counted sample
 /// arrived (send time = now - rtt).
@@ -60,7 +65,7 @@ struct RttCollector
     Ptr<RdmaRttPid> pid; //!< the flow's controller (--cc=rttpid)
     Time lastSample{Time(-1)};
     std::vector<double>* all{nullptr}; //!< every counted sample, us
-    std::ofstream* csv{nullptr};
+    std::ostream* csv{nullptr};
 
     void
     OnSample(Time rtt)
@@ -141,10 +146,13 @@ main(int argc, char* argv[])
         frame.AddDataRate("rate", "Link rate (> 0)", rate, DataRate(1));
         frame.AddOption(
             "rttTrace",
-            "Write the per-RTT samples as CSV flow,time_ns,rtt_ns",
+            "Write the per-RTT samples as CSV flow,time_ns,rtt_ns (empty: none)",
             [&rttTrace](const std::string& text)
             {
-                CheckOutputFile(text, "--rttTrace");
+                if (!text.empty()) // (empty, the default: no trace)
+                {
+                    CheckOutputFile(text, "--rttTrace");
+                }
                 rttTrace = text;
             },
             "");
@@ -172,10 +180,6 @@ main(int argc, char* argv[])
         const RdmaCcEntry entry = RdmaCcRegistry::Lookup(cc);
         const std::string parameterSet
             = pid ? gains : (entry.parameterSets.empty() ? "" : entry.parameterSets.front().name);
-        if (!outdir.empty())
-        {
-            frame.PrepareOutputFolder(outdir, {"run.json", "summary.json"});
-        }
         if (pid)
         {
             // What runs: the parameter set, the user's --ns3:: arguments, the defaults.
@@ -202,7 +206,25 @@ main(int argc, char* argv[])
                       << "; target " << Time(value("Target")).As(Time::US) << "\n";
             if (!file.empty())
             {
-                LstmPredictor::LoadCached(file); // refused here, naming the file, before the run
+                // Refused here, before the run, naming the option that gave the file.
+                try
+                {
+                    LstmPredictor::LoadCached(file);
+                }
+                catch (const std::invalid_argument& e)
+                {
+                    const std::string prefix = "LstmPredictor: ";
+                    std::string what = e.what();
+                    if (what.compare(0, prefix.size(), prefix) == 0)
+                    {
+                        what.erase(0, prefix.size());
+                    }
+                    throw std::invalid_argument(
+                        (IsUserAttribute(RdmaRttPid::GetTypeId(), "PredictorFile")
+                             ? "--ns3::RdmaRttPid::PredictorFile: "
+                             : "--predictor: ")
+                        + what);
+                }
             }
         }
         // 20 senders (0..19), the receiver (20), the switch (21).
@@ -226,20 +248,53 @@ main(int argc, char* argv[])
         {
             s = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(s * scale)));
         }
+        // The run stops at 10 s: every byte reaches the receiver over its one link, so the
+        // flows cannot finish before total bytes / --rate. Refused before the run when that is
+        // beyond the stop (naming the lowest --rate, or the --scale, that fits).
+        {
+            long double total = 0;
+            for (uint64_t sz : sizes)
+            {
+                total += static_cast<long double>(sz);
+            }
+            const long double seconds = total * 8 / static_cast<long double>(rate.GetBitRate());
+            if (seconds > static_cast<long double>(RUN_LIMIT.GetSeconds()))
+            {
+                const auto lowest = static_cast<uint64_t>(
+                    std::ceil(total * 8 / static_cast<long double>(RUN_LIMIT.GetSeconds())));
+                std::ostringstream oss;
+                oss << "--rate: " << rate.GetBitRate()
+                    << " bit/s is too slow for this run: its 20 flows ("
+                    << static_cast<double>(total) << " bytes at --scale=" << FormatNumber(scale)
+                    << ") all go to one receiver over one link, which takes at least "
+                    << static_cast<double>(seconds) << " s, beyond the run's limit of "
+                    << FormatTime(RUN_LIMIT) << ": give --rate=" << lowest
+                    << "bps or more (or a smaller --scale)";
+                throw std::invalid_argument(oss.str());
+            }
+        }
         std::vector<double> rtts;
+        std::vector<RttCollector> collectors(20);
+        for (uint32_t h = 0; h < 20; ++h)
+        {
+            collectors[h].flow = flows->AddFlow(h, 20, sizes[h], Time(0));
+            collectors[h].all = &rtts;
+        }
+        if (!outdir.empty())
+        {
+            frame.PrepareOutputFolder(outdir, {"run.json", "summary.json"});
+        }
+        frame.ReadyToRun("the incast of 20 flows with --cc=" + cc);
         std::unique_ptr<AtomicOutputFile> trace;
         if (!rttTrace.empty())
         {
             trace = std::make_unique<AtomicOutputFile>(rttTrace); // throws naming the file
             trace->Stream().unsetf(std::ios::floatfield);
             trace->Stream() << "flow,time_ns,rtt_ns\n";
-        }
-        std::vector<RttCollector> collectors(20);
-        for (uint32_t h = 0; h < 20; ++h)
-        {
-            collectors[h].flow = flows->AddFlow(h, 20, sizes[h], Time(0));
-            collectors[h].all = &rtts;
-            collectors[h].csv = trace ? &trace->Stream() : nullptr;
+            for (RttCollector& c : collectors)
+            {
+                c.csv = &trace->Stream();
+            }
         }
         for (uint32_t h = 0; h < 20; ++h)
         {
@@ -272,7 +327,7 @@ main(int argc, char* argv[])
                     },
                     &sink));
         }
-        Simulator::Stop(Seconds(10));
+        Simulator::Stop(RUN_LIMIT);
         Simulator::Run();
         uint64_t pauses = 0;
         for (const auto& l : f->GetLinks())
@@ -295,108 +350,150 @@ main(int argc, char* argv[])
             c.pid = nullptr;
         }
         Simulator::Destroy();
-        if (done != 20)
-        {
-            throw std::runtime_error("only " + std::to_string(done)
-                                     + " of 20 flows completed by 10 s");
-        }
-        double sumSize = 0;
-        double sumFct = 0;
-        double maxFct = 0;
+        // The readings: over the per-RTT samples, and over the flows' FCTs (those that need
+        // every flow are not measured when one did not complete by the stop).
+        const bool complete = done == 20;
+        const std::string unfinished = std::to_string(20 - done)
+                                       + " of the 20 flows did not "
+                                         "complete by "
+                                       + FormatTime(RUN_LIMIT);
+        std::vector<Reading> fct(20);
         for (uint32_t i = 0; i < 20; ++i)
         {
-            sumSize += static_cast<double>(sizes[i]);
-            sumFct += fcts[i];
-            maxFct = std::max(maxFct, fcts[i]);
+            fct[i] = fcts[i] > 0
+                         ? Reading::Of(fcts[i] * 1e3)
+                         : Reading::NotMeasured("flow " + std::to_string(i)
+                                                + " did not complete by " + FormatTime(RUN_LIMIT));
         }
         std::sort(rtts.begin(), rtts.end());
-        double mean = 0;
-        for (double r : rtts)
+        const std::string noSample = "no per-RTT sample was taken";
+        Reading meanRtt = Reading::NotMeasured(noSample);
+        Reading p99Rtt = Reading::NotMeasured(noSample);
+        Reading maxRtt = Reading::NotMeasured(noSample);
+        if (!rtts.empty())
         {
-            mean += r;
-        }
-        auto pct = [&rtts](double p)
-        {
-            if (rtts.empty())
+            double sum = 0;
+            for (double r : rtts)
             {
-                return 0.0;
+                sum += r;
             }
-            size_t i = static_cast<size_t>(std::ceil(p * static_cast<double>(rtts.size()))) - 1;
-            return rtts[std::min(i, rtts.size() - 1)];
+            meanRtt = Reading::Of(sum / static_cast<double>(rtts.size()));
+            size_t i = static_cast<size_t>(std::ceil(0.99 * static_cast<double>(rtts.size()))) - 1;
+            p99Rtt = Reading::Of(rtts[std::min(i, rtts.size() - 1)]);
+            maxRtt = Reading::Of(rtts.back());
+        }
+        Reading meanRate = Reading::NotMeasured(unfinished);
+        Reading meanFct = Reading::NotMeasured(unfinished);
+        Reading finish = Reading::NotMeasured(unfinished);
+        Reading smallMean = Reading::NotMeasured(unfinished);
+        Reading smallMax = Reading::NotMeasured(unfinished);
+        if (complete)
+        {
+            double sumSize = 0;
+            double sumFct = 0;
+            double maxFct = 0;
+            for (uint32_t i = 0; i < 20; ++i)
+            {
+                sumSize += static_cast<double>(sizes[i]);
+                sumFct += fcts[i];
+                maxFct = std::max(maxFct, fcts[i]);
+            }
+            double sSum = 0;
+            double sMax = 0;
+            for (uint32_t i = 3; i < 20; ++i)
+            {
+                sSum += fcts[i];
+                sMax = std::max(sMax, fcts[i]);
+            }
+            meanRate = Reading::Of(sumSize * 8 / sumFct / 1e9);
+            meanFct = Reading::Of(sumFct / 20 * 1e3);
+            finish = Reading::Of(maxFct * 1e3);
+            smallMean = Reading::Of(sSum / 17 * 1e3);
+            smallMax = Reading::Of(sMax * 1e3);
+        }
+        // A number with 3 decimals, or "not measured" (its reason printed below the table).
+        auto cell = [](const Reading& r)
+        {
+            char buf[64];
+            if (r.IsMeasured())
+            {
+                std::snprintf(buf, sizeof buf, "%.3f", *r.value);
+            }
+            else
+            {
+                std::snprintf(buf, sizeof buf, "%s", "-");
+            }
+            return std::string(buf);
         };
         char line[512];
         std::cout << "cc " << cc << ", sizes x " << scale << ", link delay "
                   << linkDelay.As(Time::US) << ", " << rtts.size() << " per-RTT samples, " << pauses
                   << " PAUSE frames\n";
         std::printf("%-22s %10s %10s\n", "", "this run", "thesis");
-        std::snprintf(line,
-                      sizeof line,
-                      "%-22s %10.3f %10s\n",
-                      "mean RTT (us)",
-                      rtts.empty() ? 0.0 : mean / static_cast<double>(rtts.size()),
-                      "5.03");
-        std::cout << line;
-        std::snprintf(line, sizeof line, "%-22s %10.3f %10s\n", "99th RTT (us)", pct(0.99), "6.28");
-        std::cout << line;
-        std::snprintf(line,
-                      sizeof line,
-                      "%-22s %10.3f %10s\n",
-                      "max RTT (us)",
-                      rtts.empty() ? 0.0 : rtts.back(),
-                      "21.1");
-        std::cout << line;
-        std::snprintf(line,
-                      sizeof line,
-                      "%-22s %10.3f %10s\n",
-                      "mean rate (Gb/s)",
-                      sumSize * 8 / sumFct / 1e9,
-                      "21.2");
-        std::cout << line;
-        std::snprintf(
-            line, sizeof line, "%-22s %10.3f %10s\n", "mean FCT (ms)", sumFct / 20 * 1e3, "11.99");
-        std::cout << line;
-        std::snprintf(
-            line, sizeof line, "%-22s %10.3f %10s\n", "finish time (ms)", maxFct * 1e3, "53.76");
-        std::cout << line;
-        double smallSum = 0;
-        double smallMax = 0;
-        for (uint32_t i = 3; i < 20; ++i)
+        for (const auto& [name, r, thesis] :
+             std::vector<std::tuple<const char*, const Reading*, const char*>>{
+                 {"mean RTT (us)", &meanRtt, "5.03"},
+                 {"99th RTT (us)", &p99Rtt, "6.28"},
+                 {"max RTT (us)", &maxRtt, "21.1"},
+                 {"mean rate (Gb/s)", &meanRate, "21.2"},
+                 {"mean FCT (ms)", &meanFct, "11.99"},
+                 {"finish time (ms)", &finish, "53.76"}})
         {
-            smallSum += fcts[i];
-            smallMax = std::max(smallMax, fcts[i]);
+            std::snprintf(line, sizeof line, "%-22s %10s %10s\n", name, cell(*r).c_str(), thesis);
+            std::cout << line;
         }
-        std::snprintf(line,
-                      sizeof line,
-                      "FCT (ms): flows 0-2 %.3f %.3f %.3f; flows 3-19 mean %.3f, max %.3f\n",
-                      fcts[0] * 1e3,
-                      fcts[1] * 1e3,
-                      fcts[2] * 1e3,
-                      smallSum / 17 * 1e3,
-                      smallMax * 1e3);
-        std::cout << line << gainText.str();
+        std::cout << "FCT (ms): flows 0-2 " << cell(fct[0]) << " " << cell(fct[1]) << " "
+                  << cell(fct[2]) << "; flows 3-19 mean " << cell(smallMean) << ", max "
+                  << cell(smallMax) << "\n"
+                  << gainText.str();
+        if (rtts.empty())
+        {
+            std::cout << "RTT readings not measured: " << noSample << "\n";
+        }
+        if (!complete)
+        {
+            std::cout << "FCT readings not measured: " << unfinished << "\n";
+        }
         if (trace)
         {
-            trace->Commit(); // throws naming the file if it could not be written
+            trace->Commit(); // throws naming the file and the reason if it could not be written
             std::cout << "per-RTT samples in " << rttTrace << "\n";
         }
         if (!outdir.empty())
         {
+            // A reading that was not measured is null, its reason in "not_measured".
             std::ostringstream json;
-            json.precision(12);
-            json << "{\n  \"cc\": " << JsonString(cc) << ",\n  \"scale\": " << scale
-                 << ",\n  \"samples\": " << rtts.size() << ",\n  \"pause_frames\": " << pauses
-                 << ",\n  \"mean_rtt_us\": "
-                 << (rtts.empty() ? 0.0 : mean / static_cast<double>(rtts.size()))
-                 << ",\n  \"p99_rtt_us\": " << pct(0.99)
-                 << ",\n  \"max_rtt_us\": " << (rtts.empty() ? 0.0 : rtts.back())
-                 << ",\n  \"mean_rate_gbps\": " << sumSize * 8 / sumFct / 1e9
-                 << ",\n  \"mean_fct_ms\": " << sumFct / 20 * 1e3
-                 << ",\n  \"finish_time_ms\": " << maxFct * 1e3 << ",\n  \"fct_ms\": [";
+            json << "{\n  \"cc\": " << JsonString(cc) << ",\n  \"scale\": " << FormatNumber(scale)
+                 << ",\n  \"complete\": " << (complete ? "true" : "false")
+                 << ",\n  \"flows_completed\": " << done << ",\n  \"samples\": " << rtts.size()
+                 << ",\n  \"pause_frames\": " << pauses
+                 << ",\n  \"mean_rtt_us\": " << meanRtt.ToJson(12)
+                 << ",\n  \"p99_rtt_us\": " << p99Rtt.ToJson(12)
+                 << ",\n  \"max_rtt_us\": " << maxRtt.ToJson(12)
+                 << ",\n  \"mean_rate_gbps\": " << meanRate.ToJson(12)
+                 << ",\n  \"mean_fct_ms\": " << meanFct.ToJson(12)
+                 << ",\n  \"finish_time_ms\": " << finish.ToJson(12) << ",\n  \"fct_ms\": [";
             for (uint32_t i = 0; i < 20; ++i)
             {
-                json << (i ? ", " : "") << fcts[i] * 1e3;
+                json << (i ? ", " : "") << fct[i].ToJson(12);
             }
-            json << "]\n}\n";
+            json << "],\n  \"not_measured\": {";
+            bool first = true;
+            for (const auto& [key, r] :
+                 std::vector<std::pair<const char*, const Reading*>>{{"mean_rtt_us", &meanRtt},
+                                                                     {"p99_rtt_us", &p99Rtt},
+                                                                     {"max_rtt_us", &maxRtt},
+                                                                     {"mean_rate_gbps", &meanRate},
+                                                                     {"mean_fct_ms", &meanFct},
+                                                                     {"finish_time_ms", &finish}})
+            {
+                if (!r->IsMeasured())
+                {
+                    json << (first ? "" : ", ") << "\"" << key << "\": " << JsonString(r->reason);
+                    first = false;
+                }
+            }
+            json << "}\n}\n";
             frame.WriteRunJson(outdir, "  \"cc\": " + JsonString(cc));
             WriteTextFile(outdir + "/summary.json", json.str()); // last: the run is complete
             std::cout << "results in " << outdir << "\n";

@@ -155,9 +155,12 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
         }
         if (m_hostLoad > 1)
         {
-            throw std::invalid_argument("load " + FormatNumber(config.load) + " (" + config.loadType
-                                        + ") needs a host-link load of " + FormatNumber(m_hostLoad)
-                                        + " > 1");
+            // (a core load of perHost fills the host links)
+            throw std::invalid_argument(
+                "--load: got '" + FormatNumber(config.load) + "', expected at most "
+                + FormatNumber(config.loadType == "core" ? perHost : 1.0)
+                + " with --loadType=" + config.loadType + ": it needs a host-link load of "
+                + FormatNumber(m_hostLoad) + " > 1 on this fabric");
         }
     }
 
@@ -286,7 +289,7 @@ DconLargeScale::Write(const std::string& dir,
     {
         const auto& c = m_config;
         AtomicOutputFile file(fs::path(dir) / "run.json");
-        std::ofstream& out = file.Stream();
+        std::ostream& out = file.Stream();
         out.unsetf(std::ios::floatfield);
         out << std::setprecision(12);
         // (with a flow file the generator's settings are not applied: null)
@@ -322,9 +325,13 @@ DconLargeScale::Write(const std::string& dir,
             << ",\n  \"qcnm_fanout_mode\": " << JsonString(c.sw.qcnmFanOutMode)
             << ",\n  \"qcnm_fraction\": " << c.sw.qcnmFraction
             << ",\n  \"qcnm_bytes\": " << m_qcnm.GetValue()
-            << ",\n  \"cnm_window_rtts\": " << c.cnmWindowRtts
-            << ",\n  \"incast_share\": " << generated(FormatNumber(c.incastShare))
-            << ",\n  \"dcqcn_preset\": " << JsonString(c.dcqcnPreset) << ",\n  \"attributes\": [";
+            << ",\n  \"cnm_window_rtts\": " << c.cnmWindowRtts << ",\n  \"incast_share\": "
+            << generated(FormatNumber(c.incastShare))
+            // (null when the algorithm has no such parameter set: none was applied)
+            << ",\n  \"dcqcn_preset\": "
+            << (ParameterSetFor(c.cc, c.dcqcnPreset).empty() ? std::string("null")
+                                                             : JsonString(c.dcqcnPreset))
+            << ",\n  \"attributes\": [";
         for (std::size_t i = 0; i < c.attributeArgs.size(); ++i)
         {
             out << (i ? ", " : "") << JsonString(c.attributeArgs[i]);

@@ -710,7 +710,7 @@ DconRecorder::WriteCnmCsv(const std::string& path,
                           const std::function<std::string(uint32_t)>& name) const
 {
     AtomicOutputFile file(path);
-    std::ofstream& out = file.Stream();
+    std::ostream& out = file.Stream();
     out << "time_s,switch,port,flow_id,src,dst,sport,n,capacity_gbps,target_gbps,received_s,"
            "rate_before_gbps,applied\n";
     auto host = [this, &name](uint32_t addr)
@@ -763,9 +763,10 @@ DconRecorder::WriteSummary(std::ostream& out, const NodeNames& name) const
         }
     }
     const double congested = total[1] + total[2] + total[3];
+    // Shares of no time at or above Q_ECN are not measured: null.
     auto share = [congested](double x)
     {
-        return congested > 0 ? x / congested : 0.0;
+        return congested > 0 ? Reading::Of(x / congested) : Reading::NotMeasured("no time");
     };
     out << "  \"dcon_queues\": {\"arrivals\": " << c.arrivals
         << ", \"arrivals_qcnm_at_qecn\": " << c.atFloor
@@ -775,8 +776,9 @@ DconRecorder::WriteSummary(std::ostream& out, const NodeNames& name) const
         << ", \"reports_rate_limited\": " << c.rateLimited << ",\n";
     out << "    \"queue_seconds\": {\"below_qecn\": " << total[0] << ", \"marking\": " << total[1]
         << ", \"latched\": " << total[2] << ", \"burst\": " << total[3] << "},\n";
-    out << "    \"shares_above_qecn\": {\"marking\": " << share(total[1])
-        << ", \"latched\": " << share(total[2]) << ", \"burst\": " << share(total[3]) << "},\n";
+    out << "    \"shares_above_qecn\": {\"marking\": " << share(total[1]).Json()
+        << ", \"latched\": " << share(total[2]).Json() << ", \"burst\": " << share(total[3]).Json()
+        << "},\n";
     out << "    \"per_queue\": [";
     bool first = true;
     for (const QueueTimes& q : times)

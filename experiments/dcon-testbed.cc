@@ -51,16 +51,53 @@ namespace
 /// The most samples per queue or flow a run may take (sampleInterval against stopTime).
 constexpr double MAX_SAMPLES = 1e7;
 
-/// A fact that holds when value relation threshold.
+/// A fact that holds when value relation threshold; not judged when either was not measured.
 DconTestbedFact
-Compare(const std::string& name, double value, const std::string& relation, double threshold)
+Compare(const std::string& name,
+        const Reading& value,
+        const std::string& relation,
+        const Reading& threshold)
 {
-    bool holds = relation == "<"    ? value < threshold
-                 : relation == ">"  ? value > threshold
-                 : relation == ">=" ? value >= threshold
-                 : relation == "==" ? value == threshold
-                                    : throw std::logic_error("unknown relation " + relation);
-    return {name, holds, value, relation, threshold};
+    DconTestbedFact f{name, false, value, relation, threshold, true, ""};
+    if (!value.IsMeasured() || !threshold.IsMeasured())
+    {
+        f.judged = false;
+        f.reason = !value.IsMeasured() ? value.reason : threshold.reason;
+        return f;
+    }
+    const double v = *value.value;
+    const double t = *threshold.value;
+    f.holds = relation == "<"    ? v < t
+              : relation == ">"  ? v > t
+              : relation == ">=" ? v >= t
+              : relation == "==" ? v == t
+                                 : throw std::logic_error("unknown relation " + relation);
+    return f;
+}
+
+/// A count (always measured) as a reading.
+Reading
+Count(uint64_t n)
+{
+    return Reading::Of(static_cast<double>(n));
+}
+
+/// Half of a reading (not measured if it was not).
+Reading
+Half(const Reading& r)
+{
+    return r.IsMeasured() ? Reading::Of(0.5 * *r.value) : r;
+}
+
+/// A reading with the name of what it reads, in a reason: "f0 before the burst: ...".
+Reading
+Named(const std::string& what, Reading r)
+{
+    if (!r.IsMeasured())
+    {
+        r.reason = what + " not measured: " + r.reason;
+    }
+    return r;
 }
 } // namespace
 
@@ -83,7 +120,10 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
     }
     if (config.stopTime <= config.burstStart)
     {
-        throw std::invalid_argument("testbed: stop time must be after the burst start");
+        throw std::invalid_argument("--stopTime (" + FormatTime(config.stopTime)
+                                    + ") must be after --burstStart ("
+                                    + FormatTime(config.burstStart)
+                                    + "): give a later --stopTime or an earlier --burstStart");
     }
     if (config.burstInterval.IsStrictlyNegative())
     {
@@ -94,12 +134,17 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
         throw std::invalid_argument("testbed: sampleInterval must be > 0, got "
                                     + FormatTime(config.sampleInterval));
     }
-    if (config.stopTime.GetSeconds() / config.sampleInterval.GetSeconds() > MAX_SAMPLES)
+    // (at most MAX_SAMPLES intervals until the stop: the interval at least stop / MAX_SAMPLES,
+    // rounded up to a time step)
+    const auto maxSamples = static_cast<int64_t>(MAX_SAMPLES);
+    const Time leastInterval
+        = TimeStep((config.stopTime.GetTimeStep() + maxSamples - 1) / maxSamples);
+    if (config.sampleInterval < leastInterval)
     {
         throw std::invalid_argument(
-            "testbed: sampleInterval " + FormatTime(config.sampleInterval) + " gives more than "
-            + std::to_string(static_cast<uint64_t>(MAX_SAMPLES))
-            + " samples of each queue and flow until the stop time " + FormatTime(config.stopTime));
+            "--sampleInterval (" + FormatTime(config.sampleInterval) + ") gives more than "
+            + std::to_string(maxSamples) + " samples of each queue and flow until --stopTime ("
+            + FormatTime(config.stopTime) + "): give at least " + FormatTime(leastInterval));
     }
     // The last burst flow's start, computed where it cannot wrap.
     const long double lastBurst
@@ -210,29 +255,44 @@ DconTestbed::GetFabric() const
     return m_fabric;
 }
 
-double
+Reading
 DconTestbed::AverageThroughput(uint32_t flowId, Time from, Time to) const
 {
-    return m_monitor->GetAverageThroughput(flowId, from, to);
+    return m_monitor->MeasureThroughput(flowId, from, to);
 }
 
 std::vector<DconTestbedFact>
 DconTestbedFacts::CongestionSpreadingFacts() const
 {
-    return {Compare("L2 pauses S1", pausesL2S1, ">", 0),
-            Compare("S1 pauses L0", pausesS1L0, ">", 0),
-            Compare("S1 pauses L1", pausesS1L1, ">", 0),
-            Compare("f0 collapses during the burst", f0During, "<", 0.5 * f0Before),
-            Compare("f1 collapses during the burst", f1During, "<", 0.5 * f1Before),
-            Compare("f0 recovers after the burst", f0After, ">", 0.5 * f0Before)};
+    return {Compare("L2 pauses S1", Count(pausesL2S1), ">", Reading::Of(0)),
+            Compare("S1 pauses L0", Count(pausesS1L0), ">", Reading::Of(0)),
+            Compare("S1 pauses L1", Count(pausesS1L1), ">", Reading::Of(0)),
+            Compare("f0 collapses during the burst",
+                    Named("f0 during the burst", f0During),
+                    "<",
+                    Half(Named("f0 before the burst", f0Before))),
+            Compare("f1 collapses during the burst",
+                    Named("f1 during the burst", f1During),
+                    "<",
+                    Half(Named("f1 before the burst", f1Before))),
+            Compare("f0 recovers after the burst",
+                    Named("f0 after the burst", f0After),
+                    ">",
+                    Half(Named("f0 before the burst", f0Before)))};
 }
 
 std::vector<DconTestbedFact>
 DconTestbedFacts::DirectNotificationFacts() const
 {
-    return {Compare("L2 never pauses S1", pausesL2S1, "==", 0),
-            Compare("f1 is throttled during the burst", f1During, "<", 0.5 * f1Before),
-            Compare("f0 keeps half its rate during the burst", f0During, ">=", 0.5 * f0Before)};
+    return {Compare("L2 never pauses S1", Count(pausesL2S1), "==", Reading::Of(0)),
+            Compare("f1 is throttled during the burst",
+                    Named("f1 during the burst", f1During),
+                    "<",
+                    Half(Named("f1 before the burst", f1Before))),
+            Compare("f0 keeps half its rate during the burst",
+                    Named("f0 during the burst", f0During),
+                    ">=",
+                    Half(Named("f0 before the burst", f0Before)))};
 }
 
 std::vector<DconTestbedFact>
@@ -261,6 +321,26 @@ DconTestbedFacts::ShowsPaperFacts(const std::string& cc) const
         }
     }
     return true;
+}
+
+std::string
+DconTestbedFacts::Verdict(const std::string& cc) const
+{
+    const std::vector<DconTestbedFact> facts = ExpectedFacts(cc);
+    if (facts.empty())
+    {
+        return "none";
+    }
+    bool judged = true;
+    for (const auto& f : facts)
+    {
+        if (f.judged && !f.holds)
+        {
+            return "FAIL";
+        }
+        judged = judged && f.judged;
+    }
+    return judged ? "PASS" : "NOT JUDGED";
 }
 
 DconTestbedFacts
@@ -292,13 +372,31 @@ DconTestbed::GetFacts() const
         end = m_config.stopTime;
     }
     f.burstEnd = end;
-    Time before = start - MilliSeconds(2);
-    Time lastWindow = m_config.stopTime - MilliSeconds(3);
-    f.f0Before = AverageThroughput(0, before, start);
-    f.f0During = AverageThroughput(0, start, end);
-    f.f0After = AverageThroughput(0, lastWindow, m_config.stopTime);
-    f.f1Before = AverageThroughput(1, before, start);
-    f.f1During = AverageThroughput(1, start, end);
+    f.burst = done.size() > 2; // (flows 0 and 1 are f0 and f1)
+    // The windows (DconTestbed::GetFacts): before, during and after the burst.
+    const Time zero = Time(0);
+    const Time before = std::max(zero, start - MilliSeconds(2));
+    const Time after = std::max({zero, m_config.stopTime - MilliSeconds(3), end});
+    auto read = [this](uint32_t flow, Time from, Time to, const std::string& what, bool burst)
+    {
+        Reading r = AverageThroughput(flow, from, to);
+        if (!r.IsMeasured() && from == to)
+        {
+            // Name the cause of an empty window in the user's terms.
+            r.reason = burst && m_config.burstFlowsPerHost == 0
+                           ? "there is no burst (--burstFlowsPerHost=0)"
+                       : burst ? "the burst has no duration"
+                       : what == "before the burst"
+                           ? "the burst starts at " + FormatTime(from) + ": no time before it"
+                           : "the burst lasts to the end of the run (" + FormatTime(to) + ")";
+        }
+        return r;
+    };
+    f.f0Before = read(0, before, start, "before the burst", false);
+    f.f0During = read(0, start, end, "during the burst", true);
+    f.f0After = read(0, after, m_config.stopTime, "after the burst", false);
+    f.f1Before = read(1, before, start, "before the burst", false);
+    f.f1During = read(1, start, end, "during the burst", true);
     if (Ptr<CongestionSpreading> cs = m_monitor->GetCongestionSpreading())
     {
         cs->Finish();
@@ -339,15 +437,48 @@ void
 DconTestbedFacts::WriteJson(const std::string& path, const std::string& cc) const
 {
     AtomicOutputFile file(path);
-    std::ofstream& out = file.Stream();
+    std::ostream& out = file.Stream();
     out << std::setprecision(6);
+    const std::vector<std::pair<const char*, const Reading*>> readings{
+        {"f0_before_gbps", &f0Before},
+        {"f0_during_gbps", &f0During},
+        {"f0_end_gbps", &f0After},
+        {"f1_before_gbps", &f1Before},
+        {"f1_during_gbps", &f1During}};
     out << "{\n  \"pauses_l2_s1\": " << pausesL2S1 << ",\n  \"pauses_s1_l0\": " << pausesS1L0
-        << ",\n  \"pauses_s1_l1\": " << pausesS1L1 << ",\n  \"f0_before_gbps\": " << f0Before
-        << ",\n  \"f0_during_gbps\": " << f0During << ",\n  \"f0_end_gbps\": " << f0After
-        << ",\n  \"f1_before_gbps\": " << f1Before << ",\n  \"f1_during_gbps\": " << f1During
-        << ",\n  \"burst_end_s\": " << burstEnd.GetSeconds() << ",\n  \"cnms_f0\": " << cnmsF0
-        << ",\n  \"cnms_f1\": " << cnmsF1 << ",\n  \"cnms_f1_applied\": " << cnmsAppliedF1
-        << ",\n  \"cnms_burst\": " << cnmsBurst;
+        << ",\n  \"pauses_s1_l1\": " << pausesS1L1;
+    for (const auto& [key, r] : readings)
+    {
+        out << ",\n  \"" << key << "\": " << r->Json();
+    }
+    // The readings that were not measured, with the reason (null above).
+    out << ",\n  \"not_measured\": {";
+    bool firstReason = true;
+    for (const auto& [key, r] : readings)
+    {
+        if (!r->IsMeasured())
+        {
+            out << (firstReason ? "" : ", ") << "\"" << key << "\": " << JsonString(r->reason);
+            firstReason = false;
+        }
+    }
+    if (!burst)
+    {
+        out << (firstReason ? "" : ", ")
+            << "\"burst_end_s\": " << JsonString("there is no burst (--burstFlowsPerHost=0)");
+    }
+    out << "}";
+    out << ",\n  \"burst_end_s\": ";
+    if (burst)
+    {
+        out << burstEnd.GetSeconds();
+    }
+    else
+    {
+        out << "null";
+    }
+    out << ",\n  \"cnms_f0\": " << cnmsF0 << ",\n  \"cnms_f1\": " << cnmsF1
+        << ",\n  \"cnms_f1_applied\": " << cnmsAppliedF1 << ",\n  \"cnms_burst\": " << cnmsBurst;
     if (f0VictimS >= 0)
     {
         out << ",\n  \"f0_victim_s\": " << f0VictimS << ",\n  \"f0_culprit_s\": " << f0CulpritS
@@ -363,19 +494,25 @@ DconTestbedFacts::WriteJson(const std::string& path, const std::string& cc) cons
     {
         for (const auto& fact : facts)
         {
+            // "holds": null when the fact is not judged (a reading it compares was not
+            // measured), with the reason.
             out << (first ? "\n" : ",\n") << "    {\"figure\": \"" << figure << "\", \"fact\": \""
-                << fact.name << "\", \"holds\": " << (fact.holds ? "true" : "false")
+                << fact.name << "\", \"holds\": "
+                << (!fact.judged ? "null"
+                    : fact.holds ? "true"
+                                 : "false")
                 << ", \"expected\": " << (expected ? "true" : "false")
-                << ", \"value\": " << fact.value << ", \"relation\": \"" << fact.relation
-                << "\", \"threshold\": " << fact.threshold << "}";
+                << ", \"value\": " << fact.value.Json() << ", \"relation\": \"" << fact.relation
+                << "\", \"threshold\": " << fact.threshold.Json();
+            if (!fact.judged)
+            {
+                out << ", \"not_judged\": " << JsonString(fact.reason);
+            }
+            out << "}";
             first = false;
         }
     }
-    out << "\n  ],\n  \"verdict\": \""
-        << (ExpectedFacts(cc).empty() ? "none"
-            : ShowsPaperFacts(cc)     ? "PASS"
-                                      : "FAIL")
-        << "\"\n}\n";
+    out << "\n  ],\n  \"verdict\": \"" << Verdict(cc) << "\"\n}\n";
     file.Commit();
 }
 

@@ -70,32 +70,40 @@ struct DconTestbedConfig
 
 /**
  * \ingroup dcon-experiments
- * \brief One expected fact of the paper's Fig. 2 or 6 and whether a run shows it.
+ * \brief One expected fact of the paper's Fig. 2 or 6 and whether a run shows it. A fact that
+ * compares a reading that was not measured (an empty window, no sample in it) is not judged:
+ * neither held nor failed.
  */
 struct DconTestbedFact
 {
     std::string name;     //!< what the paper shows, e.g. "L2 pauses S1"
-    bool holds;           //!< whether the run shows it: value relation threshold
-    double value{0};      //!< the reading compared, e.g. f0's Gb/s during the burst
+    bool holds;           //!< whether the run shows it: value relation threshold (false when
+                          //!< not judged)
+    Reading value;        //!< the reading compared, e.g. f0's Gb/s during the burst
     std::string relation; //!< how: "<", ">", ">=" or "=="
-    double threshold{0};  //!< what it is compared with, e.g. half of f0's Gb/s before it
+    Reading threshold;    //!< what it is compared with, e.g. half of f0's Gb/s before it
+    bool judged{true};    //!< false: value or threshold was not measured
+    std::string reason;   //!< why it was not judged (empty when judged)
 };
 
 /**
  * \ingroup dcon-experiments
- * \brief What a testbed run shows, in the terms of the paper's Fig. 2 and 6.
+ * \brief What a testbed run shows, in the terms of the paper's Fig. 2 and 6. The throughput
+ * readings are over windows of the run (DconTestbed::GetFacts) and are "not measured" when
+ * their window is empty or holds no throughput sample.
  */
 struct DconTestbedFacts
 {
     uint64_t pausesL2S1{0}; //!< PAUSE frames L2 sent to S1
     uint64_t pausesS1L0{0}; //!< PAUSE frames S1 sent to L0
     uint64_t pausesS1L1{0}; //!< PAUSE frames S1 sent to L1
-    double f0Before{0};     //!< f0 Gb/s in the 2 ms before the burst
-    double f0During{0};     //!< f0 Gb/s during the burst (its start to its last flow's end)
-    double f0After{0};      //!< f0 Gb/s in the last 3 ms of the run
-    double f1Before{0};     //!< f1 Gb/s in the 2 ms before the burst
-    double f1During{0};     //!< f1 Gb/s during the burst
+    Reading f0Before;       //!< f0 Gb/s in the 2 ms before the burst (from t = 0 at the earliest)
+    Reading f0During;       //!< f0 Gb/s during the burst (its start to its last flow's end)
+    Reading f0After;        //!< f0 Gb/s in the last 3 ms of the run after the burst
+    Reading f1Before;       //!< f1 Gb/s in the 2 ms before the burst
+    Reading f1During;       //!< f1 Gb/s during the burst
     Time burstEnd;          //!< when the last burst flow completed (the stop time if one did not)
+    bool burst{true};       //!< the run has burst flows (false: burstEnd is not measured)
     uint64_t cnmsF0{0};     //!< CNMs sent to f0's sender for f0 (DCON queues; 0 otherwise)
     uint64_t cnmsF1{0};     //!< CNMs sent for f1
     uint64_t cnmsBurst{0};  //!< CNMs sent for burst flows
@@ -147,9 +155,18 @@ struct DconTestbedFacts
     /**
      * \brief Whether every fact of ExpectedFacts(cc) holds.
      * \param cc the congestion control
-     * \return true if all hold (or there are none)
+     * \return true if all hold (or there are none); false if one fails or is not judged
      */
     bool ShowsPaperFacts(const std::string& cc) const;
+
+    /**
+     * \brief The verdict over ExpectedFacts(cc): "PASS" (every fact holds), "FAIL" (one
+     * fails), "NOT JUDGED" (none fails, but one depends on a reading that was not measured),
+     * "none" (the paper shows no testbed run of \p cc).
+     * \param cc the congestion control
+     * \return the verdict
+     */
+    std::string Verdict(const std::string& cc) const;
 };
 
 /**
@@ -201,17 +218,21 @@ public:
     Ptr<RdmaFabric> GetFabric() const;
 
     /**
-     * \brief Average throughput of a flow over [from, to) from the samples.
+     * \brief Average throughput of a flow over [from, to) from the samples
+     * (FabricMonitor::MeasureThroughput).
      * \param flowId flow (0 = f0, 1 = f1)
      * \param from start
      * \param to end
-     * \return Gb/s
+     * \return Gb/s, or not measured (an empty window, no sample in it)
      */
-    double AverageThroughput(uint32_t flowId, Time from, Time to) const;
+    Reading AverageThroughput(uint32_t flowId, Time from, Time to) const;
 
     /**
-     * \brief The facts of the run (after Run()). The burst window is [burstStart, burstStart +
-     * burstFlowsPerHost x burstInterval).
+     * \brief The facts of the run (after Run()). The windows: before the burst [burstStart - 2
+     * ms, burstStart) (from 0 at the earliest), during it [burstStart, the last burst flow's
+     * completion or the stop time), after it the last 3 ms of the run that follow the burst; a
+     * window that is empty (no burst, a burst at 0, a burst that lasts to the stop time) or
+     * holds no throughput sample gives a reading that is not measured, with the reason.
      * \return the facts
      */
     DconTestbedFacts GetFacts() const;

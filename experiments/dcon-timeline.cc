@@ -393,7 +393,7 @@ DconTimeline::WriteFiles(const std::string& dir, const NodeNames& /* name */) co
 {
     {
         AtomicOutputFile file((std::filesystem::path(dir) / "dcon-timeline.csv").string());
-        std::ofstream& out = file.Stream();
+        std::ostream& out = file.Stream();
         out << "time_s,tier,queues,bytes,max_queue_bytes,queues_below,queues_marking,"
                "queues_latched,queues_burst,queue_s_marking,queue_s_latched,queue_s_burst,"
                "arrivals,arrivals_qcnm_at_qecn,ecn_marks,unmarked_above_qecn,latched_arrivals,"
@@ -426,7 +426,7 @@ DconTimeline::WriteFiles(const std::string& dir, const NodeNames& /* name */) co
         file.Commit();
     }
     AtomicOutputFile file((std::filesystem::path(dir) / "dcon-senders.csv").string());
-    std::ofstream& out = file.Stream();
+    std::ostream& out = file.Stream();
     out << "time_s,active_flows,mean_rate_gbps,mean_target_gbps,flows_at_line,flows_below_tenth,"
            "cnps_received,cnps_marked,cnms_received,cnms_applied\n";
     for (const Row& r : m_rows)

@@ -22,9 +22,8 @@ ParallelOptions::AddTo(ProgramFrame& frame, const std::string& hostsWith, bool m
     }
     frame.AddUnsigned("writePartition",
                       "Print the default partition for this many ranks ('node rank' lines, the "
-                      "--partition format) and exit",
-                      writePartition,
-                      uint32_t(1));
+                      "--partition format) and exit (0: do not print it, run)",
+                      writePartition);
     frame.AddFlag("nodeWork",
                   "With --outdir, in a sequential run: also write "
                   "OUTDIR/node-work-{nodes,links}.csv, the frames of every node and link (input "

@@ -22,7 +22,7 @@ class ProgramFrame;
 struct ParallelOptions
 {
     std::string partitionFile;  //!< --partition: "node rank" lines (empty: the default)
-    uint32_t writePartition{0}; //!< --writePartition: print the default for this many ranks
+    uint32_t writePartition{0}; //!< --writePartition: print the default for this many ranks (0: no)
     bool nodeWork{false};       //!< --nodeWork: write OUTDIR/node-work-{nodes,links}.csv
 
     /**

@@ -7,6 +7,7 @@
 #include "ns3/atomic-output-file.h"
 #include "ns3/attribute-text.h"
 #include "ns3/config.h"
+#include "ns3/fabric-monitor.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
 #include "ns3/output-files.h"
@@ -14,6 +15,7 @@
 #include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
 
 #if __has_include("ns3/version-defines.h")
 #include "ns3/version-defines.h"
@@ -22,6 +24,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <new>
 #include <sstream>
@@ -101,6 +104,10 @@ ProgramFrame::ProgramFrame(const std::string& program, const std::string& file)
     : m_program(program)
     , m_cmd(file)
 {
+    AddFlag("dryRun",
+            "Check the command line and the inputs, build the run and stop before it starts: "
+            "nothing is simulated or written (ReadyToRun)",
+            m_dryRun);
 }
 
 void
@@ -152,12 +159,14 @@ ProgramFrame::AddString(const std::string& name,
                         std::string& value,
                         bool allowEmpty)
 {
+    // An option whose default is empty accepts the empty value: its own default.
+    const bool emptyOk = allowEmpty || value.empty();
     Add(
         name,
         help,
-        [&value, name, allowEmpty](const std::string& text)
+        [&value, name, emptyOk](const std::string& text)
         {
-            if (text.empty() && !allowEmpty)
+            if (text.empty() && !emptyOk)
             {
                 throw std::invalid_argument("--" + name + ": got an empty value");
             }
@@ -530,6 +539,13 @@ ProgramFrame::CheckGlobal(const std::string& name, const std::string& value) con
                                           "ns3::CalendarScheduler, ns3::PriorityQueueScheduler, "
                                           "ns3::BucketScheduler)");
         }
+        if (tid.GetName() == "ns3::RemoteFirstScheduler")
+        {
+            throw std::invalid_argument(
+                what + ": got " + QuoteText(value)
+                + ", expected another event scheduler: ns3::RemoteFirstScheduler is the queue a "
+                  "parallel run under the null-message engine puts around the one given here");
+        }
         return;
     }
     ReadValueText(FindGlobal(name)->GetChecker(), value, what);
@@ -730,11 +746,62 @@ ProgramFrame::CheckUse(const std::vector<TypeId>& created, const std::string& ru
     }
 }
 
+std::vector<std::string>
+ProgramFrame::GetProgramOutputKinds()
+{
+    // The monitor's files (and its extensions'), then what the programs write themselves:
+    // run.json (all six), summary.json (dcon-rttpid-incast and dcon-floor-bench too),
+    // parallel.json (parallel runs), facts.json and the pcap files (dcon-testbed), flows.txt
+    // (dcon-large-scale, dcon-bench), the CSV files of dcon-ibcc-share.
+    std::vector<std::string> kinds = FabricMonitor::GetOutputKinds();
+    for (const char* k : {"run.json",
+                          "summary.json",
+                          "parallel.json",
+                          "facts.json",
+                          "testbed-*.pcap",
+                          "flows.txt",
+                          "ibcc-ratio.csv",
+                          "ibcc-tenant.csv",
+                          "ibcc-tenant-series.csv"})
+    {
+        if (std::find(kinds.begin(), kinds.end(), k) == kinds.end())
+        {
+            kinds.emplace_back(k);
+        }
+    }
+    return kinds;
+}
+
 void
 ProgramFrame::PrepareOutputFolder(const std::string& dir,
                                   const std::vector<std::string>& kinds) const
 {
-    OutputFolderReport r = PrepareOutputFolderFor(dir, kinds);
+    std::vector<std::string> all = GetProgramOutputKinds();
+    for (const std::string& k : kinds)
+    {
+        if (std::find(all.begin(), all.end(), k) == all.end())
+        {
+            all.push_back(k);
+        }
+    }
+    // An input of this run among the files to remove would be lost before it is read.
+    std::error_code ec;
+    for (const std::string& path : FindOutputFiles(dir, all))
+    {
+        for (const auto& [name, value] : m_given)
+        {
+            if (!value.empty() && std::filesystem::is_regular_file(value, ec)
+                && std::filesystem::equivalent(value, path, ec))
+            {
+                throw std::invalid_argument(
+                    "--" + name + ": " + QuoteText(value) + " is in the output folder "
+                    + QuoteText(dir) + ", where " + m_program
+                    + " first removes the files its runs and those of dcon's other programs "
+                      "write: copy it elsewhere or choose another --outdir");
+            }
+        }
+    }
+    OutputFolderReport r = PrepareOutputFolderFor(dir, all, m_dryRun);
     auto list = [](const std::vector<std::string>& names)
     {
         std::string out;
@@ -746,17 +813,41 @@ ProgramFrame::PrepareOutputFolder(const std::string& dir,
     };
     if (!r.removed.empty())
     {
-        std::cout << m_program << ": removed " << r.removed.size()
-                  << " file(s) of an earlier run from " << dir << ": " << list(r.removed)
-                  << std::endl;
+        std::cout << m_program << ": " << (m_dryRun ? "would remove " : "removed ")
+                  << r.removed.size() << " file(s) of an earlier run from " << dir << ": "
+                  << list(r.removed) << std::endl;
     }
     if (!r.foreign.empty())
     {
         std::cout << m_program << ": " << dir << " also holds " << r.foreign.size() << " entr"
                   << (r.foreign.size() == 1 ? "y" : "ies")
-                  << " this program does not write (left as they are): " << list(r.foreign)
+                  << " no program of dcon writes (left as they are): " << list(r.foreign)
                   << std::endl;
     }
+}
+
+void
+ProgramFrame::ReadyToRun(const std::string& what) const
+{
+    if (!m_dryRun)
+    {
+        return;
+    }
+    if (ParallelRun::IsRoot())
+    {
+        std::cout << m_program << ": dry run: the command line and the inputs are accepted"
+                  << (what.empty() ? "" : "; it would run " + what)
+                  << "; nothing was simulated or written" << std::endl;
+    }
+    Simulator::Destroy();
+    ParallelRun::Finish();
+    std::exit(0);
+}
+
+bool
+ProgramFrame::IsDryRun() const
+{
+    return m_dryRun;
 }
 
 std::string

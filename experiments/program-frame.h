@@ -56,7 +56,12 @@ namespace ns3
  * - CheckUse refuses options and attributes that the run does not use (an option of the RED
  *   queue with --cc=dcon, an attribute of HPCC with --cc=dcqcn), naming the algorithms that use
  *   them;
- * - PrepareOutputFolder and WriteRunJson make the output folder and the run's record.
+ * - an option accepts its own default, as --help shows it (an empty default, shown as none:
+ *   the empty value); it is refused only where the option does not apply to the run;
+ * - PrepareOutputFolder and WriteRunJson make the output folder and the run's record;
+ * - --dryRun (every program has it) stops the program at ReadyToRun, called just before the
+ *   simulation starts, once everything that can refuse the run has been checked: it runs
+ *   nothing and writes nothing.
  *
  * The help (--help, --PrintAttributes=..., ...) is ns-3's. Errors are std::invalid_argument;
  * the program's main prints them as "error: ..." (ParallelRun::Fail).
@@ -81,7 +86,7 @@ public:
 
     /**
      * \brief Add a text option, read whole (spaces included); an empty value is allowed only if
-     * \p allowEmpty.
+     * \p allowEmpty or if it is the option's default (the variable's value when added).
      * \param name the option name
      * \param help its help text
      * \param value the variable
@@ -306,14 +311,42 @@ public:
 
     /**
      * \brief Make the output folder ready before the run: create it, check that it is a folder
-     * and writable, and remove the files of an earlier run that this program writes (\p kinds,
-     * e.g. "flows.csv", "node-work-*.csv", "*.pcap"; "*.part" files of an interrupted write
-     * too), printing which (to std::cout). Files of other kinds are left, and listed.
-     * \throws std::invalid_argument naming the folder if it is not a folder or not writable
+     * and writable, and remove the files of an earlier run of any of dcon's programs: of the
+     * kinds this program writes (\p kinds, e.g. "flows.csv", "node-work-*.csv", "*.pcap") and
+     * of every kind another of the six programs writes (GetProgramOutputKinds), "*.part" files
+     * of an interrupted write too, printing which (to std::cout), so that no file of another
+     * run is left beside this run's. Files of other kinds are left, and listed. An input file
+     * of this run (a given option's value) that would be removed is refused. With --dryRun
+     * nothing is removed or created: the folder is checked and what would be removed printed.
+     * \throws std::invalid_argument naming the folder if it is not a folder or not writable,
+     * or naming the option whose input file is in the folder among the files to remove
      * \param dir the folder
      * \param kinds the names and patterns (one '*' each) of the files the program writes there
      */
     void PrepareOutputFolder(const std::string& dir, const std::vector<std::string>& kinds) const;
+
+    /**
+     * \brief The names and patterns of every file one of dcon's six programs (dcon-testbed,
+     * dcon-large-scale, dcon-bench, dcon-ibcc-share, dcon-rttpid-incast, dcon-floor-bench)
+     * writes into its output folder: what PrepareOutputFolder removes.
+     * \return e.g. {"flows.csv", ..., "testbed-*.pcap", "ibcc-ratio.csv"}
+     */
+    static std::vector<std::string> GetProgramOutputKinds();
+
+    /**
+     * \brief The run is about to start: every check that can refuse it is done. With --dryRun,
+     * print that the command line and the inputs were accepted (and \p what would run), then
+     * leave the program with exit status 0 (ParallelRun::Finish first). Call it once, just
+     * before the first Simulator::Run, after the output folder is prepared.
+     * \param what what the run would be, for the message (may be empty)
+     */
+    void ReadyToRun(const std::string& what = "") const;
+
+    /**
+     * \brief Whether --dryRun was given.
+     * \return true for a dry run
+     */
+    bool IsDryRun() const;
 
     /**
      * \brief The record of the run as JSON members (no braces): "program", "command_line" (every
@@ -409,6 +442,7 @@ private:
     std::map<std::string, std::string> m_owned;        //!< owned attributes -> how
     std::map<std::string, std::string> m_ownedGlobals; //!< owned global values -> how
     bool m_parallel{false};                            //!< SetParallel
+    bool m_dryRun{false};                              //!< --dryRun
     std::vector<std::string> m_arguments;              //!< the whole command line
     std::vector<std::pair<std::string, std::string>> m_given;   //!< options given (name, value)
     std::vector<std::string> m_attributeArgs;                   //!< attribute arguments

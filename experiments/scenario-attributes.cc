@@ -49,6 +49,104 @@ ParameterSetFor(const std::string& cc, const std::string& set)
     return "";
 }
 
+void
+RefuseUnreadParameterSet(const std::string& option,
+                         const std::string& cc,
+                         const std::string& set,
+                         const std::vector<std::string>& choices,
+                         DataRate lineRate)
+{
+    const RdmaCcEntry entry = RdmaCcRegistry::Lookup(cc);
+    const std::vector<std::string> own = entry.GetParameterSetNames();
+    auto has = [&own](const std::string& s)
+    {
+        return std::find(own.begin(), own.end(), s) != own.end();
+    };
+    if (!has(set))
+    {
+        return; // not applied at all (ProgramFrame::CheckUse refuses the option)
+    }
+    const TypeId tid = RdmaCongestionOps::LookupTypeId(cc);
+    const auto values = entry.GetParameterValues(set, lineRate);
+    ObjectFactory f;
+    f.SetTypeId(tid);
+    for (const auto& [attribute, value] : values)
+    {
+        if (!IsUserAttribute(tid, attribute))
+        {
+            f.Set(attribute, StringValue(value));
+        }
+    }
+    const std::vector<RdmaCongestionOps::UnreadAttribute> unread
+        = f.Create<RdmaCongestionOps>()->GetUnreadAttributes();
+    if (unread.empty())
+    {
+        return;
+    }
+    auto isUnread = [&unread](const std::string& a)
+    {
+        return std::any_of(unread.begin(),
+                           unread.end(),
+                           [&a](const RdmaCongestionOps::UnreadAttribute& u)
+                           {
+                               return u.attribute == a;
+                           });
+    };
+    std::vector<std::pair<std::string, std::string>> read;
+    for (const auto& [attribute, value] : values)
+    {
+        if (!isUnread(attribute) && !IsUserAttribute(tid, attribute))
+        {
+            read.emplace_back(attribute, value);
+        }
+    }
+    std::vector<std::string> alike{set};
+    for (const std::string& other : choices)
+    {
+        if (other == set || !has(other))
+        {
+            continue;
+        }
+        for (const auto& [attribute, value] : read)
+        {
+            bool same = false;
+            for (const auto& [a, v] : entry.GetParameterValues(other, lineRate))
+            {
+                same = same || (a == attribute && v == value);
+            }
+            if (!same)
+            {
+                return; // the choice changes what the algorithm reads
+            }
+        }
+        alike.push_back(other);
+    }
+    if (alike.size() < 2)
+    {
+        return;
+    }
+    auto join = [](const std::vector<std::string>& names)
+    {
+        std::string out;
+        for (std::size_t i = 0; i < names.size(); ++i)
+        {
+            out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+        }
+        return out;
+    };
+    std::vector<std::string> readNames;
+    for (const auto& [attribute, value] : read)
+    {
+        readNames.push_back(attribute);
+    }
+    throw std::invalid_argument(
+        "--" + option + "=" + set + " does not apply: it changes nothing in this run, as "
+        + tid.GetName() + " with " + unread.front().inUse + " reads, of the values the sets "
+        + join(alike) + " give, only " + (readNames.empty() ? "none" : join(readNames))
+        + ", which they give alike (the others are read with "
+        + (unread.front().readers.empty() ? "no mode" : unread.front().readers.front()) + ")");
+}
+
 std::vector<std::string>
 ParameterSetUsers(const std::string& set)
 {

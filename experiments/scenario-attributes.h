@@ -42,6 +42,27 @@ std::string ParameterSetFor(const std::string& cc, const std::string& set);
 
 /**
  * \ingroup dcon-experiments
+ * \brief Refuse a parameter set chosen on the command line that changes nothing in the run: of
+ * the values the algorithm's sets give, the algorithm in its mode (GetUnreadAttributes, with
+ * the set applied) reads only ones that every other set among \p choices gives alike (DCON's
+ * default Sender=Paper with --dcqcnPreset=cx4: the sets differ only in DCQCN's timers, which
+ * Sender=Dcqcn reads). Attributes the user gave are left out (the user's values win).
+ * \throws std::invalid_argument "--OPTION=SET does not apply: ..." naming what the mode reads
+ * and the mode that reads the rest
+ * \param option the option's name, e.g. "dcqcnPreset"
+ * \param cc the congestion control (short or TypeId name)
+ * \param set the set chosen
+ * \param choices the option's values
+ * \param lineRate the hosts' line rate (the sets' values depend on it)
+ */
+void RefuseUnreadParameterSet(const std::string& option,
+                              const std::string& cc,
+                              const std::string& set,
+                              const std::vector<std::string>& choices,
+                              DataRate lineRate);
+
+/**
+ * \ingroup dcon-experiments
  * \brief The algorithms that have a parameter set of a name (for ProgramFrame::SetOptionTypes
  * of an option that chooses it).
  * \param set the set's name, e.g. "paper"

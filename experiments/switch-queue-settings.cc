@@ -16,6 +16,7 @@
 #include "ns3/string.h"
 #include "ns3/switch-mmu.h"
 #include "ns3/uinteger.h"
+#include "ns3/value-text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -377,14 +378,16 @@ SwitchQueueSettings::Check() const
             }
         }
     }
-    if (xon.GetValue() > xoff.GetValue())
+    // (the static threshold only: the dynamic one reads neither --xoff nor --xon)
+    if (pfcThreshold == "static" && xon.GetValue() > xoff.GetValue())
     {
-        throw std::invalid_argument("PFC xon " + bytes(xon) + " is above xoff " + bytes(xoff));
+        throw std::invalid_argument("--xon (" + bytes(xon) + ") is above --xoff (" + bytes(xoff)
+                                    + "): PFC would resume a port above its pause threshold");
     }
-    if (xoff.GetValue() > bufferSize.GetValue())
+    if (pfcThreshold == "static" && xoff.GetValue() > bufferSize.GetValue())
     {
-        throw std::invalid_argument("PFC xoff " + bytes(xoff) + " is above the buffer size "
-                                    + bytes(bufferSize) + ": no ingress could ever pause");
+        throw std::invalid_argument("--xoff (" + bytes(xoff) + ") is above --bufferSize ("
+                                    + bytes(bufferSize) + "): no ingress could ever pause");
     }
     if (qcnmFanOutMode != "live" && qcnmFanOutMode != "aboveQecn" && qcnmFanOutMode != "design")
     {
@@ -408,10 +411,9 @@ SwitchQueueSettings::Check() const
     }
     if (qecn.GetValue() == 0 || (pfcThreshold == "static" && qecn.GetValue() > xoff.GetValue()))
     {
-        throw std::invalid_argument("DCON qecn " + bytes(qecn)
-                                    + " must be > 0 and <= the PFC "
-                                      "threshold xoff "
-                                    + bytes(xoff) + " (Q_ECN <= Q_CNM <= Q_PFC)");
+        throw std::invalid_argument("--qecn (" + bytes(qecn)
+                                    + ") must be > 0 and at most the PFC threshold --xoff ("
+                                    + bytes(xoff) + "): Q_ECN <= Q_CNM <= Q_PFC");
     }
     QueueSize fixed = GetFixedQcnm();
     if (fixed.GetValue() > 0
@@ -419,10 +421,10 @@ SwitchQueueSettings::Check() const
             || (pfcThreshold == "static" && fixed.GetValue() > xoff.GetValue())))
     {
         throw std::invalid_argument(
-            "DCON Q_CNM " + bytes(fixed)
-            + (qcnmFraction > 0 ? " (qcnmFraction " + std::to_string(qcnmFraction) + " x xoff)"
-                                : std::string(" (qcnm)"))
-            + " is outside [qecn " + bytes(qecn) + ", xoff " + bytes(xoff)
+            "DCON's fixed Q_CNM " + bytes(fixed)
+            + (qcnmFraction > 0 ? " (--qcnmFraction=" + FormatNumber(qcnmFraction) + " x --xoff)"
+                                : std::string(" (--qcnm)"))
+            + " is outside [--qecn " + bytes(qecn) + ", --xoff " + bytes(xoff)
             + "]: need Q_ECN <= Q_CNM <= Q_PFC");
     }
 }

@@ -7,6 +7,8 @@
 #include "ns3/log.h"
 #include "ns3/value-text.h"
 
+#include <cerrno>
+#include <cstring>
 #include <stdexcept>
 #include <system_error>
 
@@ -18,12 +20,15 @@ NS_LOG_COMPONENT_DEFINE("AtomicOutputFile");
 AtomicOutputFile::AtomicOutputFile(const std::filesystem::path& path)
     : m_path(path)
     , m_part(path.string() + ".part")
-    , m_out(m_part)
+    , m_out(&m_buffer)
 {
     NS_LOG_FUNCTION(this << path);
-    if (!m_out)
+    errno = 0;
+    if (!m_buffer.open(m_part, std::ios::out | std::ios::trunc))
     {
-        throw std::runtime_error("cannot write " + m_path.string());
+        const int err = errno ? errno : EIO;
+        m_out.setstate(std::ios::badbit);
+        throw std::runtime_error("cannot write " + m_path.string() + ": " + std::strerror(err));
     }
     m_out << std::fixed;
 }
@@ -32,25 +37,35 @@ AtomicOutputFile::~AtomicOutputFile()
 {
     if (!m_committed)
     {
-        m_out.close();
+        m_buffer.close();
         std::error_code ec;
         std::filesystem::remove(m_part, ec); // best effort: nothing to report from here
     }
 }
 
-std::ofstream&
+std::ostream&
 AtomicOutputFile::Stream()
 {
     return m_out;
 }
 
+std::string
+AtomicOutputFile::Failure(int fallback) const
+{
+    const int err = m_buffer.m_error ? m_buffer.m_error : fallback;
+    return "cannot write " + m_path.string() + ": " + std::strerror(err);
+}
+
 void
 AtomicOutputFile::Commit()
 {
-    m_out.close();
-    if (!m_out)
+    m_out.flush();
+    errno = 0;
+    const bool closed = m_buffer.close() != nullptr;
+    const int closeError = errno;
+    if (!m_out || !closed)
     {
-        throw std::runtime_error("cannot write " + m_path.string());
+        throw std::runtime_error(Failure(closeError ? closeError : EIO));
     }
     std::error_code ec;
     std::filesystem::rename(m_part, m_path, ec);
@@ -60,6 +75,51 @@ AtomicOutputFile::Commit()
                                  + ": " + ec.message());
     }
     m_committed = true;
+}
+
+void
+AtomicOutputFile::Buffer::Keep()
+{
+    if (m_error == 0)
+    {
+        m_error = errno ? errno : EIO;
+    }
+}
+
+AtomicOutputFile::Buffer::int_type
+AtomicOutputFile::Buffer::overflow(int_type c)
+{
+    errno = 0;
+    const int_type r = std::filebuf::overflow(c);
+    if (traits_type::eq_int_type(r, traits_type::eof()))
+    {
+        Keep();
+    }
+    return r;
+}
+
+std::streamsize
+AtomicOutputFile::Buffer::xsputn(const char_type* s, std::streamsize n)
+{
+    errno = 0;
+    const std::streamsize r = std::filebuf::xsputn(s, n);
+    if (r < n)
+    {
+        Keep();
+    }
+    return r;
+}
+
+int
+AtomicOutputFile::Buffer::sync()
+{
+    errno = 0;
+    const int r = std::filebuf::sync();
+    if (r != 0)
+    {
+        Keep();
+    }
+    return r;
 }
 
 void

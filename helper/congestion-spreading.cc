@@ -5,6 +5,7 @@
 #include "congestion-spreading.h"
 
 #include "atomic-output-file.h"
+#include "fabric-monitor.h"
 #include "monitor-codec.h"
 #include "ns3/log.h"
 #include "ns3/parallel-run.h"
@@ -532,7 +533,7 @@ CongestionSpreading::Write(const std::string& dir,
     }
     {
         AtomicOutputFile file(dir + "/victims.csv");
-        std::ofstream& out = file.Stream();
+        std::ostream& out = file.Stream();
         out << "flow_id,src,dst,size_bytes,culprit_s,victim_s,culprit_hold_s,victim_hold_s\n";
         for (std::size_t id = 0; id < flows.size(); ++id)
         {
@@ -545,7 +546,7 @@ CongestionSpreading::Write(const std::string& dir,
     }
     {
         AtomicOutputFile file(dir + "/pause-trees.csv");
-        std::ofstream& out = file.Stream();
+        std::ostream& out = file.Stream();
         out << "time_s,switch,port,peer,priority,root_switch,root_port,depth,event\n";
         for (const PauseFrame& f : m_frames)
         {
@@ -560,7 +561,7 @@ CongestionSpreading::Write(const std::string& dir,
         file.Commit();
     }
     AtomicOutputFile file(dir + "/pause-events.csv");
-    std::ofstream& out = file.Stream();
+    std::ostream& out = file.Stream();
     out << "event,root_switch,root_port,priority,start_s,end_s,max_depth,pause_frames,"
            "transmitters_paused,paused_s,culprit_s,victim_s\n";
     for (const Event& e : m_events)
@@ -627,9 +628,11 @@ CongestionSpreading::WriteSummary(std::ostream& out) const
         }
     }
     const double total = (culprit + victim).GetSeconds();
-    out << "  \"spreading\": {\"culprit_s\": " << Seconds(culprit)
-        << ", \"victim_s\": " << Seconds(victim)
-        << ", \"victim_share\": " << (total > 0 ? victim.GetSeconds() / total : 0.0)
+    out << "  \"spreading\": {\"culprit_s\": " << Seconds(culprit) << ", \"victim_s\": "
+        << Seconds(victim)
+        // (a share of no held time is not measured: null)
+        << ", \"victim_share\": "
+        << (total > 0 ? Reading::Of(victim.GetSeconds() / total) : Reading::NotMeasured("")).Json()
         << ", \"culprit_hold_s\": " << Seconds(culpritHold)
         << ", \"victim_hold_s\": " << Seconds(victimHold)
         << ", \"unattributed_s\": " << Seconds(m_unattributed) << ", \"flows_held\": " << held

@@ -9,6 +9,7 @@
 #include "ns3/log.h"
 #include "ns3/parallel-run.h"
 #include "ns3/simulator.h"
+#include "ns3/value-text.h"
 
 #include <algorithm>
 #include <chrono>
@@ -148,6 +149,7 @@ FabricMonitor::Start()
 void
 FabricMonitor::Start(Time interval, Time stop)
 {
+    m_start = Simulator::Now();
     m_interval = interval;
     m_stop = stop;
     m_startWallSeconds
@@ -378,20 +380,108 @@ FabricMonitor::GetThroughput(uint32_t flowId) const
     return m_flowProbes.at(flowId).samples;
 }
 
-double
-FabricMonitor::GetAverageThroughput(uint32_t flowId, Time from, Time to) const
+Reading
+FabricMonitor::MeasureThroughput(uint32_t flowId, Time from, Time to) const
 {
+    auto window = [&from, &to]()
+    {
+        return "(" + FormatTime(from) + ", " + FormatTime(to) + "]";
+    };
+    if (to <= from)
+    {
+        return Reading::NotMeasured("the window " + window() + " is empty");
+    }
     double sum = 0;
     uint32_t n = 0;
     for (const auto& [t, g] : m_flowProbes.at(flowId).samples)
     {
-        if (t - m_interval >= from && t <= to)
+        // (a sample covers (t - interval, t]; the first, at the start, covers no time)
+        if (t - m_interval >= from && t <= to && t - m_interval >= m_start)
         {
             sum += g;
             n++;
         }
     }
-    return n ? sum / n : 0.0;
+    if (n == 0)
+    {
+        return Reading::NotMeasured("no throughput sample of " + FormatTime(m_interval)
+                                    + " lies in " + window());
+    }
+    return Reading::Of(sum / n);
+}
+
+double
+FabricMonitor::GetAverageThroughput(uint32_t flowId, Time from, Time to) const
+{
+    const Reading r = MeasureThroughput(flowId, from, to);
+    if (!r.IsMeasured())
+    {
+        throw std::invalid_argument("flow " + std::to_string(flowId)
+                                    + "'s throughput was not measured: " + r.reason);
+    }
+    return *r.value;
+}
+
+Reading
+Reading::Of(double v)
+{
+    return Reading{v, ""};
+}
+
+Reading
+Reading::NotMeasured(const std::string& why)
+{
+    return Reading{std::nullopt, why};
+}
+
+bool
+Reading::IsMeasured() const
+{
+    return value.has_value();
+}
+
+std::string
+Reading::ToJson(int precision) const
+{
+    if (!value)
+    {
+        return "null";
+    }
+    std::ostringstream os;
+    os << std::setprecision(precision) << *value;
+    return os.str();
+}
+
+Reading::JsonText
+Reading::Json() const
+{
+    return JsonText{this};
+}
+
+std::ostream&
+operator<<(std::ostream& out, Reading::JsonText j)
+{
+    if (j.reading->value)
+    {
+        out << *j.reading->value;
+    }
+    else
+    {
+        out << "null";
+    }
+    return out;
+}
+
+std::string
+Reading::ToText(int precision) const
+{
+    if (!value)
+    {
+        return "not measured (" + reason + ")";
+    }
+    std::ostringstream os;
+    os << std::setprecision(precision) << *value;
+    return os.str();
 }
 
 std::vector<std::pair<Time, uint64_t>>
@@ -439,7 +529,7 @@ FabricMonitor::WriteFctFile(const std::string& path) const
 {
     std::vector<RdmaFlowRecord> recs = GetRecordsById();
     AtomicOutputFile file(path);
-    std::ofstream& out = file.Stream();
+    std::ostream& out = file.Stream();
     for (const auto& r : recs)
     {
         const RdmaFlowHelper::Flow& flow = m_flows->GetFlows()[r.flowId];
@@ -529,7 +619,7 @@ FabricMonitor::Write(const std::string& dir, double wallSeconds) const
     std::vector<RdmaFlowRecord> recs = GetRecordsById();
     {
         AtomicOutputFile file(d / "flows.csv");
-        std::ofstream& out = file.Stream();
+        std::ostream& out = file.Stream();
         out << "flow_id,src,dst,size_bytes,start_s,end_s,fct_s,ideal_fct_s,slowdown\n";
         for (const auto& r : recs)
         {
@@ -545,7 +635,7 @@ FabricMonitor::Write(const std::string& dir, double wallSeconds) const
     }
     {
         AtomicOutputFile file(d / "pfc.csv");
-        std::ofstream& out = file.Stream();
+        std::ostream& out = file.Stream();
         out << "time_s,node,port,peer,priority,event,quanta\n";
         // One order whatever engine ran: by time, same-time events by node, port, priority.
         std::vector<PfcEvent> pfc = m_pfc;
@@ -566,7 +656,7 @@ FabricMonitor::Write(const std::string& dir, double wallSeconds) const
     }
     {
         AtomicOutputFile file(d / "queues.csv");
-        std::ofstream& out = file.Stream();
+        std::ostream& out = file.Stream();
         out << "time_s,node,port,kind,bytes\n";
         for (const auto& q : m_queues)
         {
@@ -581,7 +671,7 @@ FabricMonitor::Write(const std::string& dir, double wallSeconds) const
     if (m_bufferProbe)
     {
         AtomicOutputFile file(d / "buffer.csv");
-        std::ofstream& out = file.Stream();
+        std::ostream& out = file.Stream();
         out << "time_s,total_bytes,max_switch_bytes\n";
         for (const auto& [t, total, most] : m_bufferSamples)
         {
@@ -591,7 +681,7 @@ FabricMonitor::Write(const std::string& dir, double wallSeconds) const
     }
     {
         AtomicOutputFile file(d / "throughput.csv");
-        std::ofstream& out = file.Stream();
+        std::ostream& out = file.Stream();
         out << "time_s,flow,gbps\n";
         for (const auto& [id, f] : m_flowProbes)
         {
@@ -605,7 +695,7 @@ FabricMonitor::Write(const std::string& dir, double wallSeconds) const
     std::map<std::string, uint64_t> drops;
     {
         AtomicOutputFile file(d / "drops.csv");
-        std::ofstream& out = file.Stream();
+        std::ostream& out = file.Stream();
         out << "node,reason,packets\n";
         const auto& switches = m_fabric->GetSwitches();
         for (std::size_t k = 0; k < switches.size(); ++k)
@@ -644,7 +734,7 @@ FabricMonitor::Write(const std::string& dir, double wallSeconds) const
     }
     const RdmaNic::Stats& nic = t.nic;
     AtomicOutputFile file(d / "summary.json");
-    std::ofstream& out = file.Stream();
+    std::ostream& out = file.Stream();
     out << std::setprecision(6);
     out << "{\n";
     out << "  \"complete\": " << (m_incomplete.empty() ? "true" : "false") << ",\n";
@@ -701,7 +791,7 @@ FabricMonitor::WriteNodeWork(const std::string& prefix) const
     std::vector<uint64_t> received(m_fabric->GetNNodes(), 0);
     {
         AtomicOutputFile file(prefix + "-links.csv");
-        std::ofstream& out = file.Stream();
+        std::ostream& out = file.Stream();
         out << "a,b,delay_s,frames_a_to_b,frames_b_to_a\n";
         for (const auto& l : links)
         {
@@ -717,7 +807,7 @@ FabricMonitor::WriteNodeWork(const std::string& prefix) const
         file.Commit();
     }
     AtomicOutputFile file(prefix + "-nodes.csv");
-    std::ofstream& out = file.Stream();
+    std::ostream& out = file.Stream();
     out << "node,kind,frames_sent,frames_received\n";
     for (uint32_t i = 0; i < m_fabric->GetNNodes(); ++i)
     {

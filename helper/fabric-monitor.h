@@ -13,6 +13,7 @@
 #include "rdma-flow-helper.h"
 
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -20,6 +21,76 @@
 
 namespace ns3
 {
+
+/**
+ * \ingroup dcon-helper
+ * \brief A value read from a run over a window of time: measured, or "not measured" with the
+ * reason (the window is empty, or no sample lies in it). A reading that was not measured is
+ * never taken for zero: a fact that depends on it is neither held nor failed, and the outputs
+ * write it as null with its reason.
+ */
+struct Reading
+{
+    std::optional<double> value; //!< the value, when measured
+    std::string reason;          //!< why it was not measured (empty when measured)
+
+    /**
+     * \brief A measured value.
+     * \param v the value
+     * \return the reading
+     */
+    static Reading Of(double v);
+
+    /**
+     * \brief A reading that was not measured.
+     * \param why the reason, e.g. "no throughput sample lies in (0 s, 1 ms]"
+     * \return the reading
+     */
+    static Reading NotMeasured(const std::string& why);
+
+    /**
+     * \brief Whether the value was measured.
+     * \return true if it was
+     */
+    bool IsMeasured() const;
+
+    /**
+     * \brief The value as JSON: the number (std::setprecision(\p precision)) or null.
+     * \param precision significant digits
+     * \return the text
+     */
+    std::string ToJson(int precision = 6) const;
+
+    /// What Json() returns: written to a stream, the value in the stream's own format, or null.
+    struct JsonText
+    {
+        const Reading* reading; //!< the reading
+    };
+
+    /**
+     * \brief The value for a JSON file being written: `out << r.Json()` writes the number as
+     * the stream formats numbers, or null.
+     * \return the proxy
+     */
+    JsonText Json() const;
+
+    /**
+     * \brief The value as text for a report: the number (\p precision significant digits) or
+     * "not measured (REASON)".
+     * \param precision significant digits
+     * \return the text
+     */
+    std::string ToText(int precision = 6) const;
+};
+
+/**
+ * \ingroup dcon-helper
+ * \brief Write a reading as JSON (Reading::Json).
+ * \param out the stream
+ * \param j the reading
+ * \return the stream
+ */
+std::ostream& operator<<(std::ostream& out, Reading::JsonText j);
 
 /**
  * \ingroup dcon-helper
@@ -271,11 +342,23 @@ public:
 
     /**
      * \brief Mean throughput of a flow over the samples that lie in (from, to] (a sample at t
-     * covers (t - interval, t]).
+     * covers (t - interval, t]; the first one, taken when the monitor starts, covers no time
+     * and never counts).
      * \param flowId the flow (must have been added with AddThroughputFlow)
      * \param from window start
      * \param to window end
-     * \return Gb/s (0 if no sample lies in the window)
+     * \return Gb/s, or not measured when the window is empty or holds no sample (the reason
+     * names the window)
+     */
+    Reading MeasureThroughput(uint32_t flowId, Time from, Time to) const;
+
+    /**
+     * \brief MeasureThroughput's value, for windows known to hold samples.
+     * \param flowId the flow (must have been added with AddThroughputFlow)
+     * \param from window start
+     * \param to window end
+     * \return Gb/s
+     * \throws std::invalid_argument with MeasureThroughput's reason if it was not measured
      */
     double GetAverageThroughput(uint32_t flowId, Time from, Time to) const;
 
@@ -422,6 +505,7 @@ private:
     std::vector<RdmaFlowRecord> m_records;
     Time m_interval;
     Time m_stop;
+    Time m_start;                 //!< when Start was called (its first sample covers no time)
     double m_startWallSeconds{0}; //!< steady clock at Start (for Write(dir))
     std::string m_incomplete;     //!< why the run is incomplete (empty: it is complete)
     bool m_collected{false};      //!< Collect ran in a parallel run

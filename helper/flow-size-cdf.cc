@@ -15,9 +15,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -258,10 +260,12 @@ FlowSizeCdf::ReadFile(const std::string& path)
     {
         Fail(path, 0, "not a CDF file to read: it is " + DescribePath(path), path);
     }
+    errno = 0;
     std::ifstream in(path);
     if (!in)
     {
-        Fail(path, 0, "cannot open CDF file", path);
+        const int err = errno ? errno : EIO;
+        Fail(path, 0, std::string("cannot open CDF file (") + std::strerror(err) + ")", path);
     }
     return Read(in, path);
 }

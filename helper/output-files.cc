@@ -69,8 +69,58 @@ MatchesKind(const std::string& name, const std::string& pattern)
            && name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
 }
 
+namespace
+{
+/// Whether \p name (or, for a ".part" file of an interrupted write, the name it was written
+/// for) is of one of \p kinds.
+bool
+IsOfKinds(const std::string& name, const std::vector<std::string>& kinds)
+{
+    std::string base = name;
+    if (base.size() > 5 && base.compare(base.size() - 5, 5, ".part") == 0)
+    {
+        base = base.substr(0, base.size() - 5);
+    }
+    return std::any_of(kinds.begin(),
+                       kinds.end(),
+                       [&base](const std::string& k)
+                       {
+                           return MatchesKind(base, k);
+                       });
+}
+
+/// The entries of a folder, sorted (none if it cannot be listed).
+std::vector<fs::path>
+SortedEntries(const std::string& dir)
+{
+    std::error_code ec;
+    std::vector<fs::path> entries;
+    for (const fs::directory_entry& e : fs::directory_iterator(dir, ec))
+    {
+        entries.push_back(e.path());
+    }
+    std::sort(entries.begin(), entries.end());
+    return entries;
+}
+} // namespace
+
+std::vector<std::string>
+FindOutputFiles(const std::string& dir, const std::vector<std::string>& kinds)
+{
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const fs::path& p : SortedEntries(dir))
+    {
+        if (IsOfKinds(p.filename().string(), kinds) && !fs::is_directory(p, ec))
+        {
+            out.push_back(p.string());
+        }
+    }
+    return out;
+}
+
 OutputFolderReport
-PrepareOutputFolderFor(const std::string& dir, const std::vector<std::string>& kinds)
+PrepareOutputFolderFor(const std::string& dir, const std::vector<std::string>& kinds, bool dryRun)
 {
     if (dir.empty())
     {
@@ -83,12 +133,42 @@ PrepareOutputFolderFor(const std::string& dir, const std::vector<std::string>& k
         throw std::invalid_argument("--outdir: " + QuoteText(dir) + " is " + DescribePath(dir)
                                     + ", not a folder");
     }
-    fs::create_directories(dir, ec);
-    if (ec)
+    OutputFolderReport report;
+    report.created = st.type() == fs::file_type::not_found;
+    // (a dry run makes the folders it needs and removes them again after the checks)
+    std::vector<fs::path> made;
+    if (report.created)
     {
-        throw std::invalid_argument("--outdir: cannot create the folder " + QuoteText(dir) + " ("
-                                    + ec.message() + ")");
+        for (fs::path p = fs::absolute(dir, ec); !p.empty() && !fs::exists(p, ec);
+             p = p.parent_path())
+        {
+            made.push_back(p);
+            if (p == p.parent_path())
+            {
+                break;
+            }
+        }
+        fs::create_directories(dir, ec);
+        if (ec)
+        {
+            throw std::invalid_argument("--outdir: cannot create the folder " + QuoteText(dir)
+                                        + " (" + ec.message() + ")");
+        }
     }
+    struct Unmake
+    {
+        const std::vector<fs::path>& made;
+        bool active;
+
+        ~Unmake()
+        {
+            std::error_code e;
+            for (std::size_t i = 0; active && i < made.size(); ++i)
+            {
+                fs::remove(made[i], e); // deepest first; only empty folders it made
+            }
+        }
+    } unmake{made, dryRun};
     // Writable: a file can be made and removed there (access(W_OK) is not enough for a
     // read-only mount or a full disk).
     const fs::path probe = fs::path(dir) / (".dcon-write-check-" + std::to_string(getpid()));
@@ -105,30 +185,12 @@ PrepareOutputFolderFor(const std::string& dir, const std::vector<std::string>& k
         }
     }
     fs::remove(probe, ec);
-    OutputFolderReport report;
-    std::vector<fs::path> entries;
-    for (const fs::directory_entry& e : fs::directory_iterator(dir, ec))
+    for (const fs::path& p : SortedEntries(dir))
     {
-        entries.push_back(e.path());
-    }
-    std::sort(entries.begin(), entries.end());
-    for (const fs::path& p : entries)
-    {
-        std::string name = p.filename().string();
-        std::string base = name;
-        if (base.size() > 5 && base.compare(base.size() - 5, 5, ".part") == 0)
+        const std::string name = p.filename().string();
+        if (IsOfKinds(name, kinds) && !fs::is_directory(p, ec))
         {
-            base = base.substr(0, base.size() - 5);
-        }
-        const bool own = std::any_of(kinds.begin(),
-                                     kinds.end(),
-                                     [&base](const std::string& k)
-                                     {
-                                         return MatchesKind(base, k);
-                                     });
-        if (own && !fs::is_directory(p, ec))
-        {
-            if (!fs::remove(p, ec) || ec)
+            if (!dryRun && (!fs::remove(p, ec) || ec))
             {
                 throw std::invalid_argument("--outdir: cannot remove " + QuoteText(p.string())
                                             + " of an earlier run (" + ec.message() + ")");

@@ -37,8 +37,10 @@ void CheckOutputFile(const std::string& path, const std::string& what);
  */
 struct OutputFolderReport
 {
-    std::vector<std::string> removed; //!< files of an earlier run removed (names)
+    std::vector<std::string> removed; //!< files of an earlier run removed (names; with dryRun:
+                                      //!< those that would be)
     std::vector<std::string> foreign; //!< other entries, left as they are (names)
+    bool created{false};              //!< the folder did not exist (with dryRun: would be made)
 };
 
 /**
@@ -46,15 +48,30 @@ struct OutputFolderReport
  * \brief Make an output folder ready before a run: create it (and its parents), check that it
  * is a folder and writable (by writing and removing a file), then remove the files of the
  * program's kinds (names, or patterns with one '*', e.g. "node-work-*.csv") and the ".part"
- * files of interrupted writes of them.
+ * files of interrupted writes of them. With \p dryRun nothing is changed: a folder that does
+ * not exist must be one that can be made (its nearest existing parent a writable folder), and
+ * the report lists what would be removed.
  * \throws std::invalid_argument naming the folder if it is not a folder, cannot be created or
  * is not writable, or a file cannot be removed
  * \param dir the folder
  * \param kinds the names and patterns of the files the program writes there
+ * \param dryRun only check, change nothing
  * \return what was removed and what was left
  */
 OutputFolderReport PrepareOutputFolderFor(const std::string& dir,
-                                          const std::vector<std::string>& kinds);
+                                          const std::vector<std::string>& kinds,
+                                          bool dryRun = false);
+
+/**
+ * \ingroup dcon-helper
+ * \brief The files of a folder that PrepareOutputFolderFor would remove (of \p kinds, and their
+ * ".part" files), without removing them.
+ * \param dir the folder (none if it does not exist)
+ * \param kinds the names and patterns of the files
+ * \return their paths, sorted
+ */
+std::vector<std::string> FindOutputFiles(const std::string& dir,
+                                         const std::vector<std::string>& kinds);
 
 /**
  * \ingroup dcon-helper

@@ -4,6 +4,7 @@
  */
 #include "parallel-run.h"
 
+#include "ns3/config.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
 #include "ns3/node-list.h"
@@ -12,6 +13,7 @@
 #include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/type-id.h"
 
 #ifdef NS3_MPI
 // Open MPI's and MPICH's C++ bindings (deprecated, and noisy under -Wextra) are not used.
@@ -149,6 +151,18 @@ ParallelRun::Start()
     if (s.worldSize <= 1 && !asked)
     {
         return; // one rank, the sequential engine: exactly the standalone program
+    }
+    if (engine == "ns3::NullMessageSimulatorImpl")
+    {
+        // The null-message engine inserts a message from another rank when MPI hands it over:
+        // its queue then orders same-time events by when messages arrived. RemoteFirstScheduler
+        // orders them the same way on every run (the rank's own events keep the scheduler the
+        // program chose, as its inner queue).
+        StringValue inner;
+        GlobalValue::GetValueByName("SchedulerType", inner);
+        Config::SetDefault("ns3::RemoteFirstScheduler::Inner",
+                           TypeIdValue(TypeId::LookupByName(inner.Get())));
+        GlobalValue::Bind("SchedulerType", StringValue("ns3::RemoteFirstScheduler"));
     }
     MpiInterface::Enable(MPI_COMM_WORLD);
     const std::string running = Simulator::GetImplementation()->GetInstanceTypeId().GetName();

@@ -7,6 +7,10 @@
 
 #include "ns3/trace-helper.h"
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace ns3
 {
 
@@ -23,11 +27,21 @@ class PfcHelper : public PcapHelperForDevice
 public:
     PfcHelper();
 
+    /**
+     * \brief After the run: close the pcap files this helper made and report one whose writes
+     * failed (ns-3's pcap writer only records that one did), with the system's reason (a full
+     * disk, a file size limit, a read-only folder), found by appending to the file once more.
+     * \throws std::runtime_error "cannot write FILE: REASON"
+     */
+    void CloseAndCheck();
+
 private:
     void EnablePcapInternal(std::string prefix,
                             Ptr<NetDevice> nd,
                             bool promiscuous,
                             bool explicitFilename) override;
+
+    std::vector<std::pair<std::string, Ptr<PcapFileWrapper>>> m_files; //!< the files made
 };
 
 } // namespace ns3

@@ -8,6 +8,8 @@
 #include "text-input.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <numeric>
@@ -290,10 +292,13 @@ RankPartition::Read(const std::string& path, const TopologySpec& topo)
         throw std::invalid_argument("partition file '" + path + "' is " + DescribePath(path)
                                     + ", not a file to read");
     }
+    errno = 0;
     std::ifstream in(path);
     if (!in)
     {
-        throw std::invalid_argument("partition file '" + path + "' cannot be read");
+        const int err = errno ? errno : EIO;
+        throw std::invalid_argument("partition file '" + path + "' cannot be read ("
+                                    + std::strerror(err) + ")");
     }
     std::vector<uint32_t> rank(topo.nNodes, UINT32_MAX);
     std::string line;

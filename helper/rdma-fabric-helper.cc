@@ -1023,6 +1023,15 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
             cc = ccByRate
                      .emplace(rate.GetBitRate(), GetCcAttributes(nic->GetCongestionControl(), rate))
                      .first;
+            // An attribute the user gave that the algorithm, in the mode these settings choose,
+            // does not read is refused before the run (it would change nothing).
+            ObjectFactory probe;
+            probe.SetTypeId(nic->GetCongestionControl());
+            for (const auto& [name, value] : cc->second)
+            {
+                probe.Set(name, *value);
+            }
+            probe.Create<RdmaCongestionOps>()->RefuseUnreadUserAttributes();
         }
         for (const auto& [name, value] : cc->second)
         {

@@ -624,7 +624,10 @@ def spread_table(store, workload="websearch", load=0.8, variants_=SPREAD_VARIANT
                      "{:,.0f}".format(mean([d["pause_frames_total"] for d in ds])),
                      "%.3f" % mean([x["victim_s"] for x in sp]),
                      "%.3f" % mean([x["culprit_s"] for x in sp]),
-                     "%.0f%%" % (100 * mean([x["victim_share"] for x in sp])),
+                     # (null in summary.json when no flow was held at all: not measured)
+                     "-" if all(x["victim_share"] is None for x in sp) else "%.0f%%" % (
+                         100 * mean([x["victim_share"] for x in sp
+                                     if x["victim_share"] is not None])),
                      "{:,.0f}".format(mean([x["flows_victims"] for x in sp])),
                      str(max(x["max_depth"] for x in sp)),
                      " / ".join("%.3f" % x["victim_s"] for x in sp)])

@@ -9,7 +9,9 @@ One column per run directory (e.g. DCQCN and DCON side by side), three rows:
 and under each column the facts of the paper's Fig. 2 (DCQCN) and Fig. 6 (DCON) that the run
 shows or not (the run's facts.json, written by dcon-testbed): the facts the paper shows for the
 run's scheme first, marked "holds" or "FAILS" with the comparison that decides it (value,
-relation, threshold), then the other figure's, in grey.
+relation, threshold), or "----" with the reason when it was not judged (it compares a reading
+that was not measured: an empty window, no sample in it), then the other figure's, in grey.
+A throughput of facts.json that was not measured is null there; the panels draw the samples.
 
 Usage: /usr/bin/python3 -m scripts.plot_testbed RUN_DIR [RUN_DIR ...] -o figure.png
 """
@@ -17,6 +19,7 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 
 import matplotlib
 
@@ -62,11 +65,23 @@ REASONS = {
 
 
 def comparison(fact):
-    """" (value relation threshold)" of a fact of facts.json, e.g. " (0.689 < 9.24)"; "" for a
-    facts.json written before dcon-testbed gave them."""
+    """" (value relation threshold)" of a fact of facts.json, e.g. " (0.689 < 9.24)"; for a fact
+    that was not judged (a reading it compares was not measured: "holds" is null) the reason;
+    "" for a facts.json written before dcon-testbed gave them."""
+    if fact.get("holds") is None and "not_judged" in fact:
+        return " (" + fact["not_judged"] + ")"
     if not {"value", "relation", "threshold"} <= set(fact):
         return ""
+    if fact["value"] is None or fact["threshold"] is None:
+        return ""
     return " (%.3g %s %.3g)" % (fact["value"], fact["relation"], fact["threshold"])
+
+
+def mark(fact):
+    """How a fact is marked under a column: holds, FAILS, or not judged (null "holds")."""
+    if fact["holds"] is None:
+        return "  ----   "
+    return "  holds  " if fact["holds"] else "  FAILS  "
 
 
 def facts_text(run):
@@ -82,19 +97,35 @@ def facts_text(run):
         figs = sorted({x["figure"] for x in facts["facts"] if x["expected"] == expected})
         for fig in figs:
             sel = [x for x in facts["facts"] if x["figure"] == fig and x["expected"] == expected]
-            held = sum(x["holds"] for x in sel)
-            head = (f"paper's {fig} for this scheme: {held} of {len(sel)} hold" if expected
-                    else f"({fig}'s facts, shown for another scheme: {held} of {len(sel)})")
+            held = sum(x["holds"] is True for x in sel)
+            unjudged = sum(x["holds"] is None for x in sel)
+            tail = f", {unjudged} not judged (a reading not measured)" if unjudged else ""
+            head = (f"paper's {fig} for this scheme: {held} of {len(sel)} hold{tail}" if expected
+                    else f"({fig}'s facts, shown for another scheme: {held} of {len(sel)}{tail})")
             lines.append((head, expected, None))
             for x in sel:
-                lines.append((("  holds  " if x["holds"] else "  FAILS  ") + x["fact"]
-                              + comparison(x), expected, x["holds"]))
-                if expected and not x["holds"] and x["fact"] in REASONS:
+                if x["holds"] is None and "not_judged" in x:
+                    # not judged: the reason on lines of its own, wrapped to the column
+                    lines.append((mark(x) + x["fact"] + ": not judged", expected, None))
+                    lines += [("           " + w, expected, None)
+                              for w in textwrap.wrap(x["not_judged"], 62)]
+                    continue
+                lines.append((mark(x) + x["fact"] + comparison(x), expected, x["holds"]))
+                if expected and x["holds"] is False and x["fact"] in REASONS:
                     lines += [(r, True, None) for r in REASONS[x["fact"]](facts)]
     if "cnms_f0" in facts and (facts["cnms_f0"] or facts["cnms_f1"] or facts["cnms_burst"]):
         lines.append((f"CNMs: f0 {facts['cnms_f0']}, f1 {facts['cnms_f1']}, burst flows "
                       f"{facts['cnms_burst']}", True, None))
     return lines
+
+
+def run_end(summary, thr, pauses):
+    """The time (s) the PAUSE-rate bins cover: the run's end (summary.json), or the last
+    throughput sample or PAUSE frame if later. PAUSE frames are events, counted also where no
+    throughput sample was taken (a --sampleInterval longer than the run)."""
+    return max([summary.get("simulated_time_s") or 0]
+               + ([thr.time_s.max()] if len(thr) else [])
+               + ([pauses.time_s.max()] if len(pauses) else []))
 
 
 def port_series(q, node, kind, order):
@@ -136,6 +167,11 @@ def main():
         for s, label in series:
             if s is not None:
                 ax.plot(s.time_s * 1e3, s.bytes / 1e3, label=label, lw=1)
+        if (q.time_s > 0).sum() == 0:
+            # only the samples at t = 0: the queues were not measured over the run
+            ax.text(0.5, 0.5, "queues not measured:\nno sample after t = 0 (--sampleInterval "
+                    "longer than the run)", transform=ax.transAxes, ha="center", va="center",
+                    fontsize=9)
         ax.axhline(args.xoff_kb, color="k", ls="--", lw=0.8, label="PFC threshold")
         ax.set_ylabel("queue (KB)")
         ax.set_title(title)
@@ -143,7 +179,7 @@ def main():
         # 2. pause frame rate per link
         ax = axes[1][c]
         pauses = pfc[pfc.event == "pause"]
-        t_end = thr.time_s.max() if len(thr) else 0
+        t_end = run_end(summary, thr, pauses)
         bin_s = args.bin_us * 1e-6
         nbins = max(1, int(t_end / bin_s) + 1)
         for a, b in PAUSE_LINKS:
@@ -159,6 +195,11 @@ def main():
         for flow, label in ((0, "f0 (H0->R0)"), (1, "f1 (H1->R1)")):
             s = thr[thr.flow == flow]
             ax.plot(s.time_s * 1e3, s.gbps, label=label, lw=1)
+        if (thr.time_s > 0).sum() == 0:
+            # only the sample at t = 0, which covers no time: nothing was measured
+            ax.text(0.5, 0.5, "throughput not measured:\nno sample after t = 0 (--sampleInterval "
+                    "longer than the run)", transform=ax.transAxes, ha="center", va="center",
+                    fontsize=9)
         ax.set_ylabel("throughput (Gb/s)")
         ax.set_xlabel("time (ms)")
         ax.set_ylim(bottom=0)
@@ -166,6 +207,7 @@ def main():
     fig.tight_layout(rect=(0, text_in / (9 + text_in), 1, 1))
     for c, lines in enumerate(texts):
         for i, (line, expected, holds) in enumerate(lines):
+            # (a fact that was not judged, like a heading, in black)
             color = ("black" if holds is None else "tab:green" if holds else "tab:red") \
                 if expected else "gray"
             fig.text((c + 0.08) / ncol, (text_in - 0.25 - 0.16 * i) / (9 + text_in), line,

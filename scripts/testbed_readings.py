@@ -97,7 +97,9 @@ FACTS = [
 ]
 FACT_COLUMNS = [c for c, _, _ in FACTS]
 SET_OF_FIGURE = {"Fig. 2": "dcqcn", "Fig. 6": "dcon"}  # facts.json's figures -> set names
-VERDICTS = {"PASS": "PASS", "FAIL": "FAIL", "none": "-"}  # facts.json's verdict -> the table's
+# facts.json's verdict -> the table's ("NOT JUDGED": no expected fact fails, but one compares a
+# reading that was not measured, e.g. an empty window; such a fact's "holds" is null)
+VERDICTS = {"PASS": "PASS", "FAIL": "FAIL", "NOT JUDGED": "NOT JUDGED", "none": "-"}
 # facts.json's numbers (burst_end_ms: its burst_end_s in ms)
 READINGS = ["pauses_l2_s1", "pauses_s1_l0", "pauses_s1_l1", "f0_before_gbps",
             "f0_during_gbps", "f0_end_gbps", "f1_before_gbps", "f1_during_gbps", "burst_end_ms"]
@@ -147,8 +149,9 @@ def command(binary, run, outdir, settings=DEFAULT_SETTINGS):
 
 def read_facts(run_dir):
     """A run's readings and facts from its facts.json, as kept in its record: READINGS,
-    CNM_READINGS, "facts" {column: holds} for every fact of FACTS, "expected" (the set of the
-    facts the paper shows for the run: dcqcn, dcon or none) and "verdict" (PASS, FAIL or -).
+    CNM_READINGS, "facts" {column: holds (None: not judged)} for every fact of FACTS,
+    "expected" (the set of the facts the paper shows for the run: dcqcn, dcon or none) and
+    "verdict" (PASS, FAIL, NOT JUDGED or -).
     ReadingsError, naming the file, when it cannot be read or lacks a fact."""
     path = os.path.join(run_dir, "facts.json")
     try:
@@ -156,14 +159,18 @@ def read_facts(run_dir):
             data = json.load(f)
         if not isinstance(data, dict):
             raise TypeError("not an object")
-        out = {k: data[k] for k in READINGS[:-1]}
-        out["burst_end_ms"] = data["burst_end_s"] * 1e3
+        # (a reading that was not measured is null in facts.json: NaN here)
+        out = {k: math.nan if data[k] is None else data[k] for k in READINGS[:-1]}
+        # (null without a burst: --burstFlowsPerHost=0)
+        out["burst_end_ms"] = math.nan if data["burst_end_s"] is None else data["burst_end_s"] * 1e3
         out.update({k: float(data[k]) if k in data else math.nan for k in CNM_READINGS})
         listed = {x["fact"]: x for x in data["facts"]}
         missing = [name for _, name, _ in FACTS if name not in listed]
         if missing:
             raise ReadingsError(f"{path}: no fact {missing[0]!r}")
-        out["facts"] = {col: bool(listed[name]["holds"]) for col, name, _ in FACTS}
+        # True, False, or None for a fact that was not judged (facts.json's null)
+        out["facts"] = {col: None if listed[name]["holds"] is None else bool(listed[name]["holds"])
+                        for col, name, _ in FACTS}
         figures = {x["figure"] for x in data["facts"] if x["expected"]}
         out["expected"] = SET_OF_FIGURE.get(min(figures)) if len(figures) == 1 else "none"
         out["verdict"] = VERDICTS.get(data["verdict"])
@@ -181,8 +188,9 @@ def read_facts(run_dir):
 
 
 def failed_facts(facts, expected):
-    """The names of the expected facts that do not hold."""
-    return [name for col, name, which in FACTS if which == expected and not facts[col]]
+    """The names of the expected facts that do not hold (a fact that was not judged neither
+    holds nor fails)."""
+    return [name for col, name, which in FACTS if which == expected and facts[col] is False]
 
 
 COLUMNS = (["run", "variant", "label", "cc", "spacing", "placement", "start", "seed"] + READINGS

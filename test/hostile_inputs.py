@@ -12,6 +12,19 @@ acceptance. The cases are grouped by the issue's seven classes:
   2 no abort or crash on any value            6 errors name the problem
   3 values are read whole                     7 documented limits enforced
   4 nothing wraps
+and by the classes of the third round (issue 29), named:
+  empty    a reading over an empty window or without samples is "not measured" (null, with the
+           reason) and a fact that depends on it is neither held nor failed
+  late     anything that can refuse a run is checked before it starts (--dryRun stops there);
+           a step that cannot apply is not applied
+  unread   an attribute the algorithm, in its mode, does not read is refused, naming the mode
+           that reads it
+  default  every option of every program accepts its own default as --help shows it (the cases
+           are made from --help)
+  message  messages name the user's option and value (the lowest rate that works, a line's
+           invisible bytes escaped, the system's reason of a failed write)
+  folder   no file of another program's run is left beside a run's files
+(the null-message engine's repeatability is test/mpi-tests.sh's case repeat).
 
   /usr/bin/python3 test/hostile_inputs.py --bin build/examples              # every case
   /usr/bin/python3 test/hostile_inputs.py --bin build/examples --program dcon-bench --class 1
@@ -23,6 +36,7 @@ import csv
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -33,6 +47,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 PROGRAMS = ["dcon-testbed", "dcon-large-scale", "dcon-bench", "dcon-ibcc-share",
             "dcon-rttpid-incast", "dcon-floor-bench"]
+# The classes of issue 29 (the third round), by name; issue 20's are 1 to 7.
+ROUND3 = ["empty", "late", "unread", "default", "message", "folder"]
+CLASSES = [str(c) for c in range(1, 8)] + ROUND3
 TIMEOUT = 120
 
 # Short runs of each program (a few seconds at most on a busy 2-core machine).
@@ -51,9 +68,10 @@ class Case:
     """One command line and what it must do."""
 
     def __init__(self, program, cls, args, error=None, effect=None, base=None, differs=None,
-                 check=None, short=True, stdout=None, same=None):
+                 check=None, short=True, stdout=None, same=None, before=None, fsize=None,
+                 no_output=False):
         self.program = program
-        self.cls = cls
+        self.cls = str(cls)
         self.args = args
         self.error = error        # regex the error message must match
         self.base = base          # for "differs": the arguments without the one under test
@@ -63,6 +81,10 @@ class Case:
         self.check = check        # f(outdir, stdout) -> problem or None
         self.short = short        # prepend SHORT[program] (outputs in {out} if it has --outdir)
         self.stdout = stdout      # regex stdout must match (effect cases)
+        self.before = before      # [(program, args)] run first, in the case's folder (their
+                                  # outputs in {out}, the SHORT arguments prepended)
+        self.fsize = fsize        # a file size limit (bytes, RLIMIT_FSIZE): writes beyond fail
+        self.no_output = no_output  # {out} must not exist afterwards (a dry run writes nothing)
 
     def name(self):
         return f"{self.program} [{self.cls}] {' '.join(self.args)}"
@@ -108,14 +130,56 @@ def all_of(*checks):
             if problem:
                 return problem
         return None
+    for c in checks:  # (files a check needs planted: stale)
+        if hasattr(c, "plant"):
+            check.plant = c.plant
     return check
+
+
+def expect_not_measured(name, keys):
+    """Each key of JSON file `name` is null (not measured) and, when the file lists the reasons
+    ("not_measured"), has one."""
+    def check(out, _stdout):
+        with open(os.path.join(out, name)) as f:
+            got = json.load(f)
+        for k in keys:
+            if got.get(k, "absent") is not None:
+                return f"{name}: {k} is {got.get(k, 'absent')!r}, expected null (not measured)"
+            if "not_measured" in got and not got["not_measured"].get(k):
+                return f"{name}: no reason why {k} was not measured"
+        return None
+    return check
+
+
+def expect_unjudged(*facts):
+    """facts.json: the facts named (all with "throughput" when none is named: those comparing a
+    reading of f0 or f1) have "holds": null and a reason; no fact comparing a null reading is
+    held or failed."""
+    def check(out, _stdout):
+        with open(os.path.join(out, "facts.json")) as f:
+            got = json.load(f)
+        for x in got["facts"]:
+            unmeasured = x["value"] is None or x["threshold"] is None
+            if unmeasured and x["holds"] is not None:
+                return f"fact {x['fact']!r} compares a reading not measured but holds={x['holds']}"
+            if x["fact"] in facts and (x["holds"] is not None or not x.get("not_judged")):
+                return f"fact {x['fact']!r}: holds={x['holds']!r}, expected null with a reason"
+        return None
+    return check
+
+
+def expect_no_foreign(out, stdout):
+    """A run's report of its folder: no entry of another program's run left (every file in it
+    is of a kind dcon's programs write)."""
+    m = re.search(r"also holds (\d+) entr", stdout)
+    return f"the folder still holds files no program claims: {stdout.strip()[-300:]}" if m else None
 
 
 def stale(files):
     """A check that first needs `files` planted in the output folder (see run_case)."""
     def check(out, stdout):
         return None
-    check.plant = files
+    check.plant = files if isinstance(files, dict) else {f: "an earlier run\n" for f in files}
     return check
 
 
@@ -347,6 +411,238 @@ CASES = [
 ]
 
 
+def csv_cell(name, column, row=0, empty=True):
+    """CSV file `name`: the cell is empty (a reading not measured) or, with empty=False, not."""
+    def check(out, _stdout):
+        with open(os.path.join(out, name)) as f:
+            rows = list(csv.DictReader(f))
+        got = rows[row][column]
+        if (got == "") != empty:
+            return f"{name}: {column} is {got!r}, expected {'empty' if empty else 'a number'}"
+        return None
+    return check
+
+
+DRY = r"dry run: the command line and the inputs are accepted"
+TESTBED_THROUGHPUT = ["f0_before_gbps", "f0_during_gbps", "f0_end_gbps", "f1_before_gbps",
+                      "f1_during_gbps"]
+
+# The third round (issue 29), by class name.
+CASES += [
+    # ------------------------------------------------ empty: no verdict from an empty window
+    Case("dcon-testbed", "empty", ["--burstFlowsPerHost=0", "--outdir={out}"],
+         stdout=r"during not measured \(there is no burst \(--burstFlowsPerHost=0\)\).*"
+                r"no burst \(--burstFlowsPerHost=0\)\n  results in",
+         check=all_of(expect_not_measured("facts.json", ["f0_during_gbps", "f1_during_gbps",
+                                                         "burst_end_s"]),
+                      expect_unjudged("f0 collapses during the burst",
+                                      "f1 collapses during the burst"))),
+    Case("dcon-testbed", "empty", ["--stopTime=2ms", "--sampleInterval=20ms", "--outdir={out}"],
+         stdout=r"before burst not measured \(no throughput sample",
+         check=all_of(expect_not_measured("facts.json", TESTBED_THROUGHPUT),
+                      expect_unjudged("f0 recovers after the burst"),
+                      expect_json("facts.json", "verdict", "FAIL"))),
+    Case("dcon-testbed", "empty", ["--burstStart=0ms", "--outdir={out}"],
+         stdout=r"before burst not measured \(the burst starts at 0 s: no time before it\)",
+         check=expect_not_measured("facts.json", ["f0_before_gbps", "f1_before_gbps"])),
+    Case("dcon-ibcc-share", "empty", ["--ns=2", "--duration=2", "--mode=ratio", "--outdir={out}"],
+         short=False, stdout=r"not measured \(-\): no throughput sample of 0.001 s",
+         check=all_of(csv_cell("ibcc-ratio.csv", "gbps_a"),
+                      csv_cell("ibcc-ratio.csv", "ratio_a_over_b"))),
+    Case("dcon-ibcc-share", "empty", ["--outdir={out}"],
+         check=all_of(csv_cell("ibcc-ratio.csv", "ratio_a_over_b", empty=False),
+                      csv_cell("ibcc-tenant.csv", "tenant1_share", empty=False))),
+    Case("dcon-rttpid-incast", "empty", ["--cc=none", "--outdir={out}"],
+         stdout=r"RTT readings not measured: no per-RTT sample",
+         check=all_of(expect_not_measured("summary.json", ["mean_rtt_us", "p99_rtt_us",
+                                                           "max_rtt_us"]),
+                      expect_json("summary.json", "complete", True))),
+    Case("dcon-bench", "empty", ["--stopAt=1s"],
+         stdout=r"links per packet not measured: no data packet was sent"),
+    Case("dcon-large-scale", "empty", ["--cc=dcon", "--load=0.3", "--qecn=300KB",
+                                       "--outdir={out}"],
+         check=lambda out, _: None if json_field(os.path.join(out, "summary.json"),
+                                                 "dcon_queues")["shares_above_qecn"]
+         == {"marking": None, "latched": None, "burst": None}
+         else "shares_above_qecn of no time above Q_ECN are not null"),
+    Case("dcon-floor-bench", "empty", ["--outdir={out}"],
+         check=lambda out, _: None if isinstance(
+             json_field(os.path.join(out, "summary.json"), "frame_hops_per_wall_second"),
+             (float, int, type(None))) else "frame_hops_per_wall_second is not a number or null"),
+    # ------------------------------------------------ late: checked before the run
+    Case("dcon-bench", "late", ["--cc=none", "--topo={mixedtopo}", "--flows={flows}",
+                                "--outdir={out}"], short=False,
+         stdout=r"host line rate 25 and 100 Gb/s",
+         check=expect_json("summary.json", "complete", True)),
+    # (HPCC's queue has no ECN thresholds: none is computed for its 100 kb/s links)
+    Case("dcon-bench", "late", ["--cc=hpcc", "--topo={slowtopo}", "--flows={flows}",
+                                "--dryRun"], short=False, stdout=DRY),
+    Case("dcon-large-scale", "late", ["--cc=hpcc", "--outdir={out}"],
+         check=expect_json("run.json", "dcqcn_preset", None)),
+    Case("dcon-testbed", "late", ["--dryRun", "--outdir={out}"], stdout=DRY, no_output=True),
+    Case("dcon-testbed", "late", ["--dryRun", "--outdir={out}"], stdout=DRY,
+         check=all_of(stale(["summary.json", "flows.txt"]),
+                      expect_files(present=["summary.json", "flows.txt"]))),
+    Case("dcon-large-scale", "late", ["--dryRun", "--outdir={out}"], stdout=DRY,
+         no_output=True),
+    Case("dcon-bench", "late", ["--dryRun", "--outdir={out}"], stdout=DRY, no_output=True),
+    Case("dcon-ibcc-share", "late", ["--dryRun", "--outdir={out}"], stdout=DRY, no_output=True),
+    Case("dcon-rttpid-incast", "late", ["--dryRun", "--outdir={out}", "--rttTrace={tmp}/t.csv"],
+         stdout=DRY, no_output=True,
+         check=expect_files(absent=["../t.csv", "../t.csv.part"])),
+    Case("dcon-floor-bench", "late", ["--dryRun", "--outdir={out}"], stdout=DRY,
+         no_output=True),
+    # (the scenarios are built before the first run: this one is refused before any run)
+    Case("dcon-ibcc-share", "late", ["--rate=1000000Gbps", "--ns=1", "--duration=4",
+                                     "--phase=4", "--tenantFlows=1"], short=False,
+         error=r"Headroom .* exceeds BufferSize"),
+    # ------------------------------------------------ unread: settings read or refused
+    Case("dcon-testbed", "unread", ["--cc=dcon", "--ns3::RdmaDcqcn::RateIncreaseInterval=5us"],
+         error=r"--ns3::RdmaDcqcn::RateIncreaseInterval: ns3::RdmaDcon with Sender=Paper does "
+               r"not read RateIncreaseInterval \(Sender=Dcqcn does\)"),
+    Case("dcon-testbed", "unread", ["--cc=dcon", "--ns3::RdmaDcon::Sender=Dcqcn",
+                                    "--ns3::RdmaDcqcn::RateIncreaseInterval=5us", "--dryRun"],
+         stdout=DRY),
+    Case("dcon-testbed", "unread", ["--cc=dcon", "--ns3::RdmaDcon::Sender=Dcqcn",
+                                    "--ns3::RdmaDcon::CnpPeriod=20us"],
+         error=r"Sender=Dcqcn does not read CnpPeriod \(Sender=Paper does\)"),
+    Case("dcon-large-scale", "unread", ["--cc=dcon", "--ns3::RdmaDcqcn::CnpInterval=10us"],
+         error=r"RdmaDcon with Sender=Paper does not read CnpInterval"),
+    Case("dcon-bench", "unread", ["--cc=dcon", "--ns3::RdmaDcqcn::ByteCounter=1000"],
+         error=r"does not read ByteCounter \(Sender=Dcqcn does\)"),
+    Case("dcon-rttpid-incast", "unread", ["--ns3::RdmaRttPid::LearningRate=0.1"],
+         error=r"RdmaRttPid with GainTuning=false does not read LearningRate "
+               r"\(GainTuning=true does\)"),
+    Case("dcon-rttpid-incast", "unread", ["--gains=initial", "--ns3::RdmaRttPid::Beta=2",
+                                          "--dryRun"], stdout=DRY),
+    Case("dcon-rttpid-incast", "unread", ["--ns3::RdmaRttPid::TargetAdaptCount=3"],
+         error=r"does not read TargetAdaptCount \(TargetAdaptation=true does\)"),
+    Case("dcon-testbed", "unread", ["--cc=dcon", "--dcqcnPreset=cx4"],
+         error=r"--dcqcnPreset=cx4 does not apply: it changes nothing in this run, as "
+               r"ns3::RdmaDcon with Sender=Paper reads, of the values the sets cx4 and paper "
+               r"give, only G, InitialAlpha and MinRate"),
+    Case("dcon-large-scale", "unread", ["--cc=dcon", "--ns3::RdmaDcon::Sender=Dcqcn",
+                                        "--dcqcnPreset=cx4", "--dryRun"], stdout=DRY),
+    Case("dcon-testbed", "unread", ["--cc=timely", "--ns3::RdmaTimely::RttRef=100us"],
+         error=r"ns3::RdmaTimely with Variant=Original does not read RttRef "
+               r"\(Variant=Patched does\)"),
+    Case("dcon-testbed", "unread", ["--cc=timely", "--ns3::RdmaTimely::Variant=Patched",
+                                    "--ns3::RdmaTimely::RttRef=100us", "--dryRun"], stdout=DRY),
+    Case("dcon-bench", "unread", ["--cc=timely", "--ns3::RdmaTimely::Variant=Patched",
+                                  "--ns3::RdmaTimely::HaiFactor=3"],
+         error=r"Variant=Patched does not read HaiFactor \(Variant=Original does\)"),
+    Case("dcon-ibcc-share", "unread", ["--ns3::RdmaDcqcn::RateIncreaseInterval=5us"],
+         error=r"not used by this run"),
+    Case("dcon-floor-bench", "unread", ["--ns3::RdmaDcon::Sender=Dcqcn"],
+         error=r"not used by this run"),
+    # ------------------------------------------------ message: the user's option, the cause
+    Case("dcon-ibcc-share", "message", ["--rate=1bps"],
+         error=r"--rate: got '1bps', expected at least \d+bps: the rates are read from 0.001 s "
+               r"throughput samples"),
+    Case("dcon-rttpid-incast", "message", ["--predictor={bomlstm}"],
+         error=r"--predictor: .*bom-lstm.txt:1: expected header 'dcon-lstm 1 <input> <hidden> <steps>', got "
+               r"'\\ufeffdcon-lstm 1 1 16 8'"),
+    Case("dcon-rttpid-incast", "message", ["--ns3::RdmaRttPid::PredictorFile={bomlstm}"],
+         error=r"--ns3::RdmaRttPid::PredictorFile: .*bom-lstm.txt:1: expected header"),
+    Case("dcon-bench", "message", ["--SchedulerType=ns3::RemoteFirstScheduler"],
+         error=r"--SchedulerType: got 'ns3::RemoteFirstScheduler', expected another event "
+               r"scheduler: .* null-message engine"),
+    Case("dcon-bench", "message", ["--topo={slowtopo}", "--flows={flows}"], short=False,
+         error=r"--topo: '.*slow.topo' has a link of 100000bps: the switch queues' ECN "
+               r"thresholds scale with the link rate .* needs links of 250000bps to"),
+    Case("dcon-testbed", "message", ["--sampleInterval=1ps"], short=False,
+         error=r"--sampleInterval \(1e-12 s\) gives more than 10000000 samples of each queue "
+               r"and flow until --stopTime \(0.06 s\): give at least 6e-09 s"),
+    Case("dcon-testbed", "message", ["--bufferSize=1KB"],
+         error=r"--xoff \(320000 B\) is above --bufferSize \(1000 B\)"),
+    Case("dcon-large-scale", "message", ["--load=5"],
+         error=r"--load: got '5', expected at most [0-9.]+ with --loadType=core"),
+    Case("dcon-testbed", "message", ["--burstStart=5ms", "--stopTime=2ms"],
+         error=r"--stopTime \(0.002 s\) must be after --burstStart \(0.005 s\)"),
+    Case("dcon-rttpid-incast", "message", ["--rate=1Mbps"],
+         error=r"--rate: 1000000 bit/s is too slow .* give --rate=\d+bps or more"),
+    Case("dcon-testbed", "message", ["--outdir={out}"], fsize=1500,
+         error=r"cannot write .*: File too large"),
+    Case("dcon-large-scale", "message", ["--outdir={out}"], fsize=100,
+         error=r"cannot write .*: File too large"),
+    Case("dcon-bench", "message", ["--outdir={out}"], fsize=100,
+         error=r"cannot write .*: File too large"),
+    Case("dcon-ibcc-share", "message", ["--outdir={out}"], fsize=50,
+         error=r"cannot write .*: File too large"),
+    Case("dcon-rttpid-incast", "message", ["--outdir={out}"], fsize=100,
+         error=r"cannot write .*: File too large"),
+    Case("dcon-floor-bench", "message", ["--outdir={out}"], fsize=100,
+         error=r"cannot write .*run.json: File too large"),
+    # ------------------------------------------------ folder: no file of another run left
+    Case("dcon-testbed", "folder", ["--outdir={out}"],
+         before=[("dcon-large-scale", ["--outdir={out}", "--spreading"])],
+         check=all_of(expect_files(present=["facts.json"],
+                                   absent=["flows.txt", "buffer.csv", "fct.txt", "victims.csv"]),
+                      expect_no_foreign)),
+    Case("dcon-large-scale", "folder", ["--dryRun", "--outdir={out}"],
+         before=[("dcon-testbed", ["--outdir={out}", "--spreading", "--pcap"])],
+         stdout=r"would remove \d+ file", check=expect_no_foreign),
+    Case("dcon-testbed", "folder", ["--dryRun", "--outdir={out}"],
+         before=[("dcon-large-scale", ["--outdir={out}", "--spreading", "--nodeWork"])],
+         stdout=r"would remove \d+ file", check=expect_no_foreign),
+    Case("dcon-ibcc-share", "folder", ["--dryRun", "--outdir={out}"],
+         before=[("dcon-bench", ["--outdir={out}", "--spreading", "--nodeWork"])],
+         stdout=r"would remove \d+ file", check=expect_no_foreign),
+    Case("dcon-rttpid-incast", "folder", ["--dryRun", "--outdir={out}"],
+         before=[("dcon-ibcc-share", ["--outdir={out}"])],
+         stdout=r"would remove \d+ file", check=expect_no_foreign),
+    Case("dcon-floor-bench", "folder", ["--dryRun", "--outdir={out}"],
+         before=[("dcon-rttpid-incast", ["--outdir={out}"])],
+         stdout=r"would remove \d+ file", check=expect_no_foreign),
+    Case("dcon-bench", "folder", ["--dryRun", "--outdir={out}"],
+         before=[("dcon-floor-bench", ["--outdir={out}"])],
+         stdout=r"would remove \d+ file", check=expect_no_foreign),
+    Case("dcon-large-scale", "folder", ["--flowFile={out}/flows.txt", "--outdir={out}"],
+         short=False, error=r"--flowFile: .*flows.txt' is in the output folder",
+         check=stale({"flows.txt": "2\n0 5 3 100 100000 0.001\n1 9 3 100 100000 0.0015\n"})),
+]
+
+
+def help_defaults(binary):
+    """[(option, default)] of a program's --help: each option with the default it shows in
+    brackets at the end of its line ("" when it shows none), but --dryRun (every case sets it),
+    --list-cc (it prints and exits) and the options marked "(required)"."""
+    text = subprocess.run([binary, "--help"], capture_output=True, text=True,
+                          timeout=60).stdout
+    section = text.split("Program Options:")[1].split("General Arguments:")[0]
+    out = []
+    for line in section.splitlines():
+        m = re.match(r"\s+--([\w-]+):\s+(.*?)(?:\s\[([^\[\]]*)\])?$", line)
+        if m and m.group(1) not in ("dryRun", "list-cc") and "(required)" not in m.group(2):
+            out.append((m.group(1), m.group(3) or ""))
+    return out
+
+
+# The context a program's default cases need: dcon-bench's required files, dcon-large-scale's
+# small fabric (its --scale case builds the full one); an option under test replaces its own.
+DEFAULT_CONTEXT = {"dcon-bench": ["--topo={topo}", "--flows={flows}"],
+                   "dcon-large-scale": ["--scale=tiny"]}
+# A refusal of a default that is not about the value: the option does not apply to the run.
+NOT_APPLICABLE = r"does not apply|is not used by this run|applies to .* only"
+
+
+def default_cases(bindir, programs):
+    """The class "default": per option of each program, --OPTION=DEFAULT (its --help's) with
+    --dryRun, which must be accepted (or refused only as not applying to the run)."""
+    cases = []
+    for program in programs:
+        binary = os.path.join(bindir, program)
+        if not os.path.exists(binary):
+            continue
+        for option, default in help_defaults(binary):
+            context = [a for a in DEFAULT_CONTEXT.get(program, []) if option_name(a) != option]
+            c = Case(program, "default", context + [f"--{option}={default}", "--dryRun"],
+                     short=False, stdout=DRY)
+            c.accept_error = NOT_APPLICABLE
+            cases.append(c)
+    return cases
+
+
 def make_fixtures(d):
     """The input files the cases name, in folder d."""
     def write(name, text):
@@ -368,6 +664,14 @@ def make_fixtures(d):
         "lonelyswitch": write("lonely.topo", "6 2 4\n4 5\n" + links),
         # 32 hosts of dcon-large-scale's tiny fabric (2 x 4 x 4 = 16 hosts: ids 0..15)
         "lsflows": write("ls.flows", "2\n0 5 3 100 100000 0.001\n1 9 3 100 100000 0.0015\n"),
+        # hosts 0 and 1 at 100 Gb/s, 2 and 3 at 25 Gb/s
+        "mixedtopo": write("mixed.topo", "5 1 4\n4\n" + "".join(
+            f"{h} 4 {'100' if h < 2 else '25'}Gbps 1000ns 0\n" for h in range(4))),
+        # hosts 0 and 1 at 100 Gb/s, 2 and 3 at 100 kb/s (too slow for RED's thresholds)
+        "slowtopo": write("slow.topo", "5 1 4\n4\n" + "".join(
+            f"{h} 4 {'100Gbps' if h < 2 else '100Kbps'} 1000ns 0\n" for h in range(4))),
+        # a weight file whose first line starts with a byte-order mark
+        "bomlstm": write("bom-lstm.txt", "\ufeffdcon-lstm 1 1 16 8\n"),
     }
     weights = open(os.path.join(ROOT, "data", "rtt-predictor", "lstm-weights.txt")).read()
     lines = weights.splitlines()
@@ -384,12 +688,16 @@ def expand(args, fx, tmp, out):
     return [a.format(tmp=tmp, out=out, **fx) for a in args]
 
 
-def run(binary, args, cwd, timeout=TIMEOUT):
+def run(binary, args, cwd, timeout=TIMEOUT, fsize=None):
     """(returncode or a problem, stdout, stderr); run in `cwd` (a default output folder of the
-    program goes there)."""
+    program goes there); with `fsize`, writes beyond that many bytes of a file fail (EFBIG, as a
+    full disk fails them with ENOSPC)."""
+    def limit():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # the write fails instead
+        resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
     try:
         p = subprocess.run([binary] + args, capture_output=True, text=True, timeout=timeout,
-                           errors="replace", cwd=cwd)
+                           errors="replace", cwd=cwd, preexec_fn=limit if fsize else None)
     except subprocess.TimeoutExpired:
         return f"no answer within {timeout} s (a hang)", "", ""
     if p.returncode < 0:
@@ -419,10 +727,16 @@ def run_case(case, bindir, fx, work, index):
     plant = getattr(case.check, "plant", None)
     if plant:
         os.makedirs(out)
-        for name in plant:
+        for name, text in plant.items():
             with open(os.path.join(out, name), "w") as f:
-                f.write("an earlier run\n")
-    rc, stdout, stderr = run(binary, args, tmp)
+                f.write(text.format(tmp=tmp, out=out, **fx) if "{" in text else text)
+    for program, before in case.before or []:
+        bargs = expand([a for a in SHORT[program] if option_name(a) not in
+                        {option_name(b) for b in before}] + before, fx, tmp, out)
+        brc, _, berr = run(os.path.abspath(os.path.join(bindir, program)), bargs, tmp)
+        if brc != 0:
+            return f"the earlier run {program} {' '.join(bargs)} failed: {brc} {berr.strip()[-300:]}"
+    rc, stdout, stderr = run(binary, args, tmp, fsize=case.fsize)
     if isinstance(rc, str):
         return rc + (f"; stderr: {stderr.strip()[-300:]}" if stderr else "")
     if case.error:
@@ -433,8 +747,13 @@ def run_case(case, bindir, fx, work, index):
         if "error" not in stderr:
             return "no 'error' in the message"
         return None
+    accept = getattr(case, "accept_error", None)
+    if rc in (1, 2) and accept and re.search(accept, stderr):
+        return None  # refused as not applying to the run, not for its value
     if rc != 0:
         return f"exit status {rc}: {stderr.strip()[-400:]}"
+    if case.no_output and os.path.exists(out):
+        return f"the dry run made {out}: {os.listdir(out)}"
     if case.stdout and not re.search(case.stdout, stdout, re.S):
         return f"stdout {stdout.strip()[-400:]!r} does not match {case.stdout!r}"
     if case.differs or case.same:
@@ -464,11 +783,15 @@ def main(argv=None):
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "examples"),
                     help="folder of the six programs (default build/examples)")
     ap.add_argument("--program", choices=PROGRAMS, help="only this program's cases")
-    ap.add_argument("--class", dest="cls", type=int, choices=range(1, 8),
-                    help="only this class's cases")
+    ap.add_argument("--class", dest="cls", choices=CLASSES,
+                    help="only this class's cases (1-7, or a name of the third round: "
+                         + ", ".join(ROUND3) + ")")
     ap.add_argument("--list", action="store_true", help="print the cases, run nothing")
     args = ap.parse_args(argv)
-    cases = [c for c in CASES if (args.program in (None, c.program))
+    every = CASES
+    if args.cls in (None, "default"):
+        every = every + default_cases(args.bin, [args.program] if args.program else PROGRAMS)
+    cases = [c for c in every if (args.program in (None, c.program))
              and (args.cls in (None, c.cls))]
     if not cases:
         print("no case selected", file=sys.stderr)

@@ -2,7 +2,7 @@
 # Parallel runs against sequential runs, with the programs of build-mpi/ (scripts/setup-mpi.sh).
 # ctest runs each case when build-mpi/bin exists (test/CMakeLists.txt); by hand:
 #
-#   test/mpi-tests.sh CASE [BIN_DIR]      CASE: build | frames | hooks | poisson | incast | errors | all
+#   test/mpi-tests.sh CASE [BIN_DIR]      CASE: build | frames | hooks | poisson | incast | repeat | errors | all
 #
 # build    bring build-mpi/'s programs up to date with this checkout (dcon is compiled in the
 #          ns-3 tree there; ctest runs this first).
@@ -25,12 +25,18 @@
 #          identical files), PAUSE frames crossed ranks; same-time events are ordered otherwise
 #          than sequentially (doc/parallel.rst), so the flows' FCTs differ, but the
 #          PAUSE count stays within 10% and each size bucket's median slowdown within 5%.
+# repeat   the null-message engine repeats itself (issue 29: two 2-rank testbed runs had given
+#          798 and 841 PAUSE frames): two runs of a short dcon-testbed incast (DCQCN, 140 burst
+#          flows from 2 ms, hosts on rank 0 and switches on rank 1, so that every frame crosses
+#          ranks) and of dcon-large-scale's Poisson traffic (DCON, default partition) under
+#          ns3::NullMessageSimulatorImpl give identical files (RemoteFirstScheduler;
+#          RankTransport::HoldGuarantee). About a minute a run on a busy 2-core machine.
 # errors   a node on a rank that does not exist, a zero-delay link between ranks, a malformed
 #          partition file: a clear error naming it, exit status 2, no hang.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-CASE="${1:?usage: test/mpi-tests.sh build|frames|hooks|poisson|incast|errors|all [BIN_DIR]}"
+CASE="${1:?usage: test/mpi-tests.sh build|frames|hooks|poisson|incast|repeat|errors|all [BIN_DIR]}"
 BIN="${2:-$ROOT/build-mpi/bin}"
 PY=/usr/bin/python3
 if [ "$CASE" = build ]; then
@@ -230,6 +236,53 @@ PY
   done
 }
 
+# Every file of two runs' folders identical, but the wall times (summary.json, parallel.json),
+# the synchronization counts of parallel.json and the command line of run.json (it names the
+# folder).
+same_run() {
+  local a=$1 b=$2 f name
+  for f in "$a"/*; do
+    name="$(basename "$f")"
+    case $name in
+    parallel.json)
+      cmp <(grep -o -E '"(rank|nodes|events_executed|frames_sent_to_other_ranks|frames_received_from_other_ranks|pfc_frames_sent_to_other_ranks)": [0-9]*' "$f") \
+        <(grep -o -E '"(rank|nodes|events_executed|frames_sent_to_other_ranks|frames_received_from_other_ranks|pfc_frames_sent_to_other_ranks)": [0-9]*' "$b/$name") ||
+        fail "two null-message runs differ in $name" ;;
+    summary.json)
+      cmp <(grep -v wall_time_s "$f") <(grep -v wall_time_s "$b/$name") ||
+        fail "two null-message runs differ in $name" ;;
+    run.json)
+      cmp <(grep -v -E '"(command_line|options_given)"' "$f") \
+        <(grep -v -E '"(command_line|options_given)"' "$b/$name") ||
+        fail "two null-message runs differ in $name" ;;
+    *) cmp "$f" "$b/$name" || fail "two null-message runs differ in $name" ;;
+    esac
+  done
+}
+
+case_repeat() {
+  local nm=--SimulatorImplementationType=ns3::NullMessageSimulatorImpl
+  : >"$WORK/split.txt"
+  for n in $(seq 0 22); do echo "$n $((n >= 18))" >>"$WORK/split.txt"; done
+  for r in a b; do
+    "${MPIRUN[@]}" "$BIN/dcon-testbed" --cc=dcqcn --burstStart=2ms --stopTime=6ms \
+      --burstFlowsPerHost=10 --partition="$WORK/split.txt" $nm --outdir="$WORK/nm-tb-$r" >/dev/null
+  done
+  same_run "$WORK/nm-tb-a" "$WORK/nm-tb-b"
+  local pauses crossed
+  pauses="$(json_field "$WORK/nm-tb-a/summary.json" pause_frames_sent)"
+  crossed="$(json_field "$WORK/nm-tb-a/parallel.json" frames_sent_to_other_ranks)"
+  [ "$crossed" -gt 0 ] || fail "no frame crossed ranks"
+  echo "  repeat: testbed (DCQCN, every frame crossing ranks), null messages, twice: identical" \
+    "files; $pauses PAUSE frames, $crossed frames crossed ranks"
+  local args=(--scale=tiny --load=0.6 --duration=2ms --warmup=0ms --cooldown=0ms --cc=dcon)
+  for r in a b; do
+    "${MPIRUN[@]}" "$BIN/dcon-large-scale" "${args[@]}" $nm --outdir="$WORK/nm-ls-$r" >/dev/null
+  done
+  same_run "$WORK/nm-ls-a" "$WORK/nm-ls-b"
+  echo "  repeat: large-scale (DCON, Poisson), null messages, twice: identical files"
+}
+
 expect_error() { # NEEDLE COMMAND...: exit status 2 and NEEDLE on stderr, within 60 s
   local needle=$1 rc=0
   shift
@@ -266,8 +319,8 @@ case_errors() {
 }
 
 case "$CASE" in
-frames | hooks | poisson | incast | errors) "case_$CASE" ;;
-all) case_frames; case_hooks; case_poisson; case_incast; case_errors ;;
-*) echo "error: unknown case '$CASE' (frames, hooks, poisson, incast, errors, all)" >&2; exit 2 ;;
+frames | hooks | poisson | incast | repeat | errors) "case_$CASE" ;;
+all) case_frames; case_hooks; case_poisson; case_incast; case_repeat; case_errors ;;
+*) echo "error: unknown case '$CASE' (frames, hooks, poisson, incast, repeat, errors, all)" >&2; exit 2 ;;
 esac
 echo "PASS: mpi-tests $CASE"

@@ -5,9 +5,12 @@
 #include "rdma-congestion-ops.h"
 
 #include "ns3/abort.h"
+#include "ns3/attribute-text.h"
 #include "ns3/log.h"
+#include "ns3/string.h"
 #include "rdma-cc-registry.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ns3
@@ -43,6 +46,67 @@ RdmaCongestionOps::Init(Ptr<RdmaFlowState> flow)
     const DataRate start = flow->m_startRate.GetBitRate() ? flow->m_startRate : flow->m_lineRate;
     flow->m_rate = start;
     flow->m_targetRate = start;
+}
+
+std::vector<RdmaCongestionOps::ModalAttribute>
+RdmaCongestionOps::GetModalAttributes() const
+{
+    return {};
+}
+
+std::vector<RdmaCongestionOps::UnreadAttribute>
+RdmaCongestionOps::GetUnreadAttributes() const
+{
+    std::vector<UnreadAttribute> out;
+    for (const ModalAttribute& m : GetModalAttributes())
+    {
+        StringValue mode;
+        GetAttribute(m.mode, mode); // (an enum or a boolean as its text)
+        if (std::find(m.readIn.begin(), m.readIn.end(), mode.Get()) != m.readIn.end())
+        {
+            continue;
+        }
+        UnreadAttribute u{m.attribute, m.mode + "=" + mode.Get(), {}};
+        for (const std::string& v : m.readIn)
+        {
+            u.readers.push_back(m.mode + "=" + v);
+        }
+        out.push_back(u);
+    }
+    return out;
+}
+
+void
+RdmaCongestionOps::RefuseUnreadUserAttributes() const
+{
+    const TypeId tid = GetInstanceTypeId();
+    for (const UnreadAttribute& u : GetUnreadAttributes())
+    {
+        if (!IsUserAttribute(tid, u.attribute))
+        {
+            continue;
+        }
+        TypeId owner;
+        FindAttributeOwner(tid, u.attribute, &owner);
+        std::string msg = "--" + owner.GetName() + "::" + u.attribute + ": " + tid.GetName()
+                          + " with " + u.inUse + " does not read " + u.attribute;
+        if (u.readers.empty())
+        {
+            msg += " in any mode: the value would change nothing; leave it out";
+        }
+        else
+        {
+            std::string readers;
+            for (std::size_t i = 0; i < u.readers.size(); ++i)
+            {
+                readers += (i ? " or " : "") + u.readers[i];
+            }
+            msg += " (" + readers + (u.readers.size() == 1 ? " does" : " do")
+                   + "): the value would change nothing; give --" + tid.GetName()
+                   + "::" + u.readers.front() + " to use it, or leave it out";
+        }
+        throw std::invalid_argument(msg);
+    }
 }
 
 void

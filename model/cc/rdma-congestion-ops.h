@@ -9,6 +9,8 @@
 #include "rdma-flow-state.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -140,6 +142,49 @@ public:
      * \return the TypeId of the algorithm
      */
     static TypeId LookupTypeId(const std::string& name);
+
+    /**
+     * \brief An attribute (the algorithm's own or one it inherits) that the algorithm reads
+     * in some of its modes only: an attribute chooses the mode (DCON's Sender), and in the
+     * other modes the attribute changes nothing.
+     */
+    struct ModalAttribute
+    {
+        std::string attribute;           //!< e.g. "RateIncreaseInterval"
+        std::string mode;                //!< the attribute that chooses the mode, e.g. "Sender"
+        std::vector<std::string> readIn; //!< the mode's values that read it, e.g. {"Dcqcn"}
+    };
+
+    /**
+     * \brief The attributes this algorithm reads in some of its modes only (see
+     * ModalAttribute). Every attribute not listed is read whatever the mode. The default: none.
+     * \return the declarations
+     */
+    virtual std::vector<ModalAttribute> GetModalAttributes() const;
+
+    /// An attribute this object does not read in its mode (GetUnreadAttributes).
+    struct UnreadAttribute
+    {
+        std::string attribute;            //!< e.g. "RateIncreaseInterval"
+        std::string inUse;                //!< the mode in use, e.g. "Sender=Paper"
+        std::vector<std::string> readers; //!< the modes that read it, e.g. {"Sender=Dcqcn"}
+    };
+
+    /**
+     * \brief The attributes that this object, in the modes its attributes choose, does not read
+     * (GetModalAttributes), each with the modes that do.
+     * \return them, in declaration order
+     */
+    std::vector<UnreadAttribute> GetUnreadAttributes() const;
+
+    /**
+     * \brief Refuse the attributes the user gave on the command line (IsUserAttribute) that
+     * this object, in its modes, does not read: such a value would be recorded and change
+     * nothing.
+     * \throws std::invalid_argument "--Owner::Attr: TypeId with Mode=Value does not read Attr
+     * (Mode=Other does) ..." for the first one
+     */
+    void RefuseUnreadUserAttributes() const;
 
 protected:
     /**

@@ -85,7 +85,18 @@ MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status
     // The granted-time-window engine polls for messages at the start of a round: the round's
     // frames are exchanged then (once a round), and scheduled like received messages.
     ns3::RankTransport::EnginePolls();
-    return PMPI_Testany(count, requests, index, flag, status);
+    int rc = PMPI_Testany(count, requests, index, flag, status);
+    // The null-message engine inserts the event of a message it receives right after this call
+    // (RankTransport::TakeRemoteInsert, RemoteFirstScheduler).
+    if (rc == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED && status != MPI_STATUS_IGNORE)
+    {
+        ns3::RankTransport::MessageReceived(status->MPI_SOURCE);
+    }
+    else
+    {
+        ns3::RankTransport::NoMessage();
+    }
+    return rc;
 }
 
 extern "C" int
@@ -95,6 +106,14 @@ MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status)
     double t0 = WallSeconds();
     int rc = PMPI_Waitany(count, requests, index, status);
     ns3::RankTransport::SyncWaited(WallSeconds() - t0, false);
+    if (rc == MPI_SUCCESS && *index != MPI_UNDEFINED && status != MPI_STATUS_IGNORE)
+    {
+        ns3::RankTransport::MessageReceived(status->MPI_SOURCE);
+    }
+    else
+    {
+        ns3::RankTransport::NoMessage();
+    }
     return rc;
 }
 

@@ -91,6 +91,10 @@ struct State
     std::vector<std::string> outbox; //!< per destination rank: frames of this round
     std::unordered_map<uint64_t, PfcNetDevice*> devices; //!< (node << 32 | if) -> local device
     Callback<void, Ptr<Packet>> control;                 //!< receives control messages
+    bool nullMessage{false};        //!< the null-message engine runs (not batch, several ranks)
+    int receivingFrom{-1};          //!< rank whose message was just received (-1: none)
+    std::vector<uint64_t> fromRank; //!< per rank: messages received from it
+    bool holding{false};            //!< HoldGuarantee's event is pending
 };
 
 State&
@@ -127,8 +131,12 @@ RankTransport::Enable(uint32_t rank, uint32_t size, bool batch)
     s.rank = rank;
     s.size = size;
     s.batch = batch && size > 1;
+    s.nullMessage = !batch && size > 1;
     s.exchanged = false;
     s.outbox.assign(size, std::string());
+    s.receivingFrom = -1;
+    s.fromRank.assign(size, 0);
+    s.holding = false;
 }
 
 void
@@ -137,6 +145,8 @@ RankTransport::Disable()
     State& s = S();
     s.enabled = false; // (the rank stays known: a program that finished on rank 1 is no root)
     s.batch = false;
+    s.nullMessage = false;
+    s.receivingFrom = -1;
 }
 
 bool
@@ -343,6 +353,7 @@ RankTransport::SendFrame(const Ptr<Packet>& packet,
                                    "frames in dcon's own exchange");
     }
     s.traffic.mpiBytes += bytes;
+    HoldGuarantee();
     MpiInterface::SendPacket(frame, arrival, dst->GetNode()->GetId(), dst->GetIfIndex());
 #else
     throw std::logic_error("RankTransport::SendFrame: this build has no MPI");
@@ -505,7 +516,12 @@ RankTransport::SendToNeighbours(const std::vector<uint8_t>& payload)
         eth.SetLengthType(CONTROL_ETHERTYPE);
         p->AddHeader(eth);
         s.traffic.controlSent++;
-        MpiInterface::SendPacket(p, Simulator::Now() + m.delay, m.node, m.dev);
+        // Under null messages a control message arrives one time step after the lookahead, so
+        // that it too comes after the guarantee sent with it (HoldGuarantee), whose time the
+        // other rank may already run.
+        HoldGuarantee();
+        MpiInterface::SendPacket(
+            p, Simulator::Now() + m.delay + (s.nullMessage ? TimeStep(1) : Time(0)), m.node, m.dev);
     }
 #endif
 }
@@ -519,7 +535,62 @@ RankTransport::SetControlReceiver(Callback<void, Ptr<Packet>> receiver)
 Time
 RankTransport::GetRelayDelay()
 {
-    return S().relay;
+    const State& s = S();
+    // (under null messages each hop takes one time step more: SendToNeighbours)
+    return s.relay + (s.nullMessage ? TimeStep(s.size) : Time(0));
+}
+
+void
+RankTransport::HoldGuarantee()
+{
+    State& s = S();
+    if (!s.nullMessage || s.holding)
+    {
+        return;
+    }
+    s.holding = true;
+    Simulator::ScheduleNow(+[]()
+                           {
+                               S().holding = false;
+                           });
+}
+
+void
+RankTransport::MessageReceived(int source)
+{
+    State& s = S();
+    if (!s.nullMessage || source < 0 || static_cast<std::size_t>(source) >= s.fromRank.size())
+    {
+        return;
+    }
+    s.receivingFrom = source;
+    s.fromRank[source]++;
+}
+
+void
+RankTransport::NoMessage()
+{
+    S().receivingFrom = -1;
+}
+
+bool
+RankTransport::TakeRemoteInsert(uint32_t* source, uint64_t* sequence)
+{
+    State& s = S();
+    if (s.receivingFrom < 0)
+    {
+        return false;
+    }
+    *source = static_cast<uint32_t>(s.receivingFrom);
+    *sequence = s.fromRank[s.receivingFrom];
+    s.receivingFrom = -1;
+    return true;
+}
+
+void
+RankTransport::EngineSteps()
+{
+    S().receivingFrom = -1;
 }
 
 RankTransport::Traffic

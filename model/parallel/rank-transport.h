@@ -166,6 +166,30 @@ public:
     static void EnginePolls();
 
     /**
+     * \brief The null-message engine received a message from rank \p source (the hooks on
+     * MPI_Testany and MPI_Waitany): the event it inserts next, if any (a frame, a control
+     * message; a null message inserts none), is that message's (TakeRemoteInsert).
+     * \param source the sending rank
+     */
+    static void MessageReceived(int source);
+
+    /// The engine polled and found no message.
+    static void NoMessage();
+
+    /**
+     * \brief Whether the event being inserted is the delivery of a message from another rank
+     * (RemoteFirstScheduler), with the sending rank and the message's place in what that rank
+     * sent (MPI keeps a sender's messages in order). Answers once per message.
+     * \param[out] source the sending rank
+     * \param[out] sequence the message's number among those received from \p source
+     * \return true for a message's event
+     */
+    static bool TakeRemoteInsert(uint32_t* source, uint64_t* sequence);
+
+    /// The engine asked for its next event: no message's event is to be inserted any more.
+    static void EngineSteps();
+
+    /**
      * \brief The engine waited in a synchronization call.
      * \param seconds wall seconds it was blocked
      * \param roundEnds true when the call ends a granted-time-window round
@@ -178,6 +202,12 @@ private:
     static void ExchangeFrames();
     /// Hand a frame from another rank to its device (the event at its arrival).
     static void DeliverFrame(PfcNetDevice* dev, Ptr<Packet> packet, uint16_t protocol);
+    /// Under the null-message engine, before a message to another rank: keep an event pending
+    /// now, so that the guarantee the engine sends with it (the earliest of its next event and
+    /// its safe time, plus the lookahead) is now + lookahead, below the arrival of any later
+    /// message of this rank (an event scheduled after the send, within the lookahead, could
+    /// otherwise send a frame the other rank already ran past).
+    static void HoldGuarantee();
     /// Deliver a frame or control message that arrived from another rank (MpiReceiver).
     static void ReceiveFromRank(PfcNetDevice* dev, Ptr<Packet> frame);
 };

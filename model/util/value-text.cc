@@ -375,7 +375,18 @@ FormatTime(Time t)
 {
     std::ostringstream oss;
     oss.precision(12);
-    oss << t.GetSeconds() << " s";
+    // From the time steps, exactly: Time::GetSeconds goes through a binary fraction, which
+    // shows 1 ps as 9.99999996004e-13 s.
+    const int64_t perSecond = Seconds(1).GetTimeStep();
+    if (perSecond > 0)
+    {
+        oss << static_cast<long double>(t.GetTimeStep()) / static_cast<long double>(perSecond);
+    }
+    else
+    {
+        oss << t.GetSeconds();
+    }
+    oss << " s";
     return oss.str();
 }
 

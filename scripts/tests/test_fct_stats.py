@@ -982,8 +982,11 @@ class SweepTest(unittest.TestCase):
                 "--duration=60ms", "--warmup=30ms", "--seed=1", "--scale=full",
                 "--maxTime=200s", "--outdir=out/N.tmp"]
         for name in variants.NAMES:
+            expected = VariantsTest.EXPECTED[name].split()
+            # DCON's runs also write the DCON timeline (dcon-timeline.csv, dcon-senders.csv)
+            timeline = large_sweep.DCON_TIMELINE if "--cc=dcon" in expected else []
             self.assertEqual(large_sweep.command("sim", r._replace(variant=name), "out/N.tmp"),
-                             base + VariantsTest.EXPECTED[name].split(), name)
+                             base + expected + timeline, name)
 
     def test_times(self):
         self.assertEqual(large_sweep.canonical_time("5.0ms"), "5ms")
@@ -1001,10 +1004,10 @@ class SweepTest(unittest.TestCase):
         runs = large_sweep.fig_runs("fig9", seeds=[1], duration="10ms", warmup="0ms",
                                     cooldown="0ms")
         self.assertEqual({(r.duration, r.warmup) for r in runs}, {("10ms", "0ms")})
-        with self.assertRaisesRegex(large_sweep.SweepError, r"warm-up \(10ms\).*\(20ms\)"):
+        with self.assertRaisesRegex(large_sweep.SweepError, r"warm-up \(40ms\).*\(20ms\)"):
             large_sweep.fig_runs("fig9", duration="20ms")
-        with self.assertRaisesRegex(large_sweep.SweepError, r"cool-down \(30ms\)"):
-            large_sweep.fig_runs("fig9", cooldown="30ms")  # 10 + 30 ms = the 40 ms window
+        with self.assertRaisesRegex(large_sweep.SweepError, r"cool-down \(110ms\)"):
+            large_sweep.fig_runs("fig9", cooldown="110ms")  # 40 + 110 ms = the 150 ms window
 
     def test_window_table(self):
         # the most specific row wins each value; CLI values win over the table
@@ -1082,10 +1085,11 @@ class SweepTest(unittest.TestCase):
     def test_cooldown(self):
         r = large_sweep.fig_runs("fig9", seeds=[1], loads=[0.8], cooldown="5ms")[0]
         self.assertEqual(large_sweep.run_name(r),
-                         "websearch-dcon-load0.8-s1-d40ms-w10ms-full-c5ms")
-        self.assertEqual(large_sweep.command("sim", r, "o")[-2:], ["--cooldown=5ms", "--cc=dcon"])
+                         "websearch-dcon-load0.8-s1-d150ms-w40ms-full-c5ms")
+        self.assertEqual(large_sweep.command("sim", r, "o")[-3:],
+                         ["--cooldown=5ms", "--cc=dcon"] + large_sweep.DCON_TIMELINE)
         r = large_sweep.fig_runs("fig9", seeds=[1], loads=[0.8], cooldown="0ms")[0]
-        self.assertEqual(large_sweep.run_name(r), "websearch-dcon-load0.8-s1-d40ms-w10ms-full")
+        self.assertEqual(large_sweep.run_name(r), "websearch-dcon-load0.8-s1-d150ms-w40ms-full")
         self.assertNotIn("--cooldown=0ms", large_sweep.command("sim", r, "o"))
 
     def test_bad_input_exit_code(self):
@@ -1122,12 +1126,12 @@ class SweepTest(unittest.TestCase):
         self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES)), 207)
         r = large_sweep.fig_runs("spread", **one)[0]
         self.assertEqual(large_sweep.run_name(r),
-                         "websearch-dcon-load0.8-s1-d40ms-w10ms-full-c10ms-spread")
-        self.assertEqual(large_sweep.command("sim", r, "o")[-2:],
-                         ["--cc=dcon", "--spreading=true"])
+                         "websearch-dcon-load0.8-s1-d150ms-w40ms-full-c30ms-spread")
+        self.assertEqual(large_sweep.command("sim", r, "o")[-3:],
+                         ["--cc=dcon", "--spreading=true"] + large_sweep.DCON_TIMELINE)
         names9 = {large_sweep.run_name(r) for r in large_sweep.fig_runs("fig9", **one)}
         names12 = {large_sweep.run_name(r) for r in large_sweep.fig_runs("fig12", **one)}
-        self.assertEqual(names9 & names12, {f"websearch-dcon-load{x}-s1-d40ms-w10ms-full-c10ms"
+        self.assertEqual(names9 & names12, {f"websearch-dcon-load{x}-s1-d150ms-w40ms-full-c30ms"
                                             for x in ("0.4", "0.6", "0.8")})
 
     def test_tables_only_runs_nothing(self):
@@ -1152,7 +1156,8 @@ class SweepTest(unittest.TestCase):
             self.assertIn(name + "\n  " + os.path.join("B", "examples", "dcon-large-scale")
                           + " --workload=websearch --load=0.6 --loadType=core --duration=2ms "
                           "--warmup=0.5ms --seed=1 --scale=small --maxTime=200s --outdir="
-                          + os.path.join(res, name + ".tmp") + " --cc=dcon --cnmWindowRtts=4\n",
+                          + os.path.join(res, name + ".tmp") + " --cc=dcon --cnmWindowRtts=4 "
+                          + " ".join(large_sweep.DCON_TIMELINE) + "\n",
                           out)
             # fig12 9 + sens 16 - dcon at 0.8 shared
             self.assertIn("\n24 runs\n", out)
@@ -1261,7 +1266,8 @@ class SweepTest(unittest.TestCase):
             self.assertEqual(len(os.listdir(store)), 18)
             with open(os.path.join(store, os.path.basename(failed) + ".json")) as f:
                 rec = json.load(f)
-            self.assertEqual(rec["args"][-2:], ["--cc=dcon", "--cnmWindowRtts=4"])
+            self.assertEqual(rec["args"][-3:],
+                             ["--cc=dcon", "--cnmWindowRtts=4"] + large_sweep.DCON_TIMELINE)
             self.assertEqual(rec["models"], {"fabric": large_sweep.run_store.MODEL_VERSIONS[
                 "fabric"], "dcon": large_sweep.run_store.MODEL_VERSIONS["dcon"]})
             self.assertNotIn("wall_time_s", rec["data"])

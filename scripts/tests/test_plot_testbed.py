@@ -8,6 +8,8 @@ import os
 import tempfile
 import unittest
 
+import pandas as pd
+
 from .. import plot_testbed as pt
 
 # Fig. 6's facts: (relation, the reading compared, the threshold as a share of f0's or f1's
@@ -86,6 +88,17 @@ class FactsTextTest(unittest.TestCase):
     def test_no_facts_file(self):
         with tempfile.TemporaryDirectory() as d:
             self.assertEqual(pt.facts_text(d), [])
+
+
+class RunEndTest(unittest.TestCase):
+    def test_pauses_binned_without_samples(self):
+        # a 2 ms run whose only throughput sample is at t = 0 (--sampleInterval=20s): its PAUSE
+        # frames, at 1 to 2 ms, are binned to the run's end, not to the last sample (0)
+        thr = pd.DataFrame({"time_s": [0.0, 0.0], "flow": [0, 1], "gbps": [0.0, 0.0]})
+        pauses = pd.DataFrame({"time_s": [0.0011, 0.0019]})
+        self.assertEqual(pt.run_end({"simulated_time_s": 0.002}, thr, pauses), 0.002)
+        self.assertEqual(pt.run_end({}, thr, pauses), 0.0019)
+        self.assertEqual(pt.run_end({}, thr.iloc[:0], pauses.iloc[:0]), 0)
 
 
 if __name__ == "__main__":

@@ -132,6 +132,29 @@ class FactsTest(unittest.TestCase):
         self.assertEqual((r["expected"], r["verdict"]), ("none", "-"))
         self.assertEqual((r["f0_victim_s"], r["max_pause_depth"]), (0.001, 3))
 
+    def test_facts_not_judged(self):
+        # A run without a burst (--burstFlowsPerHost=0): the readings during it are null in
+        # facts.json and the facts comparing them neither hold nor fail (issue 29).
+        with tempfile.TemporaryDirectory() as tmp:
+            d = os.path.join(tmp, "run")
+            write_run(d, expected="Fig. 6", verdict="NOT JUDGED")
+            path = os.path.join(d, "facts.json")
+            with open(path) as f:
+                data = json.load(f)
+            data["f0_during_gbps"] = data["f1_during_gbps"] = data["burst_end_s"] = None
+            for x in data["facts"]:
+                if "during" in x["fact"]:
+                    x.update(holds=None, value=None, not_judged="there is no burst")
+            with open(path, "w") as f:
+                json.dump(data, f)
+            r = tr.read_facts(d)
+        self.assertTrue(math.isnan(r["f0_during_gbps"]))
+        self.assertTrue(math.isnan(r["burst_end_ms"]))
+        self.assertIsNone(r["facts"]["f1_throttled"])
+        self.assertTrue(r["facts"]["l2_never_pauses_s1"])
+        self.assertEqual((r["expected"], r["verdict"]), ("dcon", "NOT JUDGED"))
+        self.assertEqual(tr.failed_facts(r["facts"], "dcon"), [])
+
     def test_bad_facts_json(self):
         with tempfile.TemporaryDirectory() as tmp:
             with self.assertRaisesRegex(tr.ReadingsError, "facts.json: cannot read"):

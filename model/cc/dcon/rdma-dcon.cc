@@ -141,6 +141,33 @@ RdmaDcon::DoDispose()
     RdmaDcqcn::DoDispose();
 }
 
+std::vector<RdmaCongestionOps::ModalAttribute>
+RdmaDcon::GetModalAttributes() const
+{
+    std::vector<ModalAttribute> out;
+    // DCQCN's reaction point and notification point (RdmaDcqcn), used by Sender=Dcqcn only;
+    // Sender=Paper reads DCQCN's G, InitialAlpha and MinRate (ApplyCnp, Init, SetRate).
+    for (const char* a : {"AlphaUpdateInterval",
+                          "RateDecreaseInterval",
+                          "RateIncreaseInterval",
+                          "ByteCounter",
+                          "FastRecoveryThreshold",
+                          "AdditiveIncrease",
+                          "HyperIncrease",
+                          "ClampTargetRate",
+                          "CnpInterval"})
+    {
+        out.push_back({a, "Sender", {"Dcqcn"}});
+    }
+    // Algorithm 1's receiver period and unmarked-CNP increase (ApplyCnp, PeriodEnd).
+    for (const char* a :
+         {"CnpPeriod", "UnmarkedCnpIncrease", "UnmarkedCnpHyperIncrease", "HyperIncreaseAfter"})
+    {
+        out.push_back({a, "Sender", {"Paper"}});
+    }
+    return out;
+}
+
 RdmaDcon::SenderVariant
 RdmaDcon::GetSenderVariant() const
 {

@@ -93,6 +93,14 @@ public:
     void OnDataReceived(Ptr<RdmaRxFlowState> rx, const RdmaRxPacketInfo& pkt) override;
 
     /**
+     * \brief What each Sender reads: Paper does not read DCQCN's timers, byte counter,
+     * increase steps, ClampTargetRate and CnpInterval (it reads DCQCN's G, InitialAlpha and
+     * MinRate); Dcqcn does not read CnpPeriod and the unmarked-CNP increases.
+     * \return the declarations
+     */
+    std::vector<ModalAttribute> GetModalAttributes() const override;
+
+    /**
      * \brief The variant in use (attribute Sender).
      * \return the variant
      */

@@ -6,10 +6,12 @@
 
 #include "ns3/input-file.h"
 #include "ns3/ptr.h"
+#include "ns3/value-text.h"
 
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -46,6 +48,7 @@ public:
         while (std::getline(m_in, line))
         {
             m_line++;
+            m_raw = line;
             auto hash = line.find('#');
             if (hash != std::string::npos)
             {
@@ -97,7 +100,7 @@ public:
         double v = std::strtod(tok.c_str(), &end);
         if (end == tok.c_str() || *end != '\0' || errno == ERANGE || !std::isfinite(v))
         {
-            Fail("not a finite number: '" + tok + "'");
+            Fail("not a finite number: " + QuoteText(tok));
         }
         return v;
     }
@@ -112,7 +115,7 @@ public:
         long v = std::strtol(tok.c_str(), &end, 10);
         if (end == tok.c_str() || *end != '\0' || errno == ERANGE || v <= 0 || v > MAX_SIZE)
         {
-            Fail("not a size in [1, " + std::to_string(MAX_SIZE) + "]: '" + tok + "'");
+            Fail("not a size in [1, " + std::to_string(MAX_SIZE) + "]: " + QuoteText(tok));
         }
         return static_cast<uint32_t>(v);
     }
@@ -135,7 +138,7 @@ public:
         }
         if (got != name + " " + shape)
         {
-            Fail("expected section header '" + name + " " + shape + "', got '" + got + "'");
+            Fail("expected section header '" + name + " " + shape + "', got " + QuoteText(m_raw));
         }
         // A vector section is one line of rows x cols numbers.
         uint32_t lines = vector ? 1 : rows;
@@ -158,10 +161,18 @@ public:
         return values;
     }
 
+    /// The current line as read (comments included), for messages.
+    const std::string&
+    Raw() const
+    {
+        return m_raw;
+    }
+
 private:
     std::istringstream m_in;
     std::string m_name;
     uint32_t m_line{0};
+    std::string m_raw; //!< the line Next returned
 };
 
 /// The largest magnitude the predictor's output may reach (a relative RTT deviation).
@@ -181,11 +192,13 @@ LstmPredictor::Parse(const std::string& text, const std::string& name)
     auto head = rd.Next("header 'dcon-lstm 1 <input> <hidden> <steps>'");
     if (head.size() != 5 || head[0] != "dcon-lstm" || head[1] != "1")
     {
-        rd.Fail("expected header 'dcon-lstm 1 <input> <hidden> <steps>'");
+        // (the line escaped: a byte-order mark or another invisible character shows)
+        rd.Fail("expected header 'dcon-lstm 1 <input> <hidden> <steps>', got "
+                + QuoteText(rd.Raw()));
     }
     if (rd.Count(head[2]) != 1)
     {
-        rd.Fail("input size must be 1 (one K value per step), got " + head[2]);
+        rd.Fail("input size must be 1 (one K value per step), got " + QuoteText(head[2]));
     }
     Ptr<LstmPredictor> p = Create<LstmPredictor>();
     p->m_hidden = rd.Count(head[3]);
@@ -228,10 +241,13 @@ LstmPredictor::Load(const std::string& path)
         throw std::invalid_argument("LstmPredictor: weight file '" + path + "' is "
                                     + DescribePath(path) + ", not a file to read");
     }
+    errno = 0;
     std::ifstream in(path);
     if (!in)
     {
-        throw std::invalid_argument("LstmPredictor: cannot open weight file '" + path + "'");
+        const int err = errno ? errno : EIO;
+        throw std::invalid_argument("LstmPredictor: cannot open weight file " + QuoteText(path)
+                                    + " (" + std::strerror(err) + ")");
     }
     std::ostringstream ss;
     ss << in.rdbuf();

@@ -206,6 +206,15 @@ RdmaRttPid::GetName() const
     return "rttpid";
 }
 
+std::vector<RdmaCongestionOps::ModalAttribute>
+RdmaRttPid::GetModalAttributes() const
+{
+    return {{"LearningRate", "GainTuning", {"true"}},
+            {"GradientClip", "GainTuning", {"true"}},
+            {"Beta", "GainTuning", {"true"}},
+            {"TargetAdaptCount", "TargetAdaptation", {"true"}}};
+}
+
 bool
 RdmaRttPid::WantsRttSamples() const
 {

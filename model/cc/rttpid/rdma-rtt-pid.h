@@ -66,6 +66,13 @@ public:
     bool WantsRttSamples() const override;
 
     /**
+     * \brief What each mode reads: LearningRate, GradientClip and Beta only with
+     * GainTuning=true, TargetAdaptCount only with TargetAdaptation=true.
+     * \return the declarations
+     */
+    std::vector<ModalAttribute> GetModalAttributes() const override;
+
+    /**
      * \brief Apply one (per-RTT) RTT sample: EWMA, feature, prediction, PID, rate.
      * \param flow the flow
      * \param rtt the sample

@@ -125,6 +125,16 @@ RdmaTimely::GetName() const
     return "timely";
 }
 
+std::vector<RdmaCongestionOps::ModalAttribute>
+RdmaTimely::GetModalAttributes() const
+{
+    // (OnRttSample: between TLow and THigh, Patched's weighted update from RttRef; Original's
+    // gradient step, hyper-active after HaiThreshold non-positive gradients)
+    return {{"RttRef", "Variant", {"Patched"}},
+            {"HaiThreshold", "Variant", {"Original"}},
+            {"HaiFactor", "Variant", {"Original"}}};
+}
+
 bool
 RdmaTimely::WantsRttSamples() const
 {

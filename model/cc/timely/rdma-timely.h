@@ -62,6 +62,9 @@ public:
     ~RdmaTimely() override;
 
     std::string GetName() const override;
+    /// RttRef is read by Variant=Patched only; HaiThreshold and HaiFactor (the hyper-active
+    /// increase) by Variant=Original only.
+    std::vector<ModalAttribute> GetModalAttributes() const override;
     void Init(Ptr<RdmaFlowState> flow) override;
     void OnAck(Ptr<RdmaFlowState> flow, const RdmaAckInfo& ack) override;
     bool WantsRttSamples() const override;
