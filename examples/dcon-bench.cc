@@ -27,8 +27,9 @@
 // --cc=hpcc: the HPCC simulator's HPCC settings (run.py, cc "hp" at 100 Gb/s): a FIFO without
 // ECN, eta 0.95, mi 0 (MaxStage 0: every once-per-RTT update is multiplicative), W_AI from
 // 40 Mb/s (10 Mb/s per 25 Gb/s of the host line), reaction to every ACK (FastReact), one T for
-// every flow, the largest base RTT of the fabric (GLOBAL_T 1), the window W = rate x T
-// (HAS_WIN, VAR_WIN) and the same 1 Gb/s minimum rate (--minRate).
+// every flow, the largest base RTT of the fabric (GLOBAL_T 1: the attribute HPCC's registration
+// declares as baseRttAttribute), the window W = rate x T (HAS_WIN, VAR_WIN) and the same 1 Gb/s
+// minimum rate (--minRate sets the attribute an algorithm declares as rateFloorAttribute).
 //
 // The run ends when the last flow completes (a safety stop 1 s after the last flow start).
 // Printed: flows completed / total, time of the last completion after the first flow start,
@@ -412,26 +413,18 @@ main(int argc, char* argv[])
         }
         frame.SetOptionTypes("pmax", pmaxTypes);
         frame.AddDataRate("minRate",
-                          "Rate floor of the congestion control (its MinRate attribute; the "
-                          "reference parameter set's is 1 Gb/s), > 0",
+                          "Rate floor of the congestion control: the attribute its registration "
+                          "declares as its rate floor (RdmaCcEntry::rateFloorAttribute, e.g. "
+                          "MinRate; the reference parameter set's is 1 Gb/s), > 0",
                           minRate,
                           DataRate(1));
-        // The algorithms with a reference parameter set that sets a rate floor.
+        // The algorithms that declare a rate floor.
         std::vector<std::string> floorTypes;
         for (const RdmaCcEntry& e : RdmaCcRegistry::GetAll())
         {
-            const std::vector<std::string> sets = e.GetParameterSetNames();
-            if (std::find(sets.begin(), sets.end(), REFERENCE_SET) == sets.end())
+            if (!e.rateFloorAttribute.empty())
             {
-                continue;
-            }
-            for (const auto& [attribute, value] :
-                 e.GetParameterSet(REFERENCE_SET).values(DataRate("100Gbps")))
-            {
-                if (attribute == "MinRate")
-                {
-                    floorTypes.push_back(e.typeId().GetName());
-                }
+                floorTypes.push_back(e.typeId().GetName());
             }
         }
         frame.SetOptionTypes("minRate", floorTypes);
@@ -553,14 +546,16 @@ main(int argc, char* argv[])
             std::find(sets.begin(), sets.end(), REFERENCE_SET) != sets.end() ? REFERENCE_SET : "");
         if (frame.IsGiven("minRate"))
         {
-            if (IsUserAttribute(ccEntry.typeId(), "MinRate"))
+            // (CheckUse refused --minRate for an algorithm that declares no rate floor)
+            const std::string& floor = ccEntry.rateFloorAttribute;
+            if (IsUserAttribute(ccEntry.typeId(), floor))
             {
                 TypeId owner;
-                FindAttributeOwner(ccEntry.typeId(), "MinRate", &owner);
-                throw std::invalid_argument("--minRate and --" + owner.GetName()
-                                            + "::MinRate set the same thing: give one of them");
+                FindAttributeOwner(ccEntry.typeId(), floor, &owner);
+                throw std::invalid_argument("--minRate and --" + owner.GetName() + "::" + floor
+                                            + " set the same thing: give one of them");
             }
-            fh.SetCongestionControlAttribute("MinRate", DataRateValue(minRate));
+            fh.SetCongestionControlAttribute(floor, DataRateValue(minRate));
         }
         fh.SetMmuAttribute("BufferSize", QueueSizeValue(bufferSize));
         fh.SetMmuAttribute("Alpha", DoubleValue(alpha));
@@ -607,16 +602,16 @@ main(int argc, char* argv[])
         }
         fh.SetPartitionFile(par.partitionFile);
         Ptr<RdmaFabric> fabric = fh.Build(topo);
-        if (HasAttribute(ccEntry.typeId().GetName(), "BaseRtt"))
+        if (const std::string& baseRtt = ccEntry.baseRttAttribute; !baseRtt.empty())
         {
-            // An algorithm with one T for every flow (HPCC) gets the largest base RTT (run.py's
-            // GLOBAL_T 1), unless the user gave it.
-            if (!IsUserAttribute(ccEntry.typeId(), "BaseRtt"))
+            // An algorithm that declares one T for every flow (HPCC) gets the largest base RTT
+            // (run.py's GLOBAL_T 1), unless the user gave it.
+            if (!IsUserAttribute(ccEntry.typeId(), baseRtt))
             {
                 const TimeValue t(fabric->GetMaxBaseRtt());
                 for (uint32_t h : fabric->GetHosts())
                 {
-                    fabric->GetNic(h)->SetCongestionControlAttribute("BaseRtt", t);
+                    fabric->GetNic(h)->SetCongestionControlAttribute(baseRtt, t);
                 }
             }
         }

@@ -24,10 +24,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#ifndef DCON_DATA_DIR
-#define DCON_DATA_DIR "data"
-#endif
-
 namespace ns3
 {
 
@@ -209,7 +205,7 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
         m_arrivalStart = config.arrivalStart;
         m_arrivalDuration = config.duration;
         m_cdfPath = FlowSizeCdf::FindBuiltin(
-            config.workload, config.dataDir.empty() ? std::string(DCON_DATA_DIR) : config.dataDir);
+            config.workload, config.dataDir.empty() ? FlowSizeCdf::GetDataDir() : config.dataDir);
         FlowSizeCdf cdf = FlowSizeCdf::ReadFile(m_cdfPath);
         PoissonFlowGenerator gen(hosts, config.linkRate, cdf);
         gen.SetLoad(m_hostLoad);

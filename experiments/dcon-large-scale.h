@@ -41,10 +41,10 @@ struct DconLargeScaleConfig
     /// A parallel run's partition: a file of "node rank" lines (RankPartition::Read); empty:
     /// RankPartition::Balanced.
     std::string partitionFile;
-    std::string workload{"websearch"};   //!< built-in CDF name or a CDF file path
-    std::string dataDir;                 //!< where built-in CDFs live (empty: the module's data/)
-    double load{0.8};                    //!< offered load, see loadType
-    std::string loadType{"core"};        //!< "core" (leaf uplinks, the paper's) or "host"
+    std::string workload{"websearch"}; //!< built-in CDF name or a CDF file path
+    std::string dataDir;          //!< where built-in CDFs live (empty: FlowSizeCdf::GetDataDir)
+    double load{0.8};             //!< offered load, see loadType
+    std::string loadType{"core"}; //!< "core" (leaf uplinks, the paper's) or "host"
     Time arrivalStart{MicroSeconds(10)}; //!< first possible flow arrival
     Time duration{MilliSeconds(5)};      //!< arrival window (warm-up included)
     /// Start of the arrival window that the statistics leave out (flows arriving in

@@ -768,6 +768,7 @@ ProgramFrame::GetRunJsonMembers() const
         out << (i ? ", " : "") << JsonString(m_arguments[i]);
     }
     out << "],\n  \"ns3_version\": " << JsonString(GetNs3Version())
+        << ",\n  \"build\": " << GetBuildJson()
         << ",\n  \"rng_seed\": " << RngSeedManager::GetSeed()
         << ",\n  \"rng_run\": " << RngSeedManager::GetRun() << ",\n  \"options_given\": {";
     for (std::size_t i = 0; i < m_given.size(); ++i)

@@ -366,6 +366,19 @@ public:
      */
     static std::string GetNs3Version();
 
+    /**
+     * \brief How this copy of dcon was built: run.json's "build" object, one line,
+     * {"type": T, "ns3": N, "commit": C}. T is the build type (standalone: CMAKE_BUILD_TYPE,
+     * with "+sanitize" or "+fuzz" for the instrumented builds; in an ns-3 tree: ns-3's build
+     * profile, e.g. release or optimized); N is "debian" (standalone, against the ns-3 of
+     * Debian's libns3-dev), "installed" (standalone, against another installed ns-3) or
+     * "in-tree" (built in an ns-3 source tree, e.g. by scripts/setup-mpi.sh); C is the git
+     * commit of dcon's sources at build time, with "-dirty" when the sources had uncommitted
+     * changes, or "unknown" (experiments/build-info.cmake, experiments/build-info.cc).
+     * \return the JSON object
+     */
+    static std::string GetBuildJson();
+
 private:
     /// One option.
     struct Option

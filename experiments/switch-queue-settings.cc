@@ -83,16 +83,28 @@ SwitchQueueSettings::QueueForCc(const std::string& cc)
 }
 
 std::string
-SwitchQueueSettings::GetQueueDisc(const std::string& cc) const
+SwitchQueueSettings::GetQueueDisc(const std::string& ccName) const
 {
     if (queue == "auto")
     {
-        return QueueForCc(cc);
+        return QueueForCc(ccName);
     }
+    RdmaCongestionOps::LookupTypeId(ccName); // throws naming an unknown cc
     for (const RdmaQueueEntry& e : RdmaQueueRegistry::GetAll())
     {
         if (queue == e.name)
         {
+            // The same rule as RdmaFabricHelper::Build's: the queue must give the feedback the
+            // algorithm needs (DCQCN over DCON's queue is allowed: it marks ECN).
+            const RdmaCcEntry cc = RdmaCcRegistry::Lookup(ccName);
+            const std::string problem = cc.GetQueueProblem(TypeId::LookupByName(e.typeName));
+            if (!problem.empty())
+            {
+                const RdmaQueueEntry own = RdmaQueueRegistry::Lookup(cc.queueDisc);
+                throw std::invalid_argument("--queue=" + queue + ": " + problem + " (--queue="
+                                            + (own.name.empty() ? std::string("auto") : own.name)
+                                            + " or --queue=auto)");
+            }
             return e.typeName;
         }
     }

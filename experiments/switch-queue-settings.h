@@ -51,7 +51,7 @@ struct SwitchQueueSettings
     QueueSize kmax{"200KB"};      //!< RED ECN Kmax (= Kmin: step marking)
     double pmax{0.01};            //!< RED ECN Pmax
     QueueSize qecn{"5KB"};        //!< DCON Q_ECN
-    std::string queue{"auto"};    //!< egress queue: auto (by cc), red, dcon, npecn
+    std::string queue{"auto"};    //!< egress queue: auto (by cc) or a registered queue's name
     QueueSize qcnm{"0B"};         //!< DCON fixed Q_CNM; 0 = dynamic (paper Section 4.4)
     double qcnmFraction{0};       //!< if > 0: Q_CNM = this x xoff (fixed, paper Fig. 11)
     uint32_t qcnmFanOut{0};       //!< M of the dynamic Q_CNM; 0 = from qcnmFanOutMode
@@ -74,12 +74,14 @@ struct SwitchQueueSettings
     static std::string QueueForCc(const std::string& cc);
 
     /**
-     * \brief The TypeId name of the queue discipline these settings choose for \p cc.
-     * \param cc congestion control (short or TypeId name)
-     * \return queue "auto": QueueForCc(cc); else the TypeId of red, dcon or npecn. Throws
-     * std::invalid_argument naming an unknown queue.
+     * \brief The TypeId name of the queue discipline these settings choose for \p ccName.
+     * \param ccName congestion control (short or TypeId name)
+     * \return queue "auto": QueueForCc(ccName); else the TypeId of the registered queue of
+     * that short name (RdmaQueueRegistry). Throws std::invalid_argument naming an unknown
+     * queue, or a queue that lacks feedback the algorithm needs (RdmaCcEntry::GetQueueProblem;
+     * the rule RdmaFabricHelper::Build applies too).
      */
-    std::string GetQueueDisc(const std::string& cc) const;
+    std::string GetQueueDisc(const std::string& ccName) const;
 
     /**
      * \brief These settings with the queue attributes \p cc declares for ports of \p portRate

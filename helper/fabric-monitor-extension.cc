@@ -21,6 +21,8 @@ struct Registered
 {
     FabricMonitorExtension::Factory factory; //!< the factory
     std::vector<std::string> outputKinds;    //!< the files it writes
+    std::string attributeType;               //!< the type holding its attributes ("": none)
+    std::string requiredType;                //!< the type a run must create for it to record
 };
 
 /**
@@ -41,12 +43,53 @@ FabricMonitorExtension::Registration::Registration(const std::string& name,
                                                    const std::vector<std::string>& outputKinds)
 {
     if (name.empty() || factory == nullptr
-        || !Registrations().emplace(name, Registered{factory, outputKinds}).second)
+        || !Registrations().emplace(name, Registered{factory, outputKinds, "", ""}).second)
     {
         NS_FATAL_ERROR("FabricMonitorExtension: '" << name
                                                    << "' is empty, has no factory or is "
                                                       "registered twice");
     }
+}
+
+FabricMonitorExtension::Registration::Registration(const std::string& name,
+                                                   Factory factory,
+                                                   const std::vector<std::string>& outputKinds,
+                                                   const std::string& attributeType,
+                                                   const std::string& requiredType)
+{
+    if (name.empty() || factory == nullptr || attributeType.empty() || requiredType.empty()
+        || !Registrations()
+                .emplace(name, Registered{factory, outputKinds, attributeType, requiredType})
+                .second)
+    {
+        NS_FATAL_ERROR("FabricMonitorExtension: '"
+                       << name
+                       << "' is empty, has no factory, attribute or required type, or is "
+                          "registered twice");
+    }
+}
+
+std::vector<TypeId>
+FabricMonitorExtension::GetCreatedTypes(const std::vector<TypeId>& created)
+{
+    std::vector<TypeId> out;
+    for (const auto& [name, r] : Registrations())
+    {
+        if (r.attributeType.empty())
+        {
+            continue;
+        }
+        const TypeId required = TypeId::LookupByName(r.requiredType);
+        for (TypeId c : created)
+        {
+            if (c == required || c.IsChildOf(required))
+            {
+                out.push_back(TypeId::LookupByName(r.attributeType));
+                break;
+            }
+        }
+    }
+    return out;
 }
 
 std::vector<Ptr<FabricMonitorExtension>>

@@ -7,6 +7,7 @@
 
 #include "ns3/ptr.h"
 #include "ns3/simple-ref-count.h"
+#include "ns3/type-id.h"
 #include "rdma-fabric-helper.h"
 
 #include <cstdint>
@@ -74,7 +75,30 @@ public:
         Registration(const std::string& name,
                      Factory factory,
                      const std::vector<std::string>& outputKinds);
+
+        /**
+         * \brief Register \p factory as above, for an extension with attributes of its own.
+         * \param name unique name (orders the extensions)
+         * \param factory the factory
+         * \param outputKinds the file names WriteFiles may write
+         * \param attributeType the TypeId name holding the extension's attributes
+         * \param requiredType the TypeId name a run must create for the extension to record
+         * (e.g. its queue disc); GetCreatedTypes lists \p attributeType only then
+         */
+        Registration(const std::string& name,
+                     Factory factory,
+                     const std::vector<std::string>& outputKinds,
+                     const std::string& attributeType,
+                     const std::string& requiredType);
     };
+
+    /**
+     * \brief The attribute types of the extensions that record in a run creating \p created
+     * (a program's ProgramFrame::CheckUse accepts their attributes, and refuses them otherwise).
+     * \param created the types the run creates (RdmaFabricHelper::GetCreatedTypes)
+     * \return the extensions' attribute types
+     */
+    static std::vector<TypeId> GetCreatedTypes(const std::vector<TypeId>& created);
 
     /**
      * \brief The extensions for a fabric, in registration-name order.

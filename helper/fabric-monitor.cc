@@ -11,6 +11,7 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -134,10 +135,24 @@ FabricMonitor::AddThroughputFlow(uint32_t flowId)
 }
 
 void
+FabricMonitor::Start()
+{
+    if (!m_queues.empty() || !m_flowProbes.empty() || m_bufferProbe)
+    {
+        throw std::invalid_argument("FabricMonitor::Start(): queue, throughput or buffer "
+                                    "samples need an interval: Start(interval, stop)");
+    }
+    Start(MicroSeconds(100), Time::Max());
+}
+
+void
 FabricMonitor::Start(Time interval, Time stop)
 {
     m_interval = interval;
     m_stop = stop;
+    m_startWallSeconds
+        = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+              .count();
     for (uint32_t h : m_fabric->GetHosts())
     {
         Ptr<RdmaNic> nic = m_fabric->GetNic(h);
@@ -259,6 +274,98 @@ FabricMonitor::GetPauseFrames(uint32_t from, uint32_t to) const
     return n;
 }
 
+std::vector<FabricMonitor::FlowResult>
+FabricMonitor::GetFlowResults() const
+{
+    if (m_spreading)
+    {
+        m_spreading->Finish();
+    }
+    std::vector<FlowResult> out;
+    for (const RdmaFlowRecord& r : GetRecordsById())
+    {
+        const RdmaFlowHelper::Flow& flow = m_flows->GetFlows()[r.flowId];
+        const Time fct = r.end - r.start;
+        const Time ideal = m_fabric->GetIdealFct(flow.src, flow.dst, r.size);
+        FlowResult f;
+        f.flowId = r.flowId;
+        f.src = flow.src;
+        f.dst = flow.dst;
+        f.sizeBytes = r.size;
+        f.startSeconds = r.start.GetSeconds();
+        f.fctSeconds = fct.GetSeconds();
+        f.idealFctSeconds = ideal.GetSeconds();
+        f.slowdown = fct.GetSeconds() / ideal.GetSeconds();
+        if (m_spreading)
+        {
+            const CongestionSpreading::FlowTimes held = m_spreading->GetFlowTimes(r.flowId);
+            f.culpritSeconds = held.culprit.GetSeconds();
+            f.victimSeconds = held.victim.GetSeconds();
+        }
+        out.push_back(f);
+    }
+    return out;
+}
+
+std::vector<FabricMonitor::LinkPauses>
+FabricMonitor::GetPauseFramesPerLink() const
+{
+    const Totals t = m_collected ? m_totals : LocalTotals();
+    const auto& links = m_fabric->GetLinks();
+    std::vector<LinkPauses> out;
+    for (std::size_t l = 0; l < links.size(); ++l)
+    {
+        LinkPauses p;
+        p.a = links[l].a;
+        p.b = links[l].b;
+        p.pauseFramesAToB = t.pauseSent[2 * l];
+        p.pauseFramesBToA = t.pauseSent[2 * l + 1];
+        out.push_back(p);
+    }
+    return out;
+}
+
+FabricMonitor::Summary
+FabricMonitor::GetSummary() const
+{
+    const Totals t = m_collected ? m_totals : LocalTotals();
+    Summary s;
+    s.flowsTotal = m_flows->GetFlows().size();
+    s.flowsCompleted = m_records.size();
+    for (std::size_t k = 0; k < t.pauseSent.size(); ++k)
+    {
+        s.pauseFrames += t.pauseSent[k];
+        s.resumeFrames += t.resumeSent[k];
+    }
+    for (const auto& perSwitch : t.drops)
+    {
+        for (const auto& [reason, n] : perSwitch)
+        {
+            s.drops += n;
+        }
+    }
+    s.ecnMarks = t.marks;
+    s.cnpsSent = t.nic.cnpsSent;
+    s.cnmsReceived = t.nic.cnmsReceived;
+    s.retransmittedPackets = t.nic.retransmittedPackets;
+    const std::vector<FlowResult> flows = GetFlowResults();
+    for (const FlowResult& f : flows)
+    {
+        s.meanSlowdown += f.slowdown / flows.size();
+        s.maxFctSeconds = std::max(s.maxFctSeconds, f.fctSeconds);
+    }
+    if (m_spreading)
+    {
+        for (uint32_t id = 0; id < m_flows->GetFlows().size(); ++id)
+        {
+            const CongestionSpreading::FlowTimes held = m_spreading->GetFlowTimes(id);
+            s.culpritSeconds += held.culprit.GetSeconds();
+            s.victimSeconds += held.victim.GetSeconds();
+        }
+    }
+    return s;
+}
+
 const std::vector<RdmaFlowRecord>&
 FabricMonitor::GetRecords() const
 {
@@ -374,6 +481,15 @@ FabricMonitor::GetOutputKinds()
         kinds.push_back(k);
     }
     return kinds;
+}
+
+void
+FabricMonitor::Write(const std::string& dir) const
+{
+    const double now
+        = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+              .count();
+    Write(dir, m_startWallSeconds > 0 ? now - m_startWallSeconds : 0.0);
 }
 
 void
@@ -685,6 +801,7 @@ FabricMonitor::Counters(Totals& t)
                         &t.nic.naksReceived,
                         &t.nic.cnpsSent,
                         &t.nic.cnpsReceived,
+                        &t.nic.cnpsCongestedReceived,
                         &t.nic.cnmsReceived,
                         &t.nic.timeouts,
                         &t.nic.flowsCompleted,

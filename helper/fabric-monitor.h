@@ -47,6 +47,52 @@ namespace ns3
 class FabricMonitor : public SimpleRefCount<FabricMonitor>
 {
 public:
+    /// One completed flow, as flows.csv and victims.csv give it (units in the names).
+    struct FlowResult
+    {
+        uint32_t flowId{0};        //!< the flow's id (RdmaFlowHelper's order of AddFlow)
+        uint32_t src{0};           //!< sending host (topology node index)
+        uint32_t dst{0};           //!< receiving host
+        uint64_t sizeBytes{0};     //!< message size
+        double startSeconds{0};    //!< when it started
+        double fctSeconds{0};      //!< flow completion time: until the ACK of its last byte
+        double idealFctSeconds{0}; //!< the same flow alone in the fabric (GetIdealFct)
+        double slowdown{0};        //!< fctSeconds / idealFctSeconds (1 = as if alone)
+        /// Time its data was held by PFC pauses of congestion it feeds (0 unless
+        /// EnableCongestionSpreading was called).
+        double culpritSeconds{0};
+        /// Time its data was held by PFC pauses of congestion it does not feed: head-of-line
+        /// blocking (0 unless EnableCongestionSpreading was called).
+        double victimSeconds{0};
+    };
+
+    /// PAUSE frames on one link, both directions (refreshes included, RESUMEs not).
+    struct LinkPauses
+    {
+        uint32_t a{0};               //!< one end (topology node index, as RdmaFabric::Link)
+        uint32_t b{0};               //!< the other end
+        uint64_t pauseFramesAToB{0}; //!< PAUSE frames a sent to b
+        uint64_t pauseFramesBToA{0}; //!< PAUSE frames b sent to a
+    };
+
+    /// The run's totals, as summary.json gives them.
+    struct Summary
+    {
+        uint32_t flowsTotal{0};           //!< flows added to the run
+        uint32_t flowsCompleted{0};       //!< flows whose last byte was acknowledged
+        uint64_t pauseFrames{0};          //!< PAUSE frames sent on every link (refreshes too)
+        uint64_t resumeFrames{0};         //!< RESUME frames (PAUSE with time 0) sent
+        uint64_t ecnMarks{0};             //!< packets the switch queues marked CE
+        uint64_t cnpsSent{0};             //!< CNPs the receivers sent
+        uint64_t cnmsReceived{0};         //!< DCON's switch CNMs that reached a sender
+        uint64_t drops{0};                //!< packets dropped by the switches (any reason)
+        uint64_t retransmittedPackets{0}; //!< data packets sent again (go-back-N)
+        double meanSlowdown{0};           //!< mean of the completed flows' slowdowns
+        double maxFctSeconds{0};          //!< the longest FCT of a completed flow
+        double culpritSeconds{0};         //!< culprit time of every flow (with spreading)
+        double victimSeconds{0};          //!< victim time of every flow (with spreading)
+    };
+
     /**
      * \brief Create a monitor.
      * \param fabric the fabric to watch
@@ -90,6 +136,14 @@ public:
     void AddThroughputFlow(uint32_t flowId);
 
     /**
+     * \brief Start recording flows and PFC frames (connects traces) without sampling: what
+     * GetFlowResults, GetPauseFramesPerLink, GetSummary and Write need. Throws
+     * std::invalid_argument if samples were asked for (AddQueueSample, AddThroughputFlow,
+     * AddBufferSample): those need Start(interval, stop).
+     */
+    void Start();
+
+    /**
      * \brief Start recording (connects traces, starts sampling).
      * \param interval sampling interval for queues and throughput
      * \param stop no samples after this time
@@ -105,6 +159,13 @@ public:
     void Collect();
 
     /**
+     * \brief Write every file to \p dir (created if needed), summary.json last, with the wall
+     * time since Start() as summary.json's wall_time_s. See the two-argument Write.
+     * \param dir output directory
+     */
+    void Write(const std::string& dir) const;
+
+    /**
      * \brief Write every file to \p dir (created if needed), summary.json last. Each file is
      * written under a temporary name and renamed when complete (AtomicOutputFile), so an
      * interrupted write leaves no truncated file. summary.json says whether the run is
@@ -113,9 +174,32 @@ public:
      * events by node, port and priority. In a parallel run only rank 0 writes (after
      * Collect), and summary.json holds the totals over all ranks.
      * \param dir output directory
-     * \param wallSeconds wall-clock time of the run, for the summary
+     * \param wallSeconds the wall-clock time of the run, recorded as summary.json's
+     * wall_time_s (the one value that differs between two identical runs); a program that
+     * measured the run itself passes it here, Write(dir) measures it from Start()
      */
     void Write(const std::string& dir, double wallSeconds) const;
+
+    /**
+     * \brief The completed flows with their FCT, ideal FCT and slowdown (and, with
+     * EnableCongestionSpreading, their culprit and victim time), by flow id: flows.csv and
+     * victims.csv without the files.
+     * \return one entry per completed flow
+     */
+    std::vector<FlowResult> GetFlowResults() const;
+
+    /**
+     * \brief PAUSE frames per link, both directions, every link of the fabric in link order
+     * (links without a PAUSE included): summary.json's pause_frames_per_link.
+     * \return one entry per link
+     */
+    std::vector<LinkPauses> GetPauseFramesPerLink() const;
+
+    /**
+     * \brief The run's totals (summary.json's counters, over every rank after Collect).
+     * \return the totals
+     */
+    Summary GetSummary() const;
 
     /**
      * \brief The names (and patterns) of every file Write, WriteFctFile (as "fct.txt") and
@@ -157,7 +241,8 @@ public:
     void WriteFctFile(const std::string& path) const;
 
     /**
-     * \brief PFC pause frames (non-zero time) sent by \p from on its link to \p to.
+     * \brief PFC pause frames (non-zero time) sent by \p from on its link to \p to (one
+     * direction; GetPauseFramesPerLink gives every link, GetSummary the total).
      * \param from sender of the PAUSE frames
      * \param to its neighbour
      * \return frames
@@ -337,9 +422,10 @@ private:
     std::vector<RdmaFlowRecord> m_records;
     Time m_interval;
     Time m_stop;
-    std::string m_incomplete; //!< why the run is incomplete (empty: it is complete)
-    bool m_collected{false};  //!< Collect ran in a parallel run
-    Totals m_totals;          //!< over every rank (valid when m_collected)
+    double m_startWallSeconds{0}; //!< steady clock at Start (for Write(dir))
+    std::string m_incomplete;     //!< why the run is incomplete (empty: it is complete)
+    bool m_collected{false};      //!< Collect ran in a parallel run
+    Totals m_totals;              //!< over every rank (valid when m_collected)
     std::vector<Ptr<FabricMonitorExtension>> m_extensions; //!< the algorithms' outputs
     Ptr<CongestionSpreading> m_spreading;                  //!< congestion spreading, when enabled
 };

@@ -11,10 +11,13 @@
 #include "ns3/value-text.h"
 #include "text-input.h"
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -267,6 +270,35 @@ std::vector<std::string>
 FlowSizeCdf::GetBuiltinNames()
 {
     return std::vector<std::string>(std::begin(BUILTIN_NAMES), std::end(BUILTIN_NAMES));
+}
+
+std::string
+FlowSizeCdf::GetDataDir()
+{
+    if (const char* env = std::getenv("DCON_DATA_DIR"); env && *env)
+    {
+        return env;
+    }
+    std::string dir = "data";
+#ifdef DCON_DATA_DIR
+    dir = DCON_DATA_DIR;
+#endif
+#ifdef DCON_DATA_FROM_LIBDIR
+    // Installed: <the folder of this libdcon>/<DCON_DATA_FROM_LIBDIR> (../share/dcon).
+    std::error_code ec;
+    Dl_info info;
+    if (!std::filesystem::is_directory(dir, ec)
+        && dladdr(reinterpret_cast<void*>(&FlowSizeCdf::GetDataDir), &info) && info.dli_fname)
+    {
+        const std::filesystem::path installed
+            = std::filesystem::path(info.dli_fname).parent_path() / DCON_DATA_FROM_LIBDIR;
+        if (std::filesystem::is_directory(installed, ec))
+        {
+            dir = installed.lexically_normal().string();
+        }
+    }
+#endif
+    return dir;
 }
 
 std::string

@@ -126,12 +126,24 @@ public:
      * case-insensitively); they resolve to \p dataDir + "/cdf/" + name + ".txt". Anything else
      * is taken as the path of a user file and returned unchanged.
      * \param nameOrPath a built-in name or a file path
-     * \param dataDir the data directory (the repository's data/ folder)
+     * \param dataDir the data directory (GetDataDir(): the repository's data/ folder, or the
+     * installed one)
      * \return the path of the CDF file
      * \throws std::invalid_argument naming \p nameOrPath and listing the built-in names if the
      *         resulting path is not an existing regular file
      */
     static std::string FindBuiltin(const std::string& nameOrPath, const std::string& dataDir);
+
+    /**
+     * \brief The data directory of this build of dcon: the folder holding cdf/ (the built-in
+     * CDFs) and rtt-predictor/ (RdmaRttPid's weights).
+     *
+     * The environment variable DCON_DATA_DIR if it is set; else the source tree's data/ folder
+     * if it still exists; else where `cmake --install` put the data, relative to the installed
+     * library (<prefix>/share/dcon).
+     * \return the folder (it may not exist if none of these does)
+     */
+    static std::string GetDataDir();
 
     /**
      * \brief The built-in CDF names.

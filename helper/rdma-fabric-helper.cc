@@ -4,6 +4,7 @@
  */
 #include "rdma-fabric-helper.h"
 
+#include "fabric-monitor-extension.h"
 #include "ns3/abort.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
@@ -24,6 +25,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -255,6 +257,7 @@ RdmaFabric::GetNicTotals() const
         t.naksReceived += s.naksReceived;
         t.cnpsSent += s.cnpsSent;
         t.cnpsReceived += s.cnpsReceived;
+        t.cnpsCongestedReceived += s.cnpsCongestedReceived;
         t.cnmsReceived += s.cnmsReceived;
         t.timeouts += s.timeouts;
         t.flowsCompleted += s.flowsCompleted;
@@ -483,6 +486,10 @@ RdmaFabricHelper::GetCreatedTypes(const std::string& cc, const std::string& queu
     {
         types.push_back(TypeId::LookupByName("ns3::UniformRandomVariable"));
     }
+    for (TypeId t : FabricMonitorExtension::GetCreatedTypes(types))
+    {
+        types.push_back(t);
+    }
     return types;
 }
 
@@ -509,12 +516,115 @@ RdmaFabricHelper::QueueDiscFactory(const std::string& type)
 }
 
 void
+RdmaFabricHelper::SetCheckedAttribute(ObjectFactory& factory,
+                                      const std::string& name,
+                                      const AttributeValue& value,
+                                      const std::string& what)
+{
+    const TypeId tid = factory.GetTypeId();
+    TypeId::AttributeInformation info;
+    if (!tid.LookupAttributeByName(name, &info))
+    {
+        throw std::invalid_argument(what + " " + tid.GetName() + " has no attribute '" + name
+                                    + "'");
+    }
+    Ptr<AttributeValue> checked = info.checker->CreateValidValue(value);
+    if (!checked)
+    {
+        throw std::invalid_argument("invalid value for " + tid.GetName() + "::" + name + " (" + what
+                                    + ")");
+    }
+    factory.Set(name, *checked);
+}
+
+void
 RdmaFabricHelper::SetQueueDiscAttribute(const std::string& name, const AttributeValue& value)
 {
     NS_LOG_FUNCTION(this << name << &value);
+    if (!m_queueChosen)
+    {
+        // For the congestion control's own queue, which Build knows (checked there).
+        m_ccQueueAttributes.emplace_back(name, value.Copy());
+        return;
+    }
     RefuseOverwritingUserAttribute(
         m_queueFactory.GetTypeId(), name, "the program (on every switch queue)");
-    m_queueFactory.Set(name, value);
+    SetCheckedAttribute(m_queueFactory, name, value, "switch queue");
+}
+
+void
+RdmaFabricHelper::AdoptQueueAttributes()
+{
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>> pending;
+    pending.swap(m_ccQueueAttributes);
+    for (const auto& [name, value] : pending)
+    {
+        SetQueueDiscAttribute(name, *value);
+    }
+}
+
+TypeId
+RdmaFabricHelper::GetCcTypeId() const
+{
+    if (m_ccTypeId != TypeId())
+    {
+        return m_ccTypeId;
+    }
+    // The NIC factory's value (its attribute default, or SetNicAttribute's).
+    Ptr<RdmaNic> probe = m_nicFactory.Create<RdmaNic>();
+    const TypeId cc = probe->GetCongestionControl();
+    probe->Dispose();
+    return cc;
+}
+
+ObjectFactory
+RdmaFabricHelper::GetPortQueueFactory(DataRate rate, bool* explicitChoice) const
+{
+    auto byRate = m_queueFactoryByRate.find(rate.GetBitRate());
+    if (byRate != m_queueFactoryByRate.end() || m_queueChosen)
+    {
+        *explicitChoice = true;
+        return byRate != m_queueFactoryByRate.end() ? byRate->second : m_queueFactory;
+    }
+    *explicitChoice = false;
+    // The congestion control's own queue with the attributes it declares for this rate (a
+    // value the user gave as a default wins), then the program's (SetQueueDiscAttribute).
+    std::optional<RdmaCcEntry> entry;
+    try
+    {
+        entry = RdmaCcRegistry::Lookup(GetCcTypeId().GetName());
+    }
+    catch (const std::invalid_argument&)
+    {
+        // an algorithm outside the registry: RED-ECN, the queue before the registry
+    }
+    ObjectFactory f = QueueDiscFactory(entry ? entry->queueDisc : "ns3::RedEcnQueueDisc");
+    if (entry)
+    {
+        for (const auto& [name, value] : entry->GetQueueAttributes(rate))
+        {
+            if (!IsUserAttribute(f.GetTypeId(), name))
+            {
+                SetCheckedAttribute(f,
+                                    name,
+                                    StringValue(value),
+                                    "the queue congestion control '" + entry->name + "' declares:");
+            }
+        }
+    }
+    for (const auto& [name, value] : m_ccQueueAttributes)
+    {
+        RefuseOverwritingUserAttribute(f.GetTypeId(), name, "the program (on every switch queue)");
+        SetCheckedAttribute(f, name, *value, "switch queue");
+    }
+    return f;
+}
+
+std::string
+RdmaFabricHelper::GetQueueDisc(DataRate portRate) const
+{
+    bool explicitChoice = false;
+    return GetPortQueueFactory(portRate, &explicitChoice).GetTypeId().GetName();
 }
 
 void
@@ -532,7 +642,7 @@ RdmaFabricHelper::SetQueueDiscAttributeForRate(DataRate rate,
     }
     RefuseOverwritingUserAttribute(
         it->second.GetTypeId(), name, "the program (on the switch queues of one port rate)");
-    it->second.Set(name, value);
+    SetCheckedAttribute(it->second, name, value, "switch queue");
 }
 
 void
@@ -732,6 +842,39 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
                                        "RdmaFabricHelper (each switch's PFC headroom, from the "
                                        "delay and rate of its links)");
     }
+    // The switch ports' queue discipline, once per line rate: the congestion control's own, or
+    // one chosen explicitly, which must give the feedback the algorithm needs.
+    std::optional<RdmaCcEntry> ccEntry;
+    try
+    {
+        ccEntry = RdmaCcRegistry::Lookup(GetCcTypeId().GetName());
+    }
+    catch (const std::invalid_argument&)
+    {
+        // an algorithm outside the registry: nothing to check
+    }
+    std::map<uint64_t, ObjectFactory> portQueues;
+    bool ccQueueUsed = false;
+    auto portQueue = [&](DataRate rate) -> const ObjectFactory&
+    {
+        auto it = portQueues.find(rate.GetBitRate());
+        if (it == portQueues.end())
+        {
+            bool explicitChoice = false;
+            ObjectFactory q = GetPortQueueFactory(rate, &explicitChoice);
+            ccQueueUsed = ccQueueUsed || !explicitChoice;
+            if (explicitChoice && ccEntry)
+            {
+                const std::string problem = ccEntry->GetQueueProblem(q.GetTypeId());
+                if (!problem.empty())
+                {
+                    throw std::invalid_argument(problem);
+                }
+            }
+            it = portQueues.emplace(rate.GetBitRate(), q).first;
+        }
+        return it->second;
+    };
     Ptr<RdmaFabric> f = Create<RdmaFabric>();
     f->m_isSwitch = topo.isSwitch;
     // The partition: every rank builds every node; a node's system id is the rank that runs it.
@@ -813,9 +956,7 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
             dev->Attach(ch);
             if (topo.isSwitch[node])
             {
-                auto byRate = m_queueFactoryByRate.find(spec.rate.GetBitRate());
-                port = f->m_switches[node]->AddPort(
-                    dev, byRate == m_queueFactoryByRate.end() ? m_queueFactory : byRate->second);
+                port = f->m_switches[node]->AddPort(dev, portQueue(spec.rate));
             }
             else
             {
@@ -834,6 +975,12 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
         f->m_adj[spec.a].emplace_back(spec.b, f->m_links.size());
         f->m_adj[spec.b].emplace_back(spec.a, f->m_links.size());
         f->m_links.push_back(link);
+    }
+    if (!m_ccQueueAttributes.empty() && !ccQueueUsed && !f->m_switchIds.empty())
+    {
+        throw std::invalid_argument("SetQueueDiscAttribute(" + m_ccQueueAttributes.front().first
+                                    + "): no switch port has the congestion control's queue (every "
+                                      "port rate has its own SetQueueDiscForRate)");
     }
     if (RankTransport::IsEnabled())
     {

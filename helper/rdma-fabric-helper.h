@@ -237,6 +237,14 @@ private:
  * Build(). Unless AutoHeadroom is off, each switch's PFC headroom is sized for its fastest,
  * longest link: 2 x delay x rate + 3 full frames (in flight both ways, the frame being sent when
  * the PAUSE arrives, the PAUSE frame itself).
+ *
+ * The congestion control decides the switch side: unless a queue was chosen (SetQueueDisc,
+ * SetQueueDiscForRate), every switch port gets the queue discipline of the algorithm's registry
+ * entry (RdmaCcEntry::queueDisc) with the attributes it declares for the port's rate, and every
+ * switch the agent that goes with that queue (DCON: DconQueueDisc and DconCnmGenerator). A queue
+ * chosen explicitly must give the feedback the algorithm needs (RdmaCcEntry::feedback): Build
+ * refuses one that does not, naming the algorithm's own queue; one that does is used as chosen,
+ * even if unusual (DCQCN over DCON's queue, which marks ECN).
  */
 class RdmaFabricHelper
 {
@@ -277,7 +285,9 @@ public:
      */
     void SetNicAttribute(const std::string& name, const AttributeValue& value);
     /**
-     * \brief Choose the egress queue disc of the switches.
+     * \brief Choose the egress queue disc of the switches, instead of the one the congestion
+     * control declares (see the class description). Build refuses a queue that lacks feedback
+     * the congestion control needs.
      * \param type TypeId name of an RdmaEgressQueueDisc subclass
      * \param args attribute name/value pairs
      */
@@ -293,8 +303,9 @@ public:
     template <typename... Args>
     void SetQueueDiscForRate(DataRate rate, const std::string& type, Args&&... args);
     /**
-     * \brief Set one more attribute of the egress queue disc chosen by SetQueueDisc (e.g. one a
-     * congestion control declares in its RdmaCcRegistry entry).
+     * \brief Set one more attribute of the egress queue disc: the one chosen by SetQueueDisc,
+     * or, without SetQueueDisc, the one the congestion control declares (checked when Build
+     * runs, after the algorithm's own attributes of the queue, which it replaces).
      * \param name attribute name
      * \param value value
      */
@@ -313,7 +324,10 @@ public:
      * \brief Choose the congestion control of every NIC, and optionally one of its parameter
      * sets (RdmaCcEntry::parameterSets), applied to each NIC's congestion-control factory at
      * the NIC's line rate when Build runs. An attribute of the set that the user gave on the
-     * command line (SetUserAttributePaths) keeps the user's value.
+     * command line (SetUserAttributePaths) keeps the user's value. Without a queue chosen by
+     * SetQueueDisc, the switches get the algorithm's own queue discipline and agent (see the
+     * class description). Without this call, the NICs' CongestionControl attribute decides
+     * (default DCQCN).
      * \param name short name ("dcqcn", "none", ...) or TypeId name; throws
      * std::invalid_argument if unknown
      * \param parameterSet a parameter set of the algorithm, or "" for its attribute defaults;
@@ -329,6 +343,14 @@ public:
      * \param value value
      */
     void SetCongestionControlAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \brief The queue discipline Build gives switch ports of a rate: SetQueueDiscForRate's for
+     * that rate, else SetQueueDisc's, else the congestion control's (RdmaCcEntry::queueDisc).
+     * \param portRate the port's line rate
+     * \return its TypeId name
+     */
+    std::string GetQueueDisc(DataRate portRate) const;
+
     /**
      * \brief Whether to size PFC headroom from the links (default true).
      * \param enable true to size automatically
@@ -395,7 +417,10 @@ private:
     ObjectFactory m_channelFactory;       //!< links within a rank (PfcChannel)
     ObjectFactory m_remoteChannelFactory; //!< links between ranks (PfcRemoteChannel)
     ObjectFactory m_nicFactory;
-    ObjectFactory m_queueFactory;
+    ObjectFactory m_queueFactory; //!< SetQueueDisc's (when m_queueChosen)
+    bool m_queueChosen{false};    //!< SetQueueDisc was called
+    /// SetQueueDiscAttribute's values without SetQueueDisc: for the algorithm's own queue.
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_ccQueueAttributes;
     std::map<uint64_t, ObjectFactory> m_queueFactoryByRate; //!< bit/s -> factory
     bool m_autoHeadroom{true};
     std::vector<uint32_t> m_partition; //!< explicit partition (empty: none)
@@ -417,6 +442,42 @@ private:
      */
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> GetCcAttributes(
         TypeId cc, DataRate lineRate) const;
+    /**
+     * \brief Set the attributes SetQueueDiscAttribute recorded before SetQueueDisc on the chosen
+     * queue's factory (each checked: SetCheckedAttribute), then forget them.
+     */
+    void AdoptQueueAttributes();
+
+    /**
+     * \brief Set an attribute on a factory, or throw std::invalid_argument naming it if the
+     * factory's type has no such attribute (its own or inherited) or the value is not valid for
+     * it (ObjectFactory::Set would abort instead).
+     * \param factory the factory
+     * \param name attribute name
+     * \param value value
+     * \param what what the factory makes, for the message (e.g. "switch queue")
+     */
+    static void SetCheckedAttribute(ObjectFactory& factory,
+                                    const std::string& name,
+                                    const AttributeValue& value,
+                                    const std::string& what);
+
+    /**
+     * \brief The congestion control Build gives the NICs: SetCongestionControl's, else the NIC
+     * factory's CongestionControl attribute.
+     * \return its TypeId
+     */
+    TypeId GetCcTypeId() const;
+
+    /**
+     * \brief The queue factory for switch ports of \p rate (see GetQueueDisc), with the
+     * attributes the algorithm declares for that rate when it is the algorithm's own queue.
+     * \param rate the port's line rate
+     * \param explicitChoice set to whether SetQueueDisc or SetQueueDiscForRate chose it
+     * \return the factory
+     */
+    ObjectFactory GetPortQueueFactory(DataRate rate, bool* explicitChoice) const;
+
     /**
      * \brief The factory of switch agents of \p type with the SetSwitchAgentAttribute values;
      * throws std::invalid_argument naming an attribute the type lacks or one the user gave.
@@ -458,8 +519,13 @@ template <typename... Args>
 void
 RdmaFabricHelper::SetQueueDisc(const std::string& type, Args&&... args)
 {
-    m_queueFactory = QueueDiscFactory(type);
-    CheckFactoryPairs(m_queueFactory.GetTypeId(), args...);
+    ObjectFactory f = QueueDiscFactory(type);
+    CheckFactoryPairs(f.GetTypeId(), args...);
+    m_queueFactory = f;
+    m_queueChosen = true;
+    // Attributes given before the choice (SetQueueDiscAttribute) go to the chosen queue, then
+    // this call's.
+    AdoptQueueAttributes();
     m_queueFactory.Set(std::forward<Args>(args)...);
 }
 

@@ -21,9 +21,14 @@ Each finished run leaves a record in the repository (scripts/run_store.py; --sto
 data/validation/fig7): a run recorded there with today's arguments and model versions is not
 run again, and the tables are made from the records.
 
+The simulator is the fastest build's dcon-testbed (build-mpi/bin when up to date, else build/:
+scripts/builds.py; --build DIR or --binary PATH to choose); each run's record and row say which
+build made it (the build column; a table that mixes builds is warned of). --scheduler runs the
+sweep on a Dask cluster (scripts/sweep_runner.py) instead of the local pool of -j processes.
+
 Usage: /usr/bin/python3 -m scripts.burst_sweep [--variants dcon dcqcn swift pcn] [--seeds 1 2 3]
-         [--quick] [-j N] [--stop-time 30s] [--binary build/examples/dcon-testbed]
-         [--outdir results/fig7]
+         [--quick] [-j N] [--stop-time 30s] [--build DIR | --binary PATH]
+         [--scheduler ADDRESS] [--outdir results/fig7]
 Writes RESULTS/<panel>-<variant>-<value>-s<seed>/ (the run's CSVs), RESULTS/fig7-runs.csv (one
 row per run), RESULTS/fig7.csv (one row per point) and RESULTS/fig7.png.
 """
@@ -39,6 +44,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from . import builds  # noqa: E402
 from . import run_store  # noqa: E402
 from . import seed_stats  # noqa: E402
 from . import sweep_runner  # noqa: E402
@@ -86,7 +92,7 @@ def command(binary, run, outdir, stop_time=STOP_TIME):
 
 
 RUN_COLUMNS = ["panel", "variant", "label", "value", "seed", "flows", "flows_total",
-               "avg_fct_ms", "avg_short_fct_ms"]
+               "avg_fct_ms", "avg_short_fct_ms", "build"]
 
 
 def run_args(run, stop_time=STOP_TIME):
@@ -97,13 +103,15 @@ def run_args(run, stop_time=STOP_TIME):
 
 def summarize_runs(outdir, plan, store=None, stop_time=STOP_TIME):
     """One row per finished run: average FCT of all completed flows and of the short (burst)
-    flows, flow id >= 2; flows = completed flows, flows_total from summary.json. A run with a
-    current record in `store` (scripts/run_store.py) is taken from it; a finished run in outdir
-    without one is recorded there."""
+    flows, flow id >= 2; flows = completed flows, flows_total from summary.json; build: the
+    label of the build that made the run (scripts/builds.py). A run with a current record in
+    `store` (scripts/run_store.py) is taken from it; a finished run in outdir without one is
+    recorded there."""
     rows = []
     for name, r in plan.items():
         args = run_args(r, stop_time)
-        data = run_store.current(store, name, args) if store else None
+        rec = run_store.current(store, name, args, record=True) if store else None
+        data, build = (rec["data"], rec.get("build")) if rec else (None, None)
         if data is None:
             d = os.path.join(outdir, name)
             if not sweep_runner.is_complete(d, RUN_FILES):
@@ -114,16 +122,20 @@ def summarize_runs(outdir, plan, store=None, stop_time=STOP_TIME):
             data = {"flows": len(f), "flows_total": total,
                     "avg_fct_ms": f.fct_s.mean() * 1e3,
                     "avg_short_fct_ms": f[f.flow_id >= 2].fct_s.mean() * 1e3}
+            build = builds.of_run(d)
             if store:
-                run_store.save(store, name, args, data)
+                run_store.save(store, name, args, data, build=build)
         rows.append({"panel": r.panel, "variant": r.variant, "label": variants.label(r.variant),
-                     "value": r.value, "seed": r.seed, **data})
+                     "value": r.value, "seed": r.seed, **data, "build": builds.label(build)})
     return pd.DataFrame(rows, columns=RUN_COLUMNS)
 
 
 def summarize(run_table):
-    """One row per point (panel, variant, value): n seeds and mean/std/ci95 of METRICS."""
-    return seed_stats.aggregate(run_table, ["panel", "variant", "label", "value"], METRICS)
+    """One row per point (panel, variant, value): n seeds, mean/std/ci95 of METRICS and the
+    builds of its runs."""
+    keys = ["panel", "variant", "label", "value"]
+    return builds.add_builds_column(seed_stats.aggregate(run_table, keys, METRICS), run_table,
+                                    keys)
 
 
 def plot(table, path):
@@ -162,7 +174,11 @@ def main(argv=None):
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--stop-time", default=STOP_TIME,
                     help="limit of a run (default %(default)s)")
-    ap.add_argument("--binary", default="build/examples/dcon-testbed")
+    ap.add_argument("--build", default=None,
+                    help="build folder of dcon-testbed (default: the fastest up-to-date one, "
+                         "build-mpi/bin or build/; scripts/builds.py)")
+    ap.add_argument("--binary", default=None, help="the simulator itself (instead of --build)")
+    sweep_runner.add_executor_option(ap)
     ap.add_argument("--outdir", default="results/fig7")
     ap.add_argument("--store", default=DEFAULT_STORE,
                     help="folder of the runs' records in the repository (scripts/run_store.py; "
@@ -187,9 +203,13 @@ def main(argv=None):
             raise sweep_runner.SweepError(str(e)) from None
         if len(todo) < len(plan):
             print(f"{len(plan) - len(todo)} of {len(plan)} runs have a current record in {store}")
+        choice = None if args.binary else builds.choose("dcon-testbed", args.build)
+        binary = args.binary or choice.binary
+        if todo and choice and choice.note:
+            print(choice.note)
         failures = sweep_runner.execute(
-            todo, lambda run, outdir: command(args.binary, run, outdir, args.stop_time),
-            args.binary, args.outdir, args.jobs, RUN_FILES, "fig7 runs")
+            todo, lambda run, outdir: command(binary, run, outdir, args.stop_time),
+            binary, args.outdir, args.jobs, RUN_FILES, "fig7 runs", args.scheduler)
     except sweep_runner.SweepError as e:
         print("error: %s" % e, file=sys.stderr)
         return 2
@@ -201,6 +221,7 @@ def main(argv=None):
         print("error: %s" % e, file=sys.stderr)
         return 2
     run_table.to_csv(os.path.join(args.outdir, "fig7-runs.csv"), index=False)
+    builds.warn_if_mixed(run_table.build, "fig7-runs.csv and fig7.csv")
     table = summarize(run_table)
     table.to_csv(os.path.join(args.outdir, "fig7.csv"), index=False)
     if len(table):

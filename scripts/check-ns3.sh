@@ -21,10 +21,12 @@
 # (dcon's own sources, tests included, always recompiled, so that their warnings are seen: any
 # compiler warning in dcon's files fails the check, deprecations included); run dcon-testbed
 # with --cc=dcqcn and --cc=dcon in the tree (./ns3 run) and in the standalone build; compare
-# every output file byte by byte. summary.json's wall_time_s is left out, and its
+# every output file byte by byte; build examples/dcon-first.cc as a program of ns-3's scratch/
+# folder (scratch/dcon-scratch-first.cc, as a user's own program is built in-tree) and run it.
+# summary.json's wall_time_s is left out, and its
 # events_executed must be larger by exactly one event per link with ns-3 >= 3.41 (ChannelList
-# initializes every channel at time 0) than with 3.37; run.json's command line and ns-3 version
-# are left out. Then ns-3's test.py runs the test suite dcon (every GoogleTest test, one child
+# initializes every channel at time 0) than with 3.37; run.json's command line, ns-3 version and
+# build are left out. Then ns-3's test.py runs the test suite dcon (every GoogleTest test, one child
 # process each) and the example runs of test/examples-to-run.py (log: WORKDIR/test-py.log,
 # details: WORKDIR/test-py.txt). Exit status 0: identical and every test passed; 1: a
 # difference, a failed test or a failed step.
@@ -76,6 +78,10 @@ WORKDIR="$(cd "$WORKDIR" && pwd)"
 source "$ROOT/scripts/ns3-source.sh"
 ns3_source_tree "$SOURCE" "$WORKDIR"
 ns3_link_dcon "$ROOT"
+# A program of one's own in scratch/, which ns-3 links with every enabled module (dcon's first
+# example, under another name than the example's target).
+SCRATCH=dcon-scratch-first
+cp "$ROOT/examples/dcon-first.cc" "$TREE/scratch/$SCRATCH.cc"
 
 # ------------------------------------------------------------------ configure and build
 cd "$TREE"
@@ -93,8 +99,8 @@ if grep -q "dcon: GoogleTest not found" "$WORKDIR/configure.log"; then
     "ns-$VERSION has no test suite dcon" >&2
   exit 1
 fi
-EXAMPLES=(dcon-testbed dcon-bench dcon-large-scale dcon-floor-bench dcon-ibcc-share
-  dcon-rttpid-incast)
+EXAMPLES=(dcon-first dcon-hpcc-files dcon-spreading dcon-own-algorithm dcon-testbed dcon-bench
+  dcon-large-scale dcon-floor-bench dcon-ibcc-share dcon-rttpid-incast "scratch_$SCRATCH")
 phase "building dcon, its tests, test-runner and ${EXAMPLES[*]} (-j$JOBS;" \
   "log: $WORKDIR/build.log)"
 if ! cmake --build "$TREE/cmake-cache" -j "$JOBS" --target test-runner "${EXAMPLES[@]}" \
@@ -179,10 +185,11 @@ same_outputs() { # DIR_STANDALONE DIR_TREE: prints each difference, fails if any
         rc=1
       fi
     elif [ "$f" = run.json ]; then
-      # the record of the command line and of the ns-3 version differs by construction
-      if ! cmp -s <(grep -v -E '"(command_line|options_given|ns3_version)"' "$a/$f") \
-        <(grep -v -E '"(command_line|options_given|ns3_version)"' "$b/$f"); then
-        echo "  $f differs (its command line and ns-3 version left out)"
+      # the record of the command line, of the ns-3 version and of the build differs by
+      # construction
+      if ! cmp -s <(grep -v -E '"(command_line|options_given|ns3_version|build)"' "$a/$f") \
+        <(grep -v -E '"(command_line|options_given|ns3_version|build)"' "$b/$f"); then
+        echo "  $f differs (its command line, ns-3 version and build left out)"
         rc=1
       fi
     elif ! cmp -s "$a/$f" "$b/$f"; then
@@ -221,6 +228,17 @@ for cc in dcqcn dcon; do
     FAILED=1
   fi
 done
+
+# ------------------------------------------------------------------ a program in scratch/
+phase "scratch/$SCRATCH.cc (examples/dcon-first.cc) with ns-$VERSION (./ns3 run)"
+if ./ns3 run --no-build "$SCRATCH --cc=dcon" >"$WORKDIR/scratch.log" 2>&1 &&
+  grep -q "^incast: done" "$WORKDIR/scratch.log"; then
+  echo "  $(grep "^incast: done" "$WORKDIR/scratch.log")"
+else
+  tail -20 "$WORKDIR/scratch.log"
+  echo "error: the scratch program failed with ns-$VERSION (log: $WORKDIR/scratch.log)" >&2
+  FAILED=1
+fi
 
 # ------------------------------------------------------------------ ns-3's test.py
 # With the tests and examples of dcon only (--filter-module-examples-and-tests=dcon), test.py

@@ -9,12 +9,14 @@ Definitions (1 KB = 1000 B, 1 MB = 10^6 B):
 
 * Windows. The arrival window is [a, a + D) with a = arrival_start_s and D =
   arrival_duration_s of run.json (flows arrive only in it; the run goes on until every flow has
-  completed). Its leading warm-up of W = warmup_s seconds fills the empty fabric, and its
-  trailing cool-down of C = cooldown_s seconds sees arrivals about to stop (each 0 when run.json
-  does not have it); the *measured window* is the rest, [a + W, a + D - C) (half-open,
-  measured_duration_s = D - W - C > 0). A flow belongs to the measured window when its start_s
-  lies in it. The flows outside it are still simulated: they load the fabric while the measured
-  flows run.
+  completed). Its trailing cool-down of C = cooldown_s seconds sees arrivals about to stop (0
+  when run.json does not have it) and is never measured. The *measured window* is
+  [T, a + D - C) (half-open, measured_start_s, measured_end_s, measured_duration_s) with T =
+  equilibrium_start_s, the end of the warm-up found in the data (Equilibrium, below). The
+  *nominal window* [a + W, a + D - C), with W = warmup_s the warm-up set by hand (0 when
+  absent), is the window of the records made before the data-driven warm-up; its statistics
+  are kept, prefixed nominal_ (below). A flow belongs to a window when its start_s lies in it.
+  The flows outside it are still simulated: they load the fabric while the measured flows run.
 * FCT statistics are over the *completed* flows (the rows of flows.csv) whose start_s is in the
   measured window: the mean of fct_s, its median and its 99th percentile (fct_count flows).
   Percentiles are numpy.percentile with method="linear" (numpy's default): for n sorted values
@@ -37,30 +39,89 @@ Definitions (1 KB = 1000 B, 1 MB = 10^6 B):
   frame -> the device it pauses) in pause_rate_per_link; every link that sent a PAUSE at any
   time in the run is listed (rate 0 if none was in the window). Refreshed PAUSE frames (sent
   while the port stays above X_off) count, as in the paper's plots. Over the whole arrival
-  window (warm-up and cool-down included): arrival_pause_frames, arrival_pause_rate_per_s. The whole-run counts
-  (including the drain after the window) are copied from summary.json: pause_frames_total,
-  pause_frames_per_link_total.
-* Stationarity. The measured window is cut into 4 equal quarters [s_i, e_i). Per quarter
-  (stationarity_quarters): pause_rate_per_s (PAUSE frames in the quarter / its length),
-  mean_buffer_bytes (mean total_bytes of the buffer.csv samples whose time_s is in the quarter:
-  bytes buffered in all switches), active_flows_at_end (flows of flows.txt with start_s <= e_i
-  that had not completed by e_i, i.e. not in flows.csv or with end_s > e_i) and avg_fct_s /
-  fct_count (the completed flows that started in the quarter). A run is *not stationary* (the
-  offered load exceeds what the scheme drains, so its statistics depend on the window length)
-  when either
-    - the active flows grow: active_flows_at_end never decreases from one quarter to the next,
-      and the last quarter's exceeds the first's by more than 25% and by at least 2 flows; or
-    - the buffer grows: mean_buffer_bytes never decreases from one quarter to the next, and the
-      last quarter's exceeds the first's by more than 50% and by at least 10 KB.
-  (The absolute margins keep a nearly empty fabric from being judged on a flow or a packet.)
-  stationary is true when no evaluated check fails, false when one fails (stationarity_note
-  names the metric and its four values), null when neither could be evaluated (no flows.txt and
-  no buffer.csv, or quarters without buffer samples); stationarity_note also says which check
-  was skipped and why.
+  window (warm-up and cool-down included): arrival_pause_frames, arrival_pause_rate_per_s. The
+  whole-run counts (including the drain after the window) are copied from summary.json:
+  pause_frames_total, pause_frames_per_link_total.
+* Series. The active flows N(t): the flows of flows.txt started by t and not completed by t
+  (not in flows.csv, or end_s > t), a step function known exactly (+1 at each start, -1 at each
+  end). The buffered bytes B(t): buffer.csv's total_bytes (bytes in all switches), each sample
+  holding until the next. [a, a + D - C) is cut into n = max(20, round((D - C) / 0.5 ms))
+  batches of equal length (0.5 ms unless the window is shorter than 10 ms) and each series is
+  reduced to its exact time average over each batch. A run that stopped before a + D - C
+  (summary.json's simulated_time_s: a safety stop) is analysed up to where it stopped.
+* Equilibrium (the data-driven warm-up). For each series x_0 .. x_{n-1} of batch means: its
+  level L is the mean of the last half (k >= n/2); y_k is the mean of x_k .. x_{k+4} (2.5 ms
+  with 0.5 ms batches); sd is the standard deviation of such 5-batch means in the last half,
+  estimated from the successive differences d of its non-overlapping 5-batch means as
+  median(|d|) / (0.6745 sqrt 2) (a trend or a jump in the last half moves it little), for N at
+  least sqrt(L) (the standard deviation of a Poisson count of mean L: slow fluctuations of the
+  number of long flows that a short stretch does not show); the band half-width is
+  max(5% of |L|, 2 sd, 2 flows or 10 KB). The series' warm-up ends at the first batch k whose
+  y_k lies in L +- band (equilibrium_series.<series>.truncation_s, with level and band), and
+  the run's at the later of the two series (equilibrium_start_s; equilibrium_method names the
+  rule and the series used). Why a band and not MSER-5 (White 1997, the minimum of the
+  truncated mean's squared standard error on batch means, reported as mser5_s for
+  comparison): MSER's criterion has no scale, and on series as autocorrelated as these (N's
+  lag-1 autocorrelation of 0.5 ms means is 0.95 to 0.98: long flows) it truncates after any
+  slow excursion; on a 20 ms ramp followed by AR(1) noise of lag-1 correlation 0.92 per batch
+  (140 ms) it put the truncation in the last half in 20 of 100 series, the band in none
+  (scripts/equilibrium_mc.py, which checks every number of this paragraph). A warm-up that
+  ends in the last half of the window (also when no y_k is in the band) means the run is too
+  short to show its equilibrium:
+  equilibrium_too_short is true, the measured window is then the last half, and
+  equilibrium_more_needed_s estimates the arrival time still needed, 2 (t_cut - a) - (D - C)
+  (the cut in the first half; a lower bound), when the late series has settled (not
+  overloaded, no change beyond its threshold, below, in the last half of the measured window),
+  null otherwise.
+* Stationarity verdict, on the measured window. For each series, the measured window and its
+  last half are each cut into 10 equal batches and a least-squares line is fitted to their
+  means: the slope b, its standard error s_b, t = b / s_b against t(0.995, 8) = 3.355 (a
+  two-sided 1% test; the batches of a long window outlast the buffer's correlation, ~1 ms, but
+  not N's, which is why the size threshold below is needed), and the fitted change b x length.
+  A trend is *flagged* when it is significant and the change exceeds the threshold: for N
+  max(10% of its mean, 3 sqrt(2 x mean), 2 flows) (3 standard deviations of the difference of
+  two independent Poisson counts: what N of an M/G/infinity system in equilibrium wanders
+  across a window; no flag in 100 such systems over 300 ms with 208,000 arrivals/s and the
+  WebSearch sizes at a rate giving 6 ms FCTs, where the t-test alone flags 14%), for B
+  max(20% of its mean, 10 KB) (stationary AR(1) noise: 0 to 4% flagged for correlation times
+  up to 1 ms, 3 to 8% at 3 ms, 15 to 25% at 10 ms). A flagged growth that the last
+  half still shows significantly is an *overload*; one that stopped is "not settled"; a
+  flagged fall is "still falling". Growth rates are reported from the measured window's fit
+  (its last half's when only that one is flagged): active_growth_per_s (flows/s),
+  buffer_growth_bytes_per_s (B/s), and both as % of the window's mean per 10 ms
+  (active_growth_pct_per_10ms, buffer_growth_pct_per_10ms); the fits themselves are in
+  equilibrium_series.<series>.trend and .trend_last_half (mean, slope_per_s, change,
+  change_share, pct_per_10ms, t, t_crit, significant, threshold, flagged). mean_active_flows
+  and mean_buffer_bytes are the series' time averages over the measured window.
+* Little's law, on the measured window [T, E): mean_active_flows against lambda x W, lambda =
+  little_lambda_per_s the flows of flows.txt started in the window per second, W = little_w_s
+  the mean FCT of those flows (one that did not complete counts with summary.json's
+  simulated_time_s - start_s, a lower bound; little_unfinished of them). little_ratio = mean N /
+  (lambda W) is 1 in equilibrium up to its edge terms (the flow-time in the window of flows
+  started before it, minus the flow-time after it of flows started in it), whose standard
+  deviation with Poisson arrivals is little_edge_sd = sqrt(2 lambda E[FCT^3] / 3) / (lambda W
+  (E - T)); little_tolerance = max(15%, 3 little_edge_sd) (15% is 3 to 5 edge standard
+  deviations, 2.7 to 5.7%, in the 40 to 140 ms windows of small-fabric runs at load 0.8;
+  widened for short windows of long flows).
+* stationary is false when a trend is flagged, the run is too short or |little_ratio - 1| >
+  little_tolerance; true otherwise; null without flows.txt and buffer.csv (the nominal window
+  is then measured). overload: a series is overloaded. stationarity_note says, with the
+  numbers, what failed, where the equilibrium starts, each series' mean and growth (%/10 ms,
+  per second, t) and Little's ratio; flag_text() gives the short form the sweep tables show.
+* Per quarter of the measured window (stationarity_quarters, descriptive): pause_rate_per_s,
+  mean_buffer_bytes (mean total_bytes of the buffer.csv samples in it), active_flows_at_end
+  (N at its end) and avg_fct_s / fct_count (the completed flows that started in it).
+* The nominal window's statistics (nominal_start_s, nominal_end_s, nominal_duration_s,
+  nominal_fct_count, nominal_avg_fct_s, nominal_median_fct_s, nominal_p99_fct_s,
+  nominal_flows_measured, nominal_flows_measured_completed, nominal_completion_ratio_measured,
+  nominal_pause_frames_in_window, nominal_pause_rate_per_s) and its old verdict, the quarter
+  rule (nominal_stationarity_quarters, nominal_stationary, nominal_stationarity_note): a run was
+  not stationary when the active flows at the quarter ends never decrease and the last exceeds
+  the first by more than 25% and 2 flows, or the quarters' mean buffered bytes never decrease
+  and the last exceeds the first by more than 50% and 10 KB; null when neither was evaluable.
 * Copied from summary.json: cnps_sent, cnms_received, ecn_marks, flows_total, flows_completed,
   wall_time_s, events_executed; drops_total is the sum of its "drops" by reason (drops_by_reason).
-  Every run.json field (cc, workload, load, ...) is copied to the top level of stats.json, and
-  measured_start_s, measured_end_s, measured_duration_s give the measured window.
+  Every run.json field (cc, workload, load, ...) is copied to the top level of stats.json.
 
 A run that finished with no completed flow in the measured window is not an error: the FCT and
 slowdown statistics are null and "note" says why.
@@ -226,7 +287,7 @@ def pause_rate(pfc, window_start_s, window_duration_s):
     }
 
 
-def measured_window(run):
+def nominal_window(run):
     """(start_s, end_s) of the measured window [a + W, a + D - C) of a run.json dict; StatsError
     when a field is missing or the window is empty."""
     for key in ("arrival_start_s", "arrival_duration_s"):
@@ -261,10 +322,7 @@ def completion_in_window(flows_txt, flows, start, end):
 def active_flows(flows_txt, flows, t):
     """Flows of flows_txt with start_s <= t that had not completed by t (not in `flows`, or
     with end_s > t there)."""
-    started = flows_txt.index[flows_txt.start_s <= t]
-    f = check_flows(flows)
-    done_by_t = set(f.flow_id[f.end_s <= t].astype(int))
-    return int(sum(1 for i in started if i not in done_by_t))
+    return int(active_flow_series(flows_txt, flows).value(t))
 
 
 def quarter_stats(flows, pfc, buffer, flows_txt, start, end, quarters=QUARTERS):
@@ -276,6 +334,7 @@ def quarter_stats(flows, pfc, buffer, flows_txt, start, end, quarters=QUARTERS):
         _require_columns(buffer, ("time_s", "total_bytes"), "buffer.csv")
         buf_t = _numeric_column(buffer, "time_s", "buffer.csv")
         buf_b = _numeric_column(buffer, "total_bytes", "buffer.csv")
+    active = active_flow_series(flows_txt, flows) if flows_txt is not None else None
     out = []
     length = (end - start) / quarters
     for i in range(quarters):
@@ -287,8 +346,8 @@ def quarter_stats(flows, pfc, buffer, flows_txt, start, end, quarters=QUARTERS):
         if buffer is not None:
             sel = buf_b[in_window(buf_t, s, e)]
             q["mean_buffer_bytes"] = _num(sel.mean()) if len(sel) else None
-        if flows_txt is not None:
-            q["active_flows_at_end"] = active_flows(flows_txt, flows, e)
+        if active is not None:
+            q["active_flows_at_end"] = int(active.value(e))
         fs = fct_summary(flows_started_in(flows, s, e))
         q["avg_fct_s"], q["fct_count"] = fs["avg_fct_s"], fs["fct_count"]
         out.append(q)
@@ -325,10 +384,463 @@ def stationarity(quarters):
     return stationary, note
 
 
+# ---------------------------------------------------------------------------------------------
+# Equilibrium: the data-driven warm-up and the stationarity verdict (module docstring)
+
+BATCH_S = 0.5e-3          # length of a batch of the active-flow and buffer series
+MIN_BATCHES = 20          # a window shorter than 20 batches of 0.5 ms gets 20 shorter ones
+SMOOTH_BATCHES = 5        # the band test compares the means of 5 batches (2.5 ms)
+BAND_SHARE = 0.05         # band half-width: the largest of 5% of the level,
+BAND_SDS = 2.0            # 2 standard deviations of the 5-batch means over the tail,
+SERIES_FLOOR = {"active_flows": 2.0, "buffer_bytes": 10_000.0}  # and an absolute floor
+SERIES_WHAT = {"active_flows": "active flows", "buffer_bytes": "buffered bytes"}
+# A trend (a line fitted to the means of TREND_BATCHES equal batches) flags the run when it is
+# significant (two-sided 1%, Student's t with TREND_BATCHES - 2 degrees of freedom) and its
+# fitted change across the window exceeds this share of the window's mean (and the floor above;
+# for the active flows also POISSON_SDS x sqrt(2 x mean)).
+TREND_SHARE = {"active_flows": 0.10, "buffer_bytes": 0.20}
+TREND_BATCHES = 10
+# t(0.995, df) for df = 1..30 (two-sided 1%); 2.576 (the normal quantile) beyond.
+T995 = [63.657, 9.925, 5.841, 4.604, 4.032, 3.707, 3.499, 3.355, 3.250, 3.169,
+        3.106, 3.055, 3.012, 2.977, 2.947, 2.921, 2.898, 2.878, 2.861, 2.845,
+        2.831, 2.819, 2.807, 2.797, 2.787, 2.779, 2.771, 2.763, 2.756, 2.750]
+Z995 = 2.576
+POISSON_SDS = 3.0         # the active flows' trend must exceed 3 sd of a Poisson N's change
+LITTLE_TOLERANCE = 0.15   # |mean N / (lambda W) - 1| above this flags the run (or above
+LITTLE_SDS = 3.0          # 3 standard deviations of its edge terms, when that is larger)
+EQUILIBRIUM_METHOD = "level band (5% / 2 sd of 2.5 ms means) on "  # + the series
+
+
+def t995(df):
+    """The 0.995 quantile of Student's t with floor(df) >= 1 degrees of freedom."""
+    df = int(math.floor(df))
+    if df < 1:
+        raise ValueError(f"degrees of freedom must be >= 1, got {df}")
+    return T995[df - 1] if df <= len(T995) else Z995
+
+
+class StepFunction:
+    """A right-continuous step function of time, 0 before its first change, integrated exactly.
+
+    Built from change times and the change at each (both 1-D; a time may repeat):
+    value(t) = sum of the changes at times <= t; integral(t) = its integral from -inf to t =
+    sum over changes c_k at times t_k < t of c_k (t - t_k). Changes at +inf are left out."""
+
+    def __init__(self, times, changes):
+        t = np.asarray(times, dtype=float)
+        c = np.asarray(changes, dtype=float)
+        keep = np.isfinite(t)
+        order = np.argsort(t[keep], kind="stable")
+        self.times = t[keep][order]
+        c = c[keep][order]
+        self._cum = np.concatenate([[0.0], np.cumsum(c)])
+        self._cum_t = np.concatenate([[0.0], np.cumsum(c * self.times)])
+
+    def value(self, t):
+        return self._cum[np.searchsorted(self.times, t, "right")]
+
+    def integral(self, t):
+        i = np.searchsorted(self.times, t, "left")
+        return self._cum[i] * np.asarray(t, dtype=float) - self._cum_t[i]
+
+    def means(self, edges):
+        """The time averages over the intervals [edges[k], edges[k+1])."""
+        edges = np.asarray(edges, dtype=float)
+        return np.diff(self.integral(edges)) / np.diff(edges)
+
+    def mean(self, start, end):
+        return float(self.means([start, end])[0])
+
+
+def flow_ends(flows_txt, flows):
+    """The end time of every flow of flows_txt (flow id = row), +inf for a flow that did not
+    complete (not in flows.csv); StatsError for a flows.csv id that flows.txt does not have."""
+    f = check_flows(flows)
+    _require_columns(f, ("flow_id", "end_s"), "flows.csv")
+    ends = np.full(len(flows_txt), np.inf)
+    ids = f.flow_id.to_numpy(dtype=float)
+    bad = (ids < 0) | (ids >= len(flows_txt)) | (ids != np.floor(ids))
+    if bad.any():
+        raise StatsError(f"flows.csv: flow_id {f.flow_id[bad].iloc[0]:g} is not a flow of "
+                         f"flows.txt (which has {len(flows_txt)} flows)")
+    ends[ids.astype(int)] = f.end_s.to_numpy(dtype=float)
+    return ends
+
+
+def active_flow_series(flows_txt, flows):
+    """N(t), the flows of flows_txt started by t and not completed by t (an unfinished flow
+    stays active), as a StepFunction: +1 at each start_s, -1 at each end_s of flows.csv."""
+    starts = flows_txt.start_s.to_numpy(dtype=float)
+    ends = flow_ends(flows_txt, flows)
+    return StepFunction(np.concatenate([starts, ends]),
+                        np.concatenate([np.ones(len(starts)), -np.ones(len(ends))]))
+
+
+def buffer_series(buffer):
+    """buffer.csv's total_bytes as a StepFunction (each sample holds until the next one, 0
+    before the first); StatsError for a time that goes back."""
+    _require_columns(buffer, ("time_s", "total_bytes"), "buffer.csv")
+    t = _numeric_column(buffer, "time_s", "buffer.csv").to_numpy()
+    b = _numeric_column(buffer, "total_bytes", "buffer.csv").to_numpy()
+    back = np.diff(t) < 0
+    if back.any():
+        i = int(np.argmax(back)) + 1
+        raise StatsError(f"buffer.csv: time_s goes back at data row {i + 1} ({t[i]!r})")
+    return StepFunction(t, np.diff(np.concatenate([[0.0], b])))
+
+
+def batch_edges(start, end):
+    """Edges of the batches of [start, end): n = max(MIN_BATCHES, round((end - start) /
+    BATCH_S)) batches of equal length (0.5 ms for any window of at least 10 ms that is a whole
+    number of half milliseconds)."""
+    n = max(MIN_BATCHES, int(round((end - start) / BATCH_S)))
+    return start + (end - start) * np.arange(n + 1) / n
+
+
+def _moving_means(x, width):
+    """y[k] = mean of x[k .. k + width - 1] (len(x) - width + 1 values)."""
+    c = np.concatenate([[0.0], np.cumsum(x)])
+    return (c[width:] - c[:-width]) / width
+
+
+def _difference_sd(x, width):
+    """The standard deviation of the means of `width` batches of x, estimated from the
+    successive differences d of the non-overlapping means: median(|d|) / (0.6745 x sqrt(2))
+    (for normal noise; a jump or a trend among them moves the median little)."""
+    m = len(x) // width
+    d = np.diff(np.asarray(x[:m * width], dtype=float).reshape(m, width).mean(axis=1))
+    return float(np.median(np.abs(d))) / (0.6745 * math.sqrt(2)) if len(d) else 0.0
+
+
+def truncation(x, floor=0.0, poisson=False):
+    """The end of the warm-up of a series of batch means x (module docstring, Equilibrium):
+    the first batch k whose SMOOTH_BATCHES-batch mean lies within the band level +- band, with
+    level = the mean of the last half of x and band = max(BAND_SHARE x |level|, BAND_SDS x sd,
+    floor), sd the standard deviation of the 5-batch means of the last half (_difference_sd;
+    for a count, poisson=True, at least sqrt(level)).
+
+    Returns {"batch", "level", "band", "too_short"} (too_short: k in the last half, or no mean
+    in the band at all, when batch is the last 5-batch mean's)."""
+    x = np.asarray(x, dtype=float)
+    n = len(x)
+    if n < 2 * SMOOTH_BATCHES:
+        raise StatsError(f"a series of {n} batches is too short for the band test "
+                         f"(needs {2 * SMOOTH_BATCHES})")
+    half = n // 2
+    y = _moving_means(x, SMOOTH_BATCHES)
+    level = float(x[half:].mean())
+    sd = _difference_sd(x[half:], SMOOTH_BATCHES)
+    if poisson:  # a count: at least the standard deviation of a Poisson count of that mean
+        sd = max(sd, math.sqrt(abs(level)))
+    band = max(BAND_SHARE * abs(level), BAND_SDS * sd, floor)
+    inside = np.abs(y - level) <= band
+    k = int(np.argmax(inside)) if inside.any() else len(y) - 1
+    return {"batch": k, "level": level, "band": band,
+            "too_short": bool(k >= half or not inside.any())}
+
+
+def mser5(x):
+    """MSER-5 (White 1997) on batch means x (batches of 5 samples of 0.1 ms when x has 0.5 ms
+    batches): the d in [0, n - 5] that minimises sum_{i >= d} (x_i - mean(x[d:]))^2 / (n - d)^2.
+    Computed beside the band test, for comparison only (module docstring)."""
+    x = np.asarray(x, dtype=float)
+    n = len(x)
+    z = x - x.mean()
+    s1 = np.cumsum(z[::-1])[::-1]
+    s2 = np.cumsum((z * z)[::-1])[::-1]
+    k = n - np.arange(n)
+    stat = (s2 - s1 * s1 / k) / (k * k)
+    return int(np.argmin(stat[:max(1, n - 4)]))
+
+
+def trend(x, length_s, floor=0.0, share=0.1):
+    """The linear trend of TREND_BATCHES batch means x of a window of length_s seconds, with a
+    t-test: the least-squares slope b, its standard error s_b and t = b / s_b against t(0.995,
+    n - 2) (two-sided 1%).
+
+    Returns {"mean", "slope_per_s", "change", "change_share" (change / |mean|),
+    "pct_per_10ms", "t", "t_crit", "significant", "threshold", "flagged"} with change = b x
+    length_s (the fitted change across the window) and threshold = max(share x |mean|, floor);
+    flagged: significant and |change| > threshold."""
+    x = np.asarray(x, dtype=float)
+    n = len(x)
+    if n < 3:
+        raise StatsError(f"a trend needs at least 3 batches, got {n}")
+    tt = (np.arange(n) - (n - 1) / 2) * (length_s / n)
+    mean = float(x.mean())
+    slope = float(np.sum(tt * (x - mean)) / np.sum(tt * tt))
+    if np.ptp(x) <= 1e-12 * max(1.0, abs(mean)):  # flat but for rounding
+        slope = 0.0
+    res = x - mean - slope * tt
+    se = math.sqrt(float(np.sum(res * res)) / (n - 2) / float(np.sum(tt * tt)))
+    t = slope / se if se > 0 else (0.0 if slope == 0 else math.copysign(math.inf, slope))
+    crit = t995(n - 2)
+    change = slope * length_s
+    threshold = max(share * abs(mean), floor)
+    significant = abs(t) > crit
+    return {"mean": mean, "slope_per_s": slope, "change": change,
+            "change_share": change / abs(mean) if mean != 0 else None,
+            "pct_per_10ms": None if mean == 0 else 100 * slope * 0.01 / abs(mean),
+            "t": _num(t), "t_crit": crit, "significant": bool(significant),
+            "threshold": threshold, "flagged": bool(significant and abs(change) > threshold)}
+
+
+def little(active, flows_txt, flows, start, end, sim_end=None):
+    """Little's law over [start, end): mean_active_flows (the time average of N(t), exact),
+    little_lambda_per_s (flows of flows_txt started in the window per second), little_w_s (the
+    mean FCT of those flows; a flow that did not complete counts with sim_end - start_s, a lower
+    bound, when sim_end is given, else is left out), little_unfinished (how many did not
+    complete), little_ratio = mean_active_flows / (lambda x W), little_edge_sd (the standard
+    deviation of that ratio's edge terms in equilibrium, sqrt(2 lambda E[FCT^3] / 3) / (lambda
+    W x window)) and little_tolerance = max(LITTLE_TOLERANCE, 3 x little_edge_sd)."""
+    starts = flows_txt.start_s.to_numpy(dtype=float)
+    ends = flow_ends(flows_txt, flows)
+    sel = (starts >= start) & (starts < end)
+    fct = ends[sel] - starts[sel]
+    unfinished = int(np.isinf(fct).sum())
+    if unfinished and sim_end is not None:
+        fct = np.where(np.isinf(fct), np.maximum(float(sim_end) - starts[sel], 0.0), fct)
+    fct = fct[np.isfinite(fct)]
+    mean_n = active.mean(start, end)
+    length = end - start
+    lam = int(sel.sum()) / length
+    w = float(fct.mean()) if len(fct) else None
+    out = {"mean_active_flows": mean_n, "little_lambda_per_s": lam, "little_w_s": w,
+           "little_unfinished": unfinished, "little_ratio": None, "little_edge_sd": None,
+           "little_tolerance": None}
+    if w and lam > 0:
+        edge_sd = math.sqrt(2 * lam * max(float(np.mean(fct ** 3)), 0.0) / 3) / (lam * w * length)
+        out.update(little_ratio=mean_n / (lam * w), little_edge_sd=edge_sd,
+                   little_tolerance=max(LITTLE_TOLERANCE, LITTLE_SDS * edge_sd))
+    return out
+
+
+def _fmt(x, name):
+    """A value of a series for a note: bytes in KB/MB, flows as integers."""
+    if name == "buffer_bytes":
+        return "%.3g MB" % (x / 1e6) if abs(x) >= 1e6 else "%.3g KB" % (x / 1e3)
+    return "{:,.0f}".format(x) if abs(x) >= 100 else "%.3g" % x
+
+
+def _rate(x, name):
+    """A growth rate for a note."""
+    if name == "buffer_bytes":
+        return "%+.3g MB/s" % (x / 1e6)
+    return "%+.3g flows/s" % x
+
+
+def _pct(x):
+    """A signed percentage for a note."""
+    if x is None:
+        return "n/a"
+    return "%+.1f%%" % x if abs(x) < 10 else "%+.0f%%" % x
+
+
+def series_trend(name, series, start, end):
+    """trend() of a series (a StepFunction) over [start, end) in TREND_BATCHES batches, with
+    the series' threshold: TREND_SHARE of its mean, at least SERIES_FLOOR, and for the active
+    flows at least POISSON_SDS x sqrt(2 x mean) (module docstring)."""
+    x = series.means(np.linspace(start, end, TREND_BATCHES + 1))
+    floor = SERIES_FLOOR[name]
+    if name == "active_flows":
+        floor = max(floor, POISSON_SDS * math.sqrt(2 * max(float(x.mean()), 0.0)))
+    return trend(x, end - start, floor, TREND_SHARE[name])
+
+
+def equilibrium(run, flows_txt=None, flows=None, buffer=None, sim_end=None):
+    """The data-driven measured window and the stationarity verdict of a run (module docstring,
+    Equilibrium and Stationarity). flows_txt None: no active-flow series; buffer None: no
+    buffer series; with neither, the nominal window is used and the verdict is null.
+
+    Returns the stats.json fields equilibrium_start_s, equilibrium_method, equilibrium_batch_s,
+    equilibrium_series ({series: truncation_s, level, band, too_short, mser5_s, and trend: the
+    trend of the measured window}), equilibrium_too_short, equilibrium_more_needed_s, the growth
+    rates, mean_active_flows, mean_buffer_bytes, the Little's law fields, stationary, overload
+    and stationarity_note."""
+    a = float(run["arrival_start_s"])
+    nominal_start, end = nominal_window(run)
+    # a run stopped early (a safety stop) is analysed up to where it stopped
+    stopped = sim_end is not None and float(sim_end) < end
+    if stopped:
+        end = float(sim_end)
+    series = {}
+    if end > a:
+        if flows_txt is not None:
+            series["active_flows"] = active_flow_series(flows_txt, flows)
+        if buffer is not None and len(buffer):
+            series["buffer_bytes"] = buffer_series(buffer)
+    edges = batch_edges(a, end) if end > a else np.array([a, a])
+    batch = float(edges[1] - edges[0])
+    out = {"equilibrium_start_s": nominal_start, "equilibrium_method": None,
+           "equilibrium_batch_s": batch, "equilibrium_series": {},
+           "equilibrium_too_short": None, "equilibrium_more_needed_s": None,
+           "active_growth_per_s": None, "active_growth_pct_per_10ms": None,
+           "buffer_growth_bytes_per_s": None, "buffer_growth_pct_per_10ms": None,
+           "mean_active_flows": None, "mean_buffer_bytes": None, "little_lambda_per_s": None,
+           "little_w_s": None, "little_unfinished": None, "little_ratio": None,
+           "little_edge_sd": None, "little_tolerance": None, "stationary": None,
+           "overload": None}
+    if not series:
+        why = ("the run stopped at %.6g s, before its arrivals" % end if end <= a
+               else "no flows.txt and no buffer.csv")
+        out["equilibrium_method"] = "nominal warm-up (%s)" % why
+        out["stationarity_note"] = "not checked: %s (the nominal window is measured)" % why
+        return out
+    cuts = {}
+    for name, s in series.items():
+        x = s.means(edges)
+        cuts[name] = truncation(x, SERIES_FLOOR[name], poisson=name == "active_flows")
+        cuts[name]["truncation_s"] = float(edges[cuts[name]["batch"]])
+        cuts[name]["mser5_s"] = float(edges[mser5(x)])
+    # a warm-up that ends in the last half makes the run too short; it is then measured over
+    # the last half
+    k = min(max(c["batch"] for c in cuts.values()), (len(edges) - 1) // 2)
+    start = float(edges[k])
+    out.update(equilibrium_start_s=start,
+               equilibrium_method=EQUILIBRIUM_METHOD + " and ".join(
+                   SERIES_WHAT[n] for n in series) + (", the later" if len(series) > 1 else ""),
+               equilibrium_too_short=any(c["too_short"] for c in cuts.values()))
+    failed, info, overloaded = [], [], set()
+    out["overload"] = False
+    for name, s in series.items():
+        whole = series_trend(name, s, start, end)
+        last = series_trend(name, s, (start + end) / 2, end)
+        c = cuts[name]
+        out["equilibrium_series"][name] = {
+            "truncation_s": c["truncation_s"], "level": c["level"], "band": c["band"],
+            "too_short": c["too_short"], "mser5_s": c["mser5_s"], "trend": whole,
+            "trend_last_half": last, "overload": False}
+        # the growth reported: the measured window's, or its last half's when only that one is
+        # flagged (a backlog that began to grow late in the window)
+        tr, where = ((last, "its last half") if last["flagged"] and not whole["flagged"]
+                     else (whole, "the measured window"))
+        if name == "active_flows":
+            out.update(active_growth_per_s=tr["slope_per_s"],
+                       active_growth_pct_per_10ms=tr["pct_per_10ms"])
+        else:
+            out.update(buffer_growth_bytes_per_s=tr["slope_per_s"],
+                       buffer_growth_pct_per_10ms=tr["pct_per_10ms"])
+        out["mean_" + name] = whole["mean"]
+        text = "%s %s (%s/10 ms, %s, t = %s vs %.3g)" % (
+            SERIES_WHAT[name], _fmt(tr["mean"], name), _pct(tr["pct_per_10ms"]),
+            _rate(tr["slope_per_s"], name), "inf" if tr["t"] is None else "%.3g" % tr["t"],
+            tr["t_crit"])
+        if tr["flagged"]:
+            # overload: it grows, and still does in the last half (significantly); a change
+            # that stopped before is a transient the window did not leave out
+            grows = tr["slope_per_s"] > 0
+            overload = grows and last["significant"] and last["slope_per_s"] > 0
+            out["overload"] = bool(out["overload"] or overload)
+            if overload:
+                overloaded.add(name)
+            out["equilibrium_series"][name]["overload"] = overload
+            failed.append("%s: %s; %s across %s (threshold %s)" % (
+                "overload" if overload else "not settled" if grows else "still falling",
+                text, _pct(100 * tr["change_share"]) if tr["change_share"] is not None
+                else _fmt(tr["change"], name), where, _fmt(tr["threshold"], name)))
+        else:
+            info.append(text)
+    late = [n for n, c in cuts.items() if c["too_short"]]
+    if late:
+        window = end - a
+        # the length needed is estimated only when the series has settled: not overloaded,
+        # and no change beyond the threshold (significant or not) in the last half of the
+        # measured window; the truncation must then lie in the first half (a lower bound: the
+        # level may still move)
+        changing = any(n in overloaded
+                       or abs(out["equilibrium_series"][n]["trend_last_half"]["change"])
+                       > out["equilibrium_series"][n]["trend_last_half"]["threshold"]
+                       for n in late)
+        need = (None if changing
+                else 2 * (max(cuts[n]["truncation_s"] for n in late) - a) - window)
+        out["equilibrium_more_needed_s"] = need
+        failed.append("too short: %s in the last half of the %.3g ms window (%s)" % (
+            ", ".join("%s reach their level (%s) only at %.5g ms" % (
+                SERIES_WHAT[n], _fmt(cuts[n]["level"], n), 1e3 * cuts[n]["truncation_s"])
+                for n in late), 1e3 * window,
+            "still changing: the length needed is not known" if need is None
+            else "at least about %.2g ms more arrivals needed" % (1e3 * need)))
+    if "active_flows" in series:
+        lit = little(series["active_flows"], flows_txt, flows, start, end, sim_end)
+        out.update(lit)
+        if lit["little_ratio"] is not None:
+            text = ("Little's law: mean active flows %s vs lambda x W = %s/s x %.3g ms = %s "
+                    "(ratio %.3f, tolerance +-%.0f%%)" % (
+                        _fmt(lit["mean_active_flows"], "active_flows"),
+                        "{:,.0f}".format(lit["little_lambda_per_s"]), 1e3 * lit["little_w_s"],
+                        _fmt(lit["little_lambda_per_s"] * lit["little_w_s"], "active_flows"),
+                        lit["little_ratio"], 100 * lit["little_tolerance"]))
+            if abs(lit["little_ratio"] - 1) > lit["little_tolerance"]:
+                failed.append(text)
+            else:
+                info.append(text)
+    else:
+        info.append("active flows and Little's law not checked (no flows.txt)")
+    if "buffer_bytes" not in series:
+        info.append("buffered bytes not checked (no buffer.csv)")
+    out["stationary"] = not failed
+    head = "equilibrium from %.5g ms (%s)" % (1e3 * start, ", ".join(
+        "%s %.5g ms" % (SERIES_WHAT[n], 1e3 * c["truncation_s"]) for n, c in cuts.items()))
+    if stopped:
+        info.append("series up to %.4g ms, where the run stopped (before the end of the "
+                    "arrivals and cool-down)" % (1e3 * end))
+    out["stationarity_note"] = "; ".join(failed + [head] + info)
+    return out
+
+
+def flag_text(stats):
+    """A short text of why a run's statistics are flagged, "" when they are not (or unknown):
+    "overload (active flows +x%/10 ms, buffered bytes +y%/10 ms)", "not settled", "still
+    falling", "too short (+Z ms needed)", "Little ratio R"; for a record made before the
+    data-driven window (no equilibrium_method), "not stationary (old quarter rule)"."""
+    if stats.get("stationary") is not False:
+        return ""
+    if not stats.get("equilibrium_method"):
+        return "not stationary (old quarter rule)"
+    parts = []
+    series = stats.get("equilibrium_series") or {}
+    flagged = [t for e in series.values() if not e.get("overload")
+               for t in (e.get("trend"), e.get("trend_last_half")) if t and t.get("flagged")]
+    if stats.get("overload"):
+        parts.append("overload (%s)" % ", ".join(
+            "%s %s/10 ms" % (what, _pct(stats.get(key))) for name, key, what in (
+                ("active_flows", "active_growth_pct_per_10ms", "active flows"),
+                ("buffer_bytes", "buffer_growth_pct_per_10ms", "buffered bytes"))
+            if (series.get(name) or {}).get("overload")))
+    if any(t["slope_per_s"] > 0 for t in flagged):
+        parts.append("not settled")
+    if any(t["slope_per_s"] < 0 for t in flagged):
+        parts.append("still falling")
+    if stats.get("equilibrium_too_short"):
+        need = stats.get("equilibrium_more_needed_s")
+        parts.append("too short" + ("" if need is None else " (+%.2g ms needed)" % (1e3 * need)))
+    ratio, tol = stats.get("little_ratio"), stats.get("little_tolerance")
+    if ratio is not None and tol is not None and abs(ratio - 1) > tol:
+        parts.append("Little ratio %.2f" % ratio)
+    return ", ".join(parts)
+
+
 def _summary_field(summary, key):
     if key not in summary:
         raise StatsError(f"summary.json: missing field {key!r}")
     return summary[key]
+
+
+def window_stats(flows, pfc, flows_txt, start, end):
+    """The FCT, slowdown, completion and PAUSE-rate statistics of the window [start, end)."""
+    measured = flows_started_in(flows, start, end)
+    out = fct_summary(measured)
+    out["slowdown_by_size"] = slowdown_by_bucket(measured)
+    out.update(completion_in_window(flows_txt, flows, start, end))
+    out.update(pause_rate(pfc, start, end - start))
+    return out
+
+
+# The statistics of the nominal window kept, prefixed nominal_, for the comparison of the old
+# (hand-set warm-up) and the new (data-driven) windows.
+NOMINAL_KEYS = ["fct_count", "avg_fct_s", "median_fct_s", "p99_fct_s", "flows_measured",
+                "flows_measured_completed", "completion_ratio_measured",
+                "pause_frames_in_window", "pause_rate_per_s"]
 
 
 def compute_stats(flows, pfc, summary, run, flows_txt=None, buffer=None):
@@ -336,29 +848,37 @@ def compute_stats(flows, pfc, summary, run, flows_txt=None, buffer=None):
 
     flows_txt: flows.txt as read by read_flows_txt (None: unknown); buffer: buffer.csv
     (None: unknown)."""
-    m_start, m_end = measured_window(run)
+    n_start, m_end = nominal_window(run)
     stats = dict(run)  # the run.json fields, copied in
     stats["note"] = None
+    eq = equilibrium(run, flows_txt, flows, buffer, summary.get("simulated_time_s"))
+    m_start = eq["equilibrium_start_s"]
     stats.update(measured_start_s=m_start, measured_end_s=m_end,
                  measured_duration_s=m_end - m_start)
-    measured = flows_started_in(flows, m_start, m_end)
-    stats.update(fct_summary(measured))
-    stats["slowdown_by_size"] = slowdown_by_bucket(measured)
-    if len(measured) == 0:
+    win = window_stats(flows, pfc, flows_txt, m_start, m_end)
+    stats.update(win)
+    if win["fct_count"] == 0:
         stats["note"] = NO_FLOWS_NOTE
     whole = fct_summary(flows)
     for key in ("fct_count", "avg_fct_s", "median_fct_s", "p99_fct_s"):
         stats["whole_run_" + key] = whole[key]
-    stats.update(completion_in_window(flows_txt, flows, m_start, m_end))
-    stats.update(pause_rate(pfc, m_start, m_end - m_start))
     arrival = pause_rate(pfc, run["arrival_start_s"], run["arrival_duration_s"])
     stats["arrival_pause_frames"] = arrival["pause_frames_in_window"]
     stats["arrival_pause_rate_per_s"] = arrival["pause_rate_per_s"]
     stats["pause_frames_total"] = _summary_field(summary, "pause_frames_sent")
     stats["pause_frames_per_link_total"] = summary.get("pause_frames_per_link", {})
-    quarters = quarter_stats(flows, pfc, buffer, flows_txt, m_start, m_end)
-    stats["stationarity_quarters"] = quarters
-    stats["stationary"], stats["stationarity_note"] = stationarity(quarters)
+    stats.update(eq)
+    stats["stationarity_quarters"] = quarter_stats(flows, pfc, buffer, flows_txt, m_start, m_end)
+    # the nominal window [a + warm-up, a + D - cool-down): the old statistics and verdict
+    nominal = (win if n_start == m_start
+               else window_stats(flows, pfc, flows_txt, n_start, m_end))
+    stats.update(nominal_start_s=n_start, nominal_end_s=m_end,
+                 nominal_duration_s=m_end - n_start)
+    for key in NOMINAL_KEYS:
+        stats["nominal_" + key] = nominal[key]
+    quarters = quarter_stats(flows, pfc, buffer, flows_txt, n_start, m_end)
+    stats["nominal_stationarity_quarters"] = quarters
+    stats["nominal_stationary"], stats["nominal_stationarity_note"] = stationarity(quarters)
     for key in SUMMARY_COPY:
         stats[key] = _summary_field(summary, key)
     total, done = stats["flows_total"], stats["flows_completed"]
@@ -485,11 +1005,15 @@ def main(argv=None):
             continue
         fmt = lambda x, k=1e3: "null" if x is None else "%.4g" % (x * k)  # noqa: E731
         ratio = s["completion_ratio_measured"]
-        print(f"{run_dir}: {s['fct_count']} measured flows, avg FCT {fmt(s['avg_fct_s'])} ms, "
+        ms = lambda x: "%.6g" % (1e3 * x)  # noqa: E731
+        print(f"{run_dir}: measured from {ms(s['measured_start_s'])} ms "
+              f"({s['equilibrium_method'] or 'nominal'}) to {ms(s['measured_end_s'])} ms: "
+              f"{s['fct_count']} measured flows, avg FCT {fmt(s['avg_fct_s'])} ms "
+              f"(nominal window {fmt(s['nominal_avg_fct_s'])}), "
               f"p99 {fmt(s['p99_fct_s'])} ms, {s['pause_rate_per_s']:.4g} PAUSE/s, completed "
-              f"{'n/a' if ratio is None else '%.1f%%' % (100 * ratio)}, stationary "
+              f"{'n/a' if ratio is None else '%.1f%%' % (100 * ratio)}, at equilibrium "
               f"{ {True: 'yes', False: 'NO', None: 'n/a'}[s['stationary']] }"
-              + (f" ({s['stationarity_note']})" if s["stationary"] is False else "")
+              + (f" ({flag_text(s)})" if s["stationary"] is False else "")
               + (f" ({s['note']})" if s["note"] else ""))
     return 1 if failed else 0
 

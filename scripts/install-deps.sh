@@ -8,7 +8,10 @@ PKGS=(
   libgsl-dev              # ns-3's CMake targets link GSL
   libboost-dev            # boost::crc
   googletest libgtest-dev # test suite
+  pkg-config              # the test of the installed package (dcon.pc)
+  python3-sphinx          # the documentation (doc/, built with warnings as errors by the tests)
   python3-matplotlib python3-numpy python3-pandas python3-tqdm  # scripts (run with /usr/bin/python3)
+  python3-distributed     # the sweeps on a Dask cluster (--scheduler) and their test
   "$@"                    # what a step needs besides (scripts/fuzz.sh: clang and libFuzzer)
 )
 missing=()

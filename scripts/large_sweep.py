@@ -23,9 +23,11 @@ runs, one command per figure, over named scheme variants (scripts/variants.py).
 
 Each figure runs its variants at the loads 0.4 0.6 0.8 (core layer; --loads to change, which
 also applies to sens) with the seeds 1 2 3 (--seeds). The arrival window (--duration, warm-up
-included) and the warm-up left out of the statistics (--warmup) default per workload (WORKLOADS
-below), and so does the cool-down (--cooldown, the end of the window also left out; 0 by
-default); --max-time is the simulator's safety stop. A run directory is
+and cool-down included), the nominal warm-up (--warmup) and the cool-down left out of the
+statistics (--cooldown) come from the WINDOWS table below, per workload, load and variant
+(given on the command line, they apply to every run); the statistics are measured from the
+warm-up found in the data (scripts/fct_stats.py), the nominal one giving the nominal_*
+statistics of the old fixed window; --max-time is the simulator's safety stop. A run directory is
   RESULTS/{workload}-{variant}-load{load}-s{seed}-d{duration}-w{warmup}-{scale}[-c{cooldown}]
 e.g. websearch-dcon-load0.8-s1-d60ms-w30ms-full (-c{cooldown} only when it is not 0), and its
 command
@@ -42,7 +44,9 @@ completion ratio, stationarity: see its docstring), and the sweep writes per fig
   RESULTS/<fig>-runs.csv  one row per run: the figure keys and the run's metrics;
   RESULTS/<fig>.csv       one row per variant and load: n seeds, mean, std and 95% confidence
                           half-width (Student's t, scripts/seed_stats.py) of avg_fct_s,
-                          p99_fct_s and pause_rate_per_s, and non_stationary (runs flagged);
+                          p99_fct_s and pause_rate_per_s and of their nominal-window values,
+                          non_stationary (runs not at equilibrium), overloaded and
+                          flagged_runs (each flagged run and why);
 and scripts/plot_large.py draws RESULTS/<fig>.png.
 
 --quick: scale small (4 spines x 4 leaves x 12 hosts), 2 ms window with 0.5 ms of warm-up, loads
@@ -52,7 +56,14 @@ results/large-quick to keep both.
 
 Usage: /usr/bin/python3 -m scripts.large_sweep FIG [FIG ...]|all [--quick] [--list] [--jobs N]
          [--seeds 1 2 3] [--loads 0.4 0.6 0.8] [--duration 60ms] [--warmup 30ms]
-         [--cooldown 0ms] [--max-time 200s] [--scale full] [--build build] [--results results/large] [--no-plot]
+         [--cooldown 0ms] [--max-time 200s] [--scale full] [--build DIR] [--scheduler ADDRESS]
+         [--results results/large] [--no-plot]
+
+The simulator is the fastest build's (build-mpi/bin when up to date, else build/: see
+scripts/builds.py; --build DIR to choose), and each run's record and row of <fig>-runs.csv say
+which build made it (the build column; <fig>.csv's build column names every build of a point,
+and a table that mixes builds is warned of). --scheduler runs the sweep on a Dask cluster
+(scripts/sweep_runner.py) instead of the local pool of -j processes.
 """
 import argparse
 import collections
@@ -63,6 +74,7 @@ import sys
 import pandas as pd
 from tqdm import tqdm
 
+from . import builds
 from . import fct_stats
 from .large_figures import FIG_NAMES, FIGURES
 from . import plot_large
@@ -71,12 +83,21 @@ from . import sweep_runner
 from . import run_store
 from . import variants
 
-# Per-workload arrival window (warm-up and cool-down included), warm-up and cool-down (the
-# leading and trailing parts of the window left out of the statistics): the one place to tune them.
-WORKLOADS = {
-    "websearch": {"duration": "40ms", "warmup": "10ms", "cooldown": "10ms"},
-    "datamining": {"duration": "60ms", "warmup": "10ms", "cooldown": "10ms"},
+# The arrival window of each run (its duration, warm-up and cool-down included), its nominal
+# warm-up and its cool-down: the one place to tune them. The statistics are measured from the
+# warm-up found in the data (scripts/fct_stats.py, Equilibrium) to the cool-down; the nominal
+# warm-up is passed to the simulator and gives the nominal_* statistics (the old fixed window,
+# for comparison). Keys: (workload, load, variant), None matching any; every workload needs its
+# (workload, None, None) row, the other rows change some of its values. The most specific
+# matching row wins each value: (workload, load, variant) over (workload, load, None) over
+# (workload, None, variant) over (workload, None, None). E.g.
+#   ("websearch", 0.8, None): {"duration": "150ms"},          # every scheme at load 0.8
+#   ("websearch", 0.8, "dcon"): {"duration": "200ms", "warmup": "40ms"},
+WINDOWS = {
+    ("websearch", None, None): {"duration": "40ms", "warmup": "10ms", "cooldown": "10ms"},
+    ("datamining", None, None): {"duration": "60ms", "warmup": "10ms", "cooldown": "10ms"},
 }
+WINDOW_FIELDS = ("duration", "warmup", "cooldown")
 MAX_TIME = "200s"  # the simulator's safety stop (--maxTime)
 LOADS = [0.4, 0.6, 0.8]
 SEEDS = [1, 2, 3]
@@ -94,8 +115,25 @@ RUN_METRICS = {  # <fig>-runs.csv column -> stats.json field
     "stationarity_note": "stationarity_note", "cnps": "cnps_sent", "cnms": "cnms_received",
     "flows_total": "flows_total", "flows_completed": "flows_completed",
     "wall_time_s": "wall_time_s", "complete": "complete",
+    # the data-driven window and its verdict (fct_stats.py, Equilibrium)
+    "measured_start_s": "measured_start_s", "measured_end_s": "measured_end_s",
+    "equilibrium_start_s": "equilibrium_start_s",
+    "equilibrium_too_short": "equilibrium_too_short",
+    "equilibrium_more_needed_s": "equilibrium_more_needed_s", "overload": "overload",
+    "active_growth_per_s": "active_growth_per_s",
+    "active_growth_pct_per_10ms": "active_growth_pct_per_10ms",
+    "buffer_growth_bytes_per_s": "buffer_growth_bytes_per_s",
+    "buffer_growth_pct_per_10ms": "buffer_growth_pct_per_10ms",
+    "mean_active_flows": "mean_active_flows", "mean_buffer_bytes": "mean_buffer_bytes",
+    "little_ratio": "little_ratio",
+    # the nominal (fixed, hand-set) window: the old statistics, for the comparison
+    "nominal_avg_fct_s": "nominal_avg_fct_s", "nominal_p99_fct_s": "nominal_p99_fct_s",
+    "nominal_pause_rate_per_s": "nominal_pause_rate_per_s",
+    "nominal_stationary": "nominal_stationary",
 }
-CI_METRICS = ["avg_fct_s", "p99_fct_s", "pause_rate_per_s"]
+TEXT_COLUMNS = {"stationarity_note", "flag", "criterion"}
+CI_METRICS = ["avg_fct_s", "p99_fct_s", "pause_rate_per_s", "nominal_avg_fct_s",
+              "nominal_p99_fct_s", "nominal_pause_rate_per_s"]
 
 Run = collections.namedtuple(
     "Run", "workload variant load seed duration warmup scale max_time cooldown tag args",
@@ -120,33 +158,81 @@ def run_name(run):
             + (f"-{run.tag}" if run.tag else ""))
 
 
-def window(workload, duration=None, warmup=None, cooldown=None):
-    """(duration, warm-up, cool-down) of a workload: the given ones, else WORKLOADS'; SweepError
-    when warm-up and cool-down together are not shorter than the window."""
-    d = duration or WORKLOADS[workload]["duration"]
-    w = warmup or WORKLOADS[workload]["warmup"]
-    c = cooldown or WORKLOADS[workload]["cooldown"]
+def table_window(workload, load=None, variant=None, windows=None):
+    """{"duration", "warmup", "cooldown"} of a run from the WINDOWS table (or `windows`): each
+    value from the most specific matching row (see WINDOWS). SweepError for a workload without
+    its default row, a key that is not a triple, an unknown variant or field, or a time that is
+    not one."""
+    windows = WINDOWS if windows is None else windows
+    if (workload, None, None) not in windows:
+        raise SweepError(f"WINDOWS has no row ({workload!r}, None, None) for workload "
+                         f"{workload!r}")
+    for k in windows:
+        if not (isinstance(k, tuple) and len(k) == 3):
+            raise SweepError(f"WINDOWS: key {k!r} is not (workload, load or None, variant or "
+                             f"None)")
+        if k[0] == workload and k[2] is not None:
+            try:
+                variants.get(k[2])
+            except variants.VariantError as e:
+                raise SweepError(f"WINDOWS{k!r}: {e}") from None
+    out = {}
+    load = None if load is None else float(load)
+    for key in ((workload, None, None), (workload, None, variant), (workload, load, None),
+                (workload, load, variant)):
+        match = [k for k in windows if k[0] == key[0]
+                 and (k[1] is None if key[1] is None else k[1] is not None
+                      and math.isclose(float(k[1]), key[1]))
+                 and k[2] == key[2]]
+        for k in match:
+            row = windows[k]
+            bad = [f for f in row if f not in WINDOW_FIELDS]
+            if bad:
+                raise SweepError(f"WINDOWS{k!r}: unknown field {bad[0]!r} (fields: "
+                                 f"{', '.join(WINDOW_FIELDS)})")
+            for field, value in row.items():
+                out[field] = canonical_time(value, f"WINDOWS{k!r} {field}",
+                                            allow_zero=field != "duration")
+    missing = [f for f in WINDOW_FIELDS if f not in out]
+    if missing:
+        raise SweepError(f"WINDOWS[({workload!r}, None, None)] lacks {', '.join(missing)}")
+    return out
+
+
+def window(workload, duration=None, warmup=None, cooldown=None, load=None, variant=None):
+    """(duration, warm-up, cool-down) of a run: the given ones, else the WINDOWS table's for
+    its workload, load and variant; SweepError when warm-up and cool-down together are not
+    shorter than the window."""
+    t = table_window(workload, load, variant)
+    d, w, c = duration or t["duration"], warmup or t["warmup"], cooldown or t["cooldown"]
     if seconds(w) + seconds(c) >= seconds(d):
         raise SweepError(f"the warm-up ({w}) and cool-down ({c}) must leave part of the arrival "
-                         f"window ({d}) of {workload} to measure")
+                         f"window ({d}) of {workload}"
+                         + (f" at load {fmt_num(load)}" if load is not None else "")
+                         + (f" ({variant})" if variant else "") + " to measure")
     return d, w, c
 
 
 def fig_runs(fig, seeds=SEEDS, loads=None, scale="full", duration=None, warmup=None,
              max_time=MAX_TIME, cooldown=None, extra_variants=(), only_variants=None):
     """The runs of one figure, in plotting order (variant, load, seed). loads None: the
-    figure's own loads, else LOADS; duration/warmup/cooldown None: the workload's
-    (WORKLOADS); extra_variants: more variants after the figure's own (e.g. another --cc);
+    figure's own loads, else LOADS; duration/warmup/cooldown None: the run's from the WINDOWS
+    table (per workload, load and variant); extra_variants: more variants after the figure's
+    own (e.g. another --cc);
     only_variants: if given, only these of the figure's variants."""
     if fig not in FIGURES:
         raise SweepError(f"unknown figure {fig!r} (choose from {', '.join(FIG_NAMES)}, all)")
     f = FIGURES[fig]
-    d, w, c = window(f.workload, duration, warmup, cooldown)
     names = list(f.variants) + [v for v in extra_variants if v not in f.variants]
     if only_variants is not None:
         names = [v for v in names if v in only_variants]
-    return [Run(f.workload, v, float(load), int(seed), d, w, scale, max_time, c, f.tag, f.args)
-            for v in names for load in (loads or f.loads or LOADS) for seed in seeds]
+    runs = []
+    for v in names:
+        for load in (loads or f.loads or LOADS):
+            d, w, c = window(f.workload, duration, warmup, cooldown, load, v)
+            runs += [Run(f.workload, v, float(load), int(seed), d, w, scale, max_time, c, f.tag,
+                         f.args) for seed in seeds]
+    return runs
 
 
 def plan(figs, **settings):
@@ -174,21 +260,28 @@ def command(binary, run, outdir, ranks=1):
             + variants.args(run.variant) + list(run.args))
 
 
-def execute(runs, binary, results, jobs, ranks=1, store=None):
-    """Run what is not finished yet (sweep_runner.execute): runs with a current record in the
-    store count as finished. Returns the failure messages."""
+def execute(runs, binary, results, jobs, ranks=1, store=None, scheduler=None):
+    """Run what is not finished yet (sweep_runner.execute; on the Dask scheduler `scheduler`
+    when given): runs with a current record in the store count as finished. Returns the
+    failure messages."""
     have = stored(runs, store)
     if have:
         print(f"{len(have)} of {len(runs)} runs have a current record in {store}")
     runs = {n: r for n, r in runs.items() if n not in have}
     return sweep_runner.execute(runs, lambda run, outdir: command(binary, run, outdir, ranks),
-                                binary, results, jobs, fct_stats.RUN_FILES, "large-scale runs")
+                                binary, results, jobs, fct_stats.RUN_FILES, "large-scale runs",
+                                scheduler, MPI_ENV if ranks > 1 else None)
+
+
+# mpirun's permission to run as root (containers, CI)
+MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
 
 
 # stats.json fields left out of a run's record in the store: machine paths (the CDF file, and
 # run.json's record of the command line, which names the binary and the output folder), wall
-# time and the per-link detail (the tables use none of them).
-RECORD_DROP = {"cdf_file", "command_line", "options_given", "wall_time_s",
+# time and the per-link detail (the tables use none of them), and run.json's build (the record
+# keeps the run's build record apart, with the program's path: builds.of_run).
+RECORD_DROP = {"cdf_file", "command_line", "options_given", "wall_time_s", "build",
                "pause_frames_in_window_per_link", "pause_rate_per_link",
                "pause_frames_per_link_total"}
 # summary.json objects kept in the record besides stats.json (DCON's queue and CNM totals).
@@ -220,14 +313,15 @@ def record_data(run_dir, stats):
 
 
 def stored(runs, store):
-    """{name: data} of the runs with a current record in the store (none when store is None)."""
+    """{name: data} of the runs with a current record in the store (none when store is None);
+    data["build"] is the record's build record (None when it has none)."""
     if store is None:
         return {}
     out = {}
     for name, run in runs.items():
-        data = run_store.current(store, name, run_args(run))
-        if data is not None:
-            out[name] = data
+        rec = run_store.current(store, name, run_args(run), record=True)
+        if rec is not None:
+            out[name] = dict(rec["data"], build=rec.get("build"))
     return out
 
 
@@ -253,8 +347,10 @@ def collect_stats(runs, results, store=None):
                 stats[name] = fct_stats.read_json(path)
             else:
                 stats[name] = fct_stats.write_stats(d)
+            stats[name]["build"] = builds.of_run(d)
             if store is not None:
-                run_store.save(store, name, run_args(runs[name]), record_data(d, stats[name]))
+                run_store.save(store, name, run_args(runs[name]), record_data(d, stats[name]),
+                               build=stats[name]["build"])
         except (fct_stats.StatsError, run_store.StoreError) as e:
             failures.append(f"{name}: stats: {e}")
             tqdm.write(f"FAILED stats of {name}: {e}", file=sys.stderr)
@@ -263,6 +359,22 @@ def collect_stats(runs, results, store=None):
 
 RUN_KEYS = ["fig", "run", "workload", "variant", "label", "load", "seed", "duration", "warmup",
             "cooldown", "scale"]
+
+
+def record_columns(s):
+    """The RUN_METRICS of a stats.json (or a record's data), with "flag"
+    (fct_stats.flag_text) and "criterion": "equilibrium" for statistics of the data-driven
+    window, "fixed window" for a record made before it (whose statistics are those of its
+    nominal window: its nominal_* columns are filled with them)."""
+    row = {col: s.get(key) for col, key in RUN_METRICS.items()}
+    if s.get("equilibrium_method") is None and "nominal_avg_fct_s" not in s:
+        row["criterion"] = "fixed window"
+        for key in ("avg_fct_s", "p99_fct_s", "pause_rate_per_s", "stationary"):
+            row["nominal_" + key] = s.get(key)
+    else:
+        row["criterion"] = "equilibrium"
+    row["flag"] = fct_stats.flag_text(s)
+    return row
 
 
 def runs_table(fig, fig_run_list, stats):
@@ -274,14 +386,15 @@ def runs_table(fig, fig_run_list, stats):
             continue
         row = {"fig": fig, "run": run_name(r), "label": variants.label(r.variant),
                **{k: v for k, v in r._asdict().items() if k in RUN_KEYS}}
-        for col, key in RUN_METRICS.items():
-            v = s.get(key)
-            row[col] = math.nan if v is None and col != "stationarity_note" else v
+        for col, v in record_columns(s).items():
+            row[col] = math.nan if v is None and col not in TEXT_COLUMNS else v
         spread = s.get("spreading") or {}
         for col in SPREAD_METRICS:
             row[col] = spread.get(col, math.nan)
+        row["build"] = builds.label(s.get("build"))
         rows.append(row)
-    return pd.DataFrame(rows, columns=RUN_KEYS + list(RUN_METRICS) + SPREAD_METRICS)
+    return pd.DataFrame(rows, columns=RUN_KEYS + list(RUN_METRICS) + ["criterion", "flag"]
+                        + SPREAD_METRICS + ["build"])
 
 
 SUMMARY_KEYS = ["fig", "workload", "variant", "label", "load", "duration", "warmup", "cooldown",
@@ -289,15 +402,34 @@ SUMMARY_KEYS = ["fig", "workload", "variant", "label", "load", "duration", "warm
 
 
 def summary_table(runs):
-    """One row per variant and load of a runs_table: n, METRIC_mean/_std/_ci95 of CI_METRICS,
-    seeds (space-separated), non_stationary (runs with stationary false) and
+    """One row per variant and load of a runs_table: n, METRIC_mean/_std/_ci95 of CI_METRICS
+    (those of the measured window and of the nominal one), seeds (space-separated),
+    non_stationary (runs with stationary false), overloaded (runs with overload true),
+    fixed_window (runs recorded before the data-driven window), flagged_runs ("s<seed>: <flag>" of
+    each flagged run, "; "-separated), max_equilibrium_start_s and
     min_completion_ratio_measured."""
     def extra(g):
+        flags = [f"s{seed}: {flag}" for seed, flag in zip(g.seed, g["flag"].fillna(""))
+                 if flag]
         return {"seeds": " ".join(map(str, g.seed)),
                 "non_stationary": int((g.stationary == False).sum()),  # noqa: E712
+                "overloaded": int((g.overload == True).sum()),  # noqa: E712
+                "fixed_window": int((g.criterion == "fixed window").sum()),
+                "flagged_runs": "; ".join(flags),
+                "max_equilibrium_start_s": pd.to_numeric(g.equilibrium_start_s,
+                                                         errors="coerce").max(),
                 "min_completion_ratio_measured": pd.to_numeric(
                     g.completion_ratio_measured, errors="coerce").min()}
     return seed_stats.aggregate(runs, SUMMARY_KEYS, CI_METRICS, extra)
+
+
+def windows_text():
+    """The WINDOWS table in one line, for --help."""
+    def key(k):
+        return "/".join([k[0]] + (["load " + fmt_num(k[1])] if k[1] is not None else [])
+                        + ([k[2]] if k[2] else []))
+    return ", ".join("%s %s" % (key(k), " ".join(f"{f[0]}{v[f]}" for f in WINDOW_FIELDS
+                                                 if f in v)) for k, v in WINDOWS.items())
 
 
 def parse_args(argv):
@@ -316,22 +448,26 @@ def parse_args(argv):
     ap.add_argument("--loads", type=float, nargs="+", default=None,
                     help="core loads for every figure (default 0.4 0.6 0.8; sens 0.8)")
     ap.add_argument("--duration", default=None,
-                    help="arrival window incl. warm-up (default per workload: " + ", ".join(
-                        f"{w} {v['duration']}" for w, v in WORKLOADS.items()) + "; quick 2ms)")
+                    help="arrival window incl. warm-up and cool-down, for every run (default: "
+                         "the WINDOWS table, per workload, load and variant: " + windows_text()
+                         + "; quick 2ms)")
     ap.add_argument("--warmup", default=None,
-                    help="warm-up left out of the statistics (default per workload: " + ", ".join(
-                        f"{w} {v['warmup']}" for w, v in WORKLOADS.items()) + "; quick 0.5ms)")
+                    help="nominal warm-up, for every run: the nominal_* statistics leave it out "
+                         "(the measured window starts where the data show the equilibrium; "
+                         "default: the WINDOWS table; quick 0.5ms)")
     ap.add_argument("--cooldown", default=None,
-                    help="end of the window left out of the statistics (default per workload: "
-                         + ", ".join(f"{w} {v['cooldown']}" for w, v in WORKLOADS.items())
-                         + "); not 0: the run names end in -c<cooldown>")
+                    help="end of the window left out of the statistics, for every run (default: "
+                         "the WINDOWS table); not 0: the run names end in -c<cooldown>")
     ap.add_argument("--max-time", default=MAX_TIME,
                     help="simulator safety stop (default %(default)s)")
     ap.add_argument("--scale", default=None, help="full|small|tiny (default full, quick small)")
-    ap.add_argument("--build", default="build", help="build directory (default build)")
+    ap.add_argument("--build", default=None,
+                    help="build folder of the simulator (default: the fastest up-to-date one, "
+                         "build-mpi/bin or build/; scripts/builds.py)")
     ap.add_argument("--ranks", type=int, default=1,
                     help="MPI ranks per run (> 1: mpirun -np RANKS with build-mpi/bin's program, "
                          "scripts/setup-mpi.sh; give -j so that jobs x ranks <= cores)")
+    sweep_runner.add_executor_option(ap)
     ap.add_argument("--results", default=os.path.join("results", "large"),
                     help="results directory (default results/large)")
     ap.add_argument("--store", default=None,
@@ -405,17 +541,22 @@ def main(argv=None):
     try:
         args = parse_args(argv)
         runs = plan(args.figs, **args.settings)
-        binary = os.path.join(args.build, BINARY)
-        if args.ranks > 1:
-            binary = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                  "build-mpi", "bin", os.path.basename(BINARY))
-            os.environ.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+        program = os.path.basename(BINARY)
+        if args.ranks > 1:  # an MPI build: build-mpi/bin's program unless --build names one
+            mpi = args.build or os.path.join(builds.ROOT, "build-mpi")
+            choice = builds.choose(program, mpi)
+        else:
+            choice = builds.choose(program, args.build)
+        binary = choice.binary
         if args.list:
             print_plan(runs, binary, args.results, args.ranks)
             return 0
         os.makedirs(args.results, exist_ok=True)
+        if choice.note and not args.tables_only:
+            print(choice.note)
         failures = ([] if args.tables_only
-                    else execute(runs, binary, args.results, args.jobs, args.ranks, args.store))
+                    else execute(runs, binary, args.results, args.jobs, args.ranks, args.store,
+                                 args.scheduler))
     except SweepError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -427,11 +568,14 @@ def main(argv=None):
         runs_t = runs_table(fig, fig_runs(fig, **args.settings), stats)
         path = os.path.join(args.results, fig + "-runs.csv")
         runs_t.to_csv(path, index=False)
-        summary = summary_table(runs_t)
+        summary = builds.add_builds_column(summary_table(runs_t), runs_t, SUMMARY_KEYS)
+        builds.warn_if_mixed(runs_t.build, f"{fig}-runs.csv and {fig}.csv")
         summary.to_csv(os.path.join(args.results, fig + ".csv"), index=False)
         flagged = int(summary.non_stationary.sum()) if len(summary) else 0
+        over = int(summary.overloaded.sum()) if len(summary) else 0
         print(f"wrote {path} ({len(runs_t)} runs) and {fig}.csv ({len(summary)} points"
-              + (f"; {flagged} run(s) not stationary" if flagged else "") + ")")
+              + (f"; {flagged} run(s) not at equilibrium" if flagged else "")
+              + (f", {over} of them overloaded" if over else "") + ")")
     if not args.no_plot:
         plot_large.plot_dir(args.results, args.figs)
     return sweep_runner.report_failures(failures)

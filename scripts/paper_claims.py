@@ -11,7 +11,8 @@ Each comparison with the baselines (dcqcn, swift, pcn) is evaluated under two re
 raises" (variant dcon-raises: line 2 read as an assignment that may raise a throttled flow to
 C/N). Fig. 11 and 12 compare DCON variants with each other (dcon-q0.4, dcon-q0.6, dcon-T2,
 dcon-T4), under the default reading. Large-scale verdicts carry the stationarity flag of their
-runs ("; k of n runs not stationary", scripts/fct_stats.py). Kinds of claim and their verdicts:
+runs ("; k of n runs not at equilibrium (...)" with each flagged run and why: overload with its
+growth rate, too short, ...; scripts/fct_stats.py). Kinds of claim and their verdicts:
 
   lowest     "DCON has the lowest METRIC": at each point (load, burst interval or size) DCON's
              mean over the seeds is compared with each baseline's. Verdict "holds" (lowest at
@@ -35,10 +36,11 @@ runs ("; k of n runs not stationary", scripts/fct_stats.py). Kinds of claim and 
              naming the configurations in which both figures' facts hold at once.
 
 Usage: /usr/bin/python3 -m scripts.paper_claims [--large results/large] [--fig7 results/fig7]
-         [--testbed results/testbed-readings] [--out results/claims.csv] [--tables]
+         [--testbed results/testbed-readings] [--out results/claims.csv] [--tables] [--bias]
 Prints the table (reStructuredText) and writes it as CSV to --out; --tables also prints, per
 large-scale figure, the mean +- 95% CI over the seeds of the average FCT, p99 FCT and pause rate
-of every variant and load (from LARGE/<fig>.csv).
+of every variant and load (from LARGE/<fig>.csv), with the runs not at equilibrium and why;
+--bias the old (fixed window) and new (equilibrium) means per point and the old one's bias.
 """
 import argparse
 import math
@@ -92,15 +94,33 @@ class Source:
 
 
 def stationarity_note(src, variants, points=None):
-    """"; k of n runs not stationary" over the runs of `variants` (at `points`, all if None) of a
-    source with a stationary column; "" when every run is stationary or nothing is known."""
+    """"; k of n runs not at equilibrium (VARIANT LOAD sSEED: FLAG, ...)" over the runs of
+    `variants` (at `points`, all if None) of a source with a stationary column (and a flag
+    column: scripts/large_sweep.py), then, for records made before the data-driven window
+    (criterion "fixed window"), "; k of n runs measured in the fixed window (old records, j not
+    stationary by the quarter rule)"; "" when every run is at equilibrium or nothing is
+    known."""
     if src is None or "stationary" not in src.table.columns:
         return ""
     t = src.table[src.table.variant.isin(variants)]
     if points is not None:
         t = t[t[src.point].isin(points)]
-    flagged = int((t.stationary.astype(str).str.lower() == "false").sum())
-    return "; %d of %d runs not stationary" % (flagged, len(t)) if flagged else ""
+    old = (t.criterion == "fixed window") if "criterion" in t.columns else t.variant != t.variant
+    flagged = t.stationary.astype(str).str.lower() == "false"
+    bad = t[flagged & ~old]
+    note = ""
+    if len(bad):
+        note = "; %d of %d runs not at equilibrium" % (len(bad), len(t))
+        if "flag" in bad.columns:
+            details = ["%s %s s%s: %s" % (r.variant, fmt_point(getattr(r, src.point)), r.seed,
+                                          r.flag) for r in bad.itertuples()
+                       if isinstance(r.flag, str) and r.flag]
+            if details:
+                note += " (" + ", ".join(details) + ")"
+    if old.any():
+        note += "; %d of %d runs measured in the fixed window (old records, %d not stationary " \
+                "by the quarter rule)" % (int(old.sum()), len(t), int((flagged & old).sum()))
+    return note
 
 
 def with_note(result, note):
@@ -436,8 +456,7 @@ FIGURE_METRICS = [("avg_fct_s", 1e3, "%.2f"), ("p99_fct_s", 1e3, "%.1f"),
 
 
 def fmt_cell(row, metric, scale, fmt):
-    """'mean +- ci95' of one metric of a <fig>.csv row (the CI left out when unknown), with a
-    trailing '*' when a run of the point was not stationary."""
+    """'mean +- ci95' of one metric of a <fig>.csv row (the CI left out when unknown)."""
     mean = row[metric + "_mean"] * scale
     ci = row[metric + "_ci95"] * scale
     text = "-" if math.isnan(mean) else fmt.format(mean) if "{" in fmt else fmt % mean
@@ -449,25 +468,67 @@ def fmt_cell(row, metric, scale, fmt):
 def figure_table(table, fig):
     """One <fig>.csv as an reStructuredText table: a row per variant and load with the average
     FCT (ms), p99 FCT (ms) and PAUSE frames per second, each mean +- 95% CI over the seeds, the
-    number of seeds and how many of the point's runs were not stationary."""
+    number of seeds and how many of the point's runs were not at equilibrium (of them
+    overloaded: "k (j overload)"); below it, the flagged runs and why (flagged_runs)."""
+    rows, flagged = [], []
+    for r in table.itertuples(index=False):
+        r = r._asdict()
+        bad = int(r.get("non_stationary", 0) or 0)
+        over = r.get("overloaded", 0)
+        over = 0 if over is None or (isinstance(over, float) and math.isnan(over)) else int(over)
+        rows.append([str(r["variant"]), "%g" % r["load"]]
+                    + [fmt_cell(r, m, sc, f) for m, sc, f in FIGURE_METRICS]
+                    + [str(r["n"]), str(bad) + (" (%d overload)" % over if over else "")])
+        text = r.get("flagged_runs")
+        if isinstance(text, str) and text:
+            flagged.append("%s %g: %s" % (r["variant"], r["load"], text))
+    header = ["variant", "load", "avg FCT ms", "p99 FCT ms", "PAUSE/s", "seeds", "not at eq."]
+    title = "%s (%s)" % (fig, ", ".join(sorted({str(w) for w in table.workload})))
+    out = title + "\n\n" + simple_table(header, rows)
+    if flagged:
+        out += "\n\nNot at equilibrium:\n\n" + "\n".join("* " + f for f in flagged)
+    return out
+
+
+BIAS_METRICS = [("avg_fct_s", 1e3, "avg FCT ms", "%.2f"), ("p99_fct_s", 1e3, "p99 FCT ms", "%.1f"),
+                ("pause_rate_per_s", 1.0, "PAUSE/s", "{:,.0f}")]
+
+
+def bias_table(table, fig):
+    """The bias of the fixed (nominal) window against the data-driven one in one <fig>.csv: a
+    row per variant and load with, per metric, "old / new (bias)", the means over the seeds of
+    the nominal window's and of the measured window's statistics and bias = old / new - 1. The
+    seeds column says how many of them are old records ("3 (1 old)": measured in the fixed
+    window only, their new values are their old ones)."""
     rows = []
     for r in table.itertuples(index=False):
         r = r._asdict()
-        rows.append([str(r["variant"]), "%g" % r["load"]]
-                    + [fmt_cell(r, m, sc, f) for m, sc, f in FIGURE_METRICS]
-                    + [str(r["n"]), str(r.get("non_stationary", 0))])
-    header = ["variant", "load", "avg FCT ms", "p99 FCT ms", "PAUSE/s", "seeds", "non-stat."]
-    title = "%s (%s)" % (fig, ", ".join(sorted({str(w) for w in table.workload})))
-    return title + "\n\n" + simple_table(header, rows)
+        cells = []
+        for m, scale, _, fmt in BIAS_METRICS:
+            old, new = r.get("nominal_%s_mean" % m), r.get("%s_mean" % m)
+            if old is None or new is None or math.isnan(old) or math.isnan(new):
+                cells.append("-")
+                continue
+            f = (lambda x: fmt.format(x)) if "{" in fmt else (lambda x: fmt % x)
+            bias = "" if new == 0 else " (%+.0f%%)" % (100.0 * (old / new - 1.0) + 0.0)
+            cells.append("%s / %s%s" % (f(old * scale), f(new * scale), bias))
+        old = r.get("fixed_window", 0)
+        old = 0 if old is None or (isinstance(old, float) and math.isnan(old)) else int(old)
+        rows.append([str(r["variant"]), "%g" % r["load"],
+                     str(r["n"]) + (" (%d old)" % old if old else "")] + cells)
+    header = (["variant", "load", "seeds"]
+              + ["%s old / new" % name for _, _, name, _ in BIAS_METRICS])
+    return "%s: fixed window (old) vs equilibrium (new)\n\n%s" % (fig, simple_table(header, rows))
 
 
-def figure_tables(large):
-    """The tables of every figure whose <fig>.csv exists in large."""
+def figure_tables(large, make=figure_table):
+    """The tables (make: figure_table or bias_table) of every figure whose <fig>.csv exists in
+    large."""
     out = []
     for fig in FIGURE_TABLES:
         path = os.path.join(large, fig + ".csv")
         if os.path.isfile(path):
-            out.append(figure_table(pd.read_csv(path), fig))
+            out.append(make(pd.read_csv(path), fig))
     return "\n\n".join(out)
 
 
@@ -589,6 +650,10 @@ def main(argv=None):
     ap.add_argument("--tables", action="store_true",
                     help="also print each large-scale figure's table (LARGE/<fig>.csv): mean "
                          "+- 95%% CI of the average and p99 FCT and the pause rate per point")
+    ap.add_argument("--bias", action="store_true",
+                    help="also print, per large-scale figure, the old (fixed, nominal window) "
+                         "and the new (data-driven window) means of the average and p99 FCT and "
+                         "the pause rate per point, and the old window's bias")
     args = ap.parse_args(argv)
     table = claims(args.large, args.fig7, args.testbed)
     out_dir = os.path.dirname(args.out)
@@ -600,6 +665,9 @@ def main(argv=None):
     if args.tables:
         print()
         print(figure_tables(args.large))
+    if args.bias:
+        print()
+        print(figure_tables(args.large, bias_table))
     if args.causes:
         text, seeds = causes_table(args.causes)
         print()

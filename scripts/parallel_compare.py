@@ -28,8 +28,9 @@ from . import fct_stats
 IGNORED_SUMMARY_KEYS = ("wall_time_s", "events_executed", "simulated_time_s")
 
 
-# run.json's record of the command line differs (mpirun's arguments, the partition, the folder).
-IGNORED_RUN_KEYS = ("command_line", "options_given", "global_values_given")
+# run.json's record of the command line differs (mpirun's arguments, the partition, the folder),
+# and so does its record of the build when the two runs come from two builds.
+IGNORED_RUN_KEYS = ("command_line", "options_given", "global_values_given", "build")
 
 
 def run_without_command_line(path):

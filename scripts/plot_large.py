@@ -10,8 +10,8 @@ measured window, fabric-wide), average FCT and 99th-percentile FCT.
   fig9 .. fig12: against the core load, one line per variant (large_figures.FIGURES; DCON red,
                  DCQCN blue, Swift green, PCN orange), error bars = 95% CI;
   sens, swift:   grouped bars, one group per load, one bar per variant, error bars = 95% CI.
-A point (or bar) where at least one seed's run was judged not stationary (fct_stats.py) is drawn
-hollow (hatched bar), and the legend says so. A point with one seed has no error bar. Missing
+A point (or bar) where at least one seed's run was judged not at equilibrium (fct_stats.py) is
+drawn hollow (hatched bar), and the legend says so. A point with one seed has no error bar. Missing
 points (failed or not yet run, or no completed flow) are left out; a missing table is skipped
 with a message.
 """
@@ -39,12 +39,12 @@ PANELS = [  # (metric, y label, scale factor)
     ("p99_fct_s", "99th-percentile FCT (ms)", 1e3),
 ]
 LINE_DODGE = 0.004  # load units between the lines' points
-NON_STATIONARY_LABEL = "hollow / hatched: >= 1 seed not stationary"
+NON_STATIONARY_LABEL = "hollow / hatched: >= 1 seed not at equilibrium"
 
 
 def series(table, variant, metric):
     """Rows of one variant with a value of `metric`, sorted by load: DataFrame with load, mean,
-    ci95 (NaN where unknown: one seed) and flagged (any seed not stationary)."""
+    ci95 (NaN where unknown: one seed) and flagged (any seed not at equilibrium)."""
     rows = table[table.variant.astype(str) == variant]
     mean = pd.to_numeric(rows[f"{metric}_mean"], errors="coerce")
     ci = pd.to_numeric(rows.get(f"{metric}_ci95", pd.Series(np.nan, index=rows.index)),

@@ -5,14 +5,19 @@ committed. What the tables, the claims and the figures need from a run is small:
 Each finished run leaves one JSON record in a store folder of the repository,
 
   data/validation/<sweep>/<run name>.json
-  {"run": NAME, "args": [...], "models": {...}, "data": {...}}
+  {"run": NAME, "args": [...], "models": {...}, "data": {...}, "build": {...}}
 
 - "args": the simulator arguments that define the run (without the binary and the output
   folder), so a record is only used for the run it was made for;
 - "models": the model versions the run depends on (MODEL_VERSIONS below: the fabric for every
   run, plus the --cc it runs), so that a change of one algorithm's code, recorded by bumping its
   version here, invalidates the runs of that algorithm and no others;
-- "data": the sweep's numbers for that run (e.g. stats.json without per-link detail).
+- "data": the sweep's numbers for that run (e.g. stats.json without per-link detail);
+- "build": which build made the run (scripts/builds.py's of_run: the program's path, relative to
+  the repository when inside it, the build type, "debian", "installed" or "in-tree" ns-3, the
+  ns-3 version and dcon's git commit, from the run's run.json); not in the records made before
+  the programs recorded their build. It does not decide whether a record is current: two builds
+  of the same code give the same results (the tables name the builds they mix).
 
 A sweep treats a run with a current record (same args and models) as finished and does not run
 it; its tables are made from the records, so they regenerate on any machine from the repository
@@ -74,20 +79,23 @@ def load(store, name):
     return rec
 
 
-def current(store, name, args):
-    """The data of run `name` if its record was made with these arguments and today's model
-    versions, else None."""
+def current(store, name, args, record=False):
+    """The data of run `name` (its whole record with record=True) if its record was made with
+    these arguments and today's model versions, else None."""
     rec = load(store, name)
     if rec is None or rec["args"] != list(args) or rec["models"] != models_for(args):
         return None
-    return rec["data"]
+    return rec if record else rec["data"]
 
 
-def save(store, name, args, data):
-    """Write (or replace) the record of run `name`; atomically."""
+def save(store, name, args, data, build=None):
+    """Write (or replace) the record of run `name`, with its build record when given;
+    atomically."""
     os.makedirs(store, exist_ok=True)
     p = path(store, name)
     rec = {"run": name, "args": list(args), "models": models_for(args), "data": data}
+    if build is not None:
+        rec["build"] = build
     tmp = p + ".part"
     try:
         with open(tmp, "w") as f:

@@ -1,4 +1,5 @@
-"""Run many simulator commands in parallel, resumably; shared by large_sweep.py and burst_sweep.py.
+"""Run many simulator commands in parallel, resumably; shared by large_sweep.py, burst_sweep.py
+and testbed_readings.py.
 
 A run named NAME writes into RESULTS/NAME.tmp, which is renamed to RESULTS/NAME only when the
 simulator exits 0 having written every file that marks a finished run (e.g. summary.json, which
@@ -6,6 +7,17 @@ the examples write last). Finished runs are skipped, so an interrupted sweep is 
 again. A failed run keeps its .tmp folder with sweep-error.log (redone on the next call), its
 stderr tail is reported, and the other runs go on. Ctrl-C terminates the running simulators,
 keeps the runs that had finished and re-raises KeyboardInterrupt.
+
+Two executors run the same runs the same way (records, resumption, Ctrl-C, progress bar):
+- the local pool (default): `jobs` simulators at a time on this machine, one thread each;
+- Dask's distributed scheduler (--scheduler ADDRESS, python3-distributed, imported only then):
+  each run is a task of the scheduler's workers (`dask worker`, e.g. started by a batch job),
+  which run the simulator in the sweep's working folder. The workers need the build, its inputs
+  and the results folder at the same paths as here (a shared file system): this is checked on
+  every worker at the start (the simulator exists and is executable, the results folder is this
+  one). Ctrl-C sets a Dask Event that the tasks poll every second: they terminate their
+  simulators, and the tasks not started yet do nothing. The tasks' code is sent to the workers
+  (cloudpickle by value), so they need Python and python3-distributed only, not this package.
 """
 import concurrent.futures as cf
 import os
@@ -15,6 +27,7 @@ import signal
 import subprocess
 import sys
 import threading
+import uuid
 
 from tqdm import tqdm
 
@@ -59,41 +72,66 @@ def is_complete(run_dir, required):
 class Runner:
     """Runs one simulator process per call (one call per worker thread); stop() kills them.
 
-    command(run, outdir) -> argv list of the simulator for `run`, writing into `outdir`.
+    results: the results folder; required: the files that mark a finished run; cwd: the folder
+    the simulators run in (None: this process's); env: variables added to their environment;
+    should_stop: None, or a function polled every POLL_S seconds while a simulator runs (and
+    before it starts) that returns True to stop it (a Dask worker's view of the sweep's stop).
     """
 
-    def __init__(self, command, results, required):
-        self.command = command
+    POLL_S = 1.0
+
+    def __init__(self, results, required, cwd=None, env=None, should_stop=None):
         self.results = results
         self.required = tuple(required)
+        self.cwd = cwd
+        self.env = dict(os.environ, **env) if env else None
+        self.should_stop = should_stop
         self.stopping = threading.Event()
         self._procs = set()
         self._lock = threading.Lock()
 
-    def run_one(self, name, run):
-        """-> (name, "skipped" | "done" | "failed" | "stopped", message)."""
+    def run_one(self, name, cmd):
+        """Run argv `cmd` as run `name` (its --outdir is RESULTS/NAME.tmp).
+        -> (name, "skipped" | "done" | "failed" | "stopped", message)."""
         try:
-            return self._run_one(name, run)
+            return self._run_one(name, cmd)
         except OSError as e:  # cannot start the simulator, disk full, ...
             return name, "failed", f"{type(e).__name__}: {e}"
 
-    def _run_one(self, name, run):
-        final = os.path.join(self.results, name)
+    def _stopped(self):
+        if not self.stopping.is_set() and self.should_stop is not None and self.should_stop():
+            self.stopping.set()
+        return self.stopping.is_set()
+
+    def _path(self, p):
+        return p if self.cwd is None else os.path.join(self.cwd, p)
+
+    def _run_one(self, name, cmd):
+        final = self._path(os.path.join(self.results, name))
         if is_complete(final, self.required):
             return name, "skipped", ""
-        if self.stopping.is_set():
+        if self._stopped():
             return name, "stopped", ""
         tmp = final + ".tmp"
         shutil.rmtree(tmp, ignore_errors=True)
-        cmd = self.command(run, tmp)
         with self._lock:
             if self.stopping.is_set():
                 return name, "stopped", ""
             proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    stdin=subprocess.DEVNULL, text=True, errors="replace")
+                                    stdin=subprocess.DEVNULL, text=True, errors="replace",
+                                    cwd=self.cwd, env=self.env)
             self._procs.add(proc)
         try:
-            out, err = proc.communicate()
+            if self.should_stop is None:
+                out, err = proc.communicate()
+            else:
+                while True:
+                    try:
+                        out, err = proc.communicate(timeout=self.POLL_S)
+                        break
+                    except subprocess.TimeoutExpired:
+                        if self._stopped():
+                            proc.terminate()
         finally:
             with self._lock:
                 self._procs.discard(proc)
@@ -133,22 +171,45 @@ def report_failures(failures):
     return 1 if failures else 0
 
 
-def execute(runs, command, binary, results, jobs, required, desc):
-    """Run the runs of {name: run} that are not finished yet, `jobs` at a time, with a tqdm
-    progress bar. `binary` is checked before anything starts (SweepError naming it).
+def add_executor_option(ap):
+    """Add --scheduler to a sweep's argument parser (its value: args.scheduler)."""
+    ap.add_argument("--scheduler", default=None, metavar="ADDRESS|FILE",
+                    help="run on Dask's distributed scheduler at ADDRESS (e.g. "
+                         "tcp://node1:8786), or the one a scheduler file names (dask scheduler "
+                         "--scheduler-file FILE), instead of the local pool (-j is then "
+                         "ignored: the workers' threads set how many runs go at once); the "
+                         "workers need the build, the inputs and the results folder at the "
+                         "same paths (python3-distributed)")
+
+
+def _interrupted(done):
+    print(f"\ninterrupted: {done} runs finished in this session are kept, unfinished "
+          "ones were discarded (their .tmp folders are redone); rerun the same command "
+          "to continue", file=sys.stderr)
+
+
+def execute(runs, command, binary, results, jobs, required, desc, scheduler=None, env=None):
+    """Run the runs of {name: run} that are not finished yet, `jobs` at a time on this machine
+    (or on the Dask cluster of `scheduler`, see the module docstring), with a tqdm progress
+    bar. command(run, outdir) -> the simulator's argv for `run` writing into outdir (called
+    here, RESULTS/NAME.tmp); env: variables added to the simulators' environment. `binary` is
+    checked before anything starts (SweepError naming it; on every Dask worker too).
     Returns the list of failure messages; raises KeyboardInterrupt after cleaning up."""
     todo = {n: r for n, r in runs.items()
             if not is_complete(os.path.join(results, n), required)}
     print(f"{len(runs)} runs, {len(runs) - len(todo)} already finished, {len(todo)} to do")
-    failures = []
     if not todo:
-        return failures
+        return []
+    cmds = {n: command(r, os.path.join(results, n + ".tmp")) for n, r in todo.items()}
+    if scheduler:
+        return _execute_dask(cmds, binary, results, required, desc, scheduler, env)
     if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
         raise SweepError(f"simulator {binary} not found or not executable; build first "
                          "(scripts/setup.sh) or pass its build folder")
-    runner = Runner(command, results, required)
+    failures = []
+    runner = Runner(results, required, env=env)
     pool = cf.ThreadPoolExecutor(max_workers=jobs)
-    futures = [pool.submit(runner.run_one, n, r) for n, r in todo.items()]
+    futures = [pool.submit(runner.run_one, n, c) for n, c in cmds.items()]
     try:
         with tqdm(total=len(futures), desc=desc, unit="run") as bar:
             for fut in cf.as_completed(futures):
@@ -160,11 +221,123 @@ def execute(runs, command, binary, results, jobs, required, desc):
     except KeyboardInterrupt:
         runner.stop()
         pool.shutdown(wait=True, cancel_futures=True)
-        done = sum(1 for f in futures if f.done() and not f.cancelled()
-                   and f.exception() is None and f.result()[1] == "done")
-        print(f"\ninterrupted: {done} runs finished in this session are kept, unfinished "
-              "ones were discarded (their .tmp folders are redone); rerun the same command "
-              "to continue", file=sys.stderr)
+        _interrupted(sum(1 for f in futures if f.done() and not f.cancelled()
+                         and f.exception() is None and f.result()[1] == "done"))
         raise
     pool.shutdown(wait=True)
+    return failures
+
+
+# ------------------------------------------------------------------ Dask
+
+
+def _dask_task(name, cmd, results, required, cwd, env, stop_event):
+    """A run on a Dask worker (Runner.run_one, stopped by the Dask Event named stop_event)."""
+    import distributed
+    stop = distributed.Event(stop_event)
+    where = distributed.get_worker().address
+    name, status, msg = Runner(results, required, cwd, env, stop.is_set).run_one(name, cmd)
+    if status == "failed":
+        first, _, rest = msg.partition("\n")
+        msg = f"{first}\n(on Dask worker {where}) {rest}"
+    return name, status, msg
+
+
+def _check_worker(binary, results, cwd, probe):
+    """What keeps this Dask worker from running the sweep, or None (run by client.run)."""
+    if not os.path.isdir(cwd):
+        return f"no folder {cwd} (the sweep's working folder)"
+    path = os.path.join(cwd, binary)
+    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        return f"simulator {path} not found or not executable"
+    if not os.path.isfile(os.path.join(cwd, results, probe)):
+        return (f"{os.path.join(cwd, results)} is not the sweep's results folder (no {probe} "
+                "in it: not the same file system)")
+    return None
+
+
+def _connect(distributed, scheduler, timeout="30s"):
+    """A Client of the scheduler at an address, or of the one a scheduler file names."""
+    if "://" not in scheduler and (os.sep in scheduler or scheduler.endswith(".json")) \
+            and not os.path.isfile(scheduler):
+        raise SweepError(f"--scheduler {scheduler}: no such scheduler file (dask scheduler "
+                         "--scheduler-file writes it when it starts)")
+    try:
+        if os.path.isfile(scheduler):
+            return distributed.Client(scheduler_file=scheduler, timeout=timeout)
+        return distributed.Client(scheduler, timeout=timeout)
+    except (OSError, TimeoutError, ValueError) as e:
+        raise SweepError(f"--scheduler {scheduler}: cannot reach a Dask scheduler there "
+                         f"({type(e).__name__}: {e})") from None
+
+
+def _execute_dask(cmds, binary, results, required, desc, scheduler, env):
+    try:
+        import cloudpickle
+        import distributed
+    except ImportError as e:
+        raise SweepError(f"--scheduler needs Dask's distributed ({e}): apt-get install "
+                         "python3-distributed (scripts/install-deps.sh installs it)") from None
+    # the tasks' code goes to the workers by value: they need not import this package
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    cwd = os.getcwd()
+    token = uuid.uuid4().hex[:12]
+    probe = f".sweep-probe-{token}"
+    client = _connect(distributed, scheduler)
+    futures, stop = [], None
+    failures = []
+    try:
+        if not client.scheduler_info()["workers"]:
+            print(f"waiting for a Dask worker to join the scheduler at {scheduler} ...")
+            client.wait_for_workers(1)
+        with open(os.path.join(results, probe), "w"):
+            pass
+        try:
+            problems = {w: p for w, p in client.run(_check_worker, binary, results, cwd,
+                                                     probe).items() if p}
+        finally:
+            os.remove(os.path.join(results, probe))
+        if problems:
+            raise SweepError(
+                "the Dask workers need the build, its inputs and the results folder at the "
+                "same paths as here (a shared file system); "
+                + "; ".join(f"worker {w}: {p}" for w, p in sorted(problems.items())))
+        workers = client.scheduler_info()["workers"]
+        print(f"Dask scheduler {client.scheduler.address}: {len(workers)} worker(s), "
+              f"{sum(w['nthreads'] for w in workers.values())} thread(s)")
+        stop = distributed.Event(f"dcon-sweep-stop-{token}", client=client)
+        futures = [client.submit(_dask_task, n, c, results, required, cwd, env, stop.name,
+                                 key=f"{n}-{token}", pure=False) for n, c in cmds.items()]
+        with tqdm(total=len(futures), desc=desc, unit="run") as bar:
+            for fut in distributed.as_completed(futures):
+                try:
+                    name, status, msg = fut.result()
+                except Exception as e:  # e.g. KilledWorker: its worker died 3 times
+                    name = fut.key[:-len(token) - 1]
+                    status, msg = "failed", (f"{' '.join(cmds[name])}\non the Dask cluster: "
+                                             f"{type(e).__name__}: {e}")
+                if status == "failed":
+                    failures.append(f"{name}: {msg}")
+                    tqdm.write(f"FAILED {name}: {msg}", file=sys.stderr)
+                bar.update(1)
+    except KeyboardInterrupt:
+        done = 0
+        if stop is not None:
+            stop.set()  # the running tasks terminate their simulators, the others do nothing
+            try:
+                distributed.wait(futures, timeout=60)
+            except (distributed.TimeoutError, TimeoutError):
+                pass
+            done = sum(1 for f in futures if f.status == "finished" and f.result()[1] == "done")
+        _interrupted(done)
+        raise
+    finally:
+        if futures:
+            client.cancel(futures)
+        if stop is not None:
+            try:
+                stop.clear()
+            except Exception:  # noqa: BLE001 (a closing scheduler: nothing left to clear)
+                pass
+        client.close()
     return failures

@@ -40,8 +40,14 @@ it then computed from each run's CSV files by the rules of the C++ code, and the
 from them, which are the C++'s (no reading lies within 0.007 Gb/s of its threshold); a record
 without facts is not current, so its run is done again.
 
+The simulator is the fastest build's dcon-testbed (build-mpi/bin when up to date, else build/:
+scripts/builds.py; --build DIR or --binary PATH to choose); each run's record and row of
+readings.csv say which build made it (the build column; a table that mixes builds is warned
+of). --scheduler runs the runs on a Dask cluster (scripts/sweep_runner.py) instead of the local
+pool of -j processes.
+
 Usage: /usr/bin/python3 -m scripts.testbed_readings [--variants ...] [--spacings 15us 230us]
-         [--seeds 1] [-j N] [--binary build/examples/dcon-testbed]
+         [--seeds 1] [-j N] [--build DIR | --binary PATH] [--scheduler ADDRESS]
          [--results results/testbed-readings]
 Writes RESULTS/readings.csv (one row per run) and prints the table.
 """
@@ -54,6 +60,7 @@ import sys
 
 import pandas as pd
 
+from . import builds
 from . import run_store
 from .rst_table import simple_table
 from . import sweep_runner
@@ -179,7 +186,7 @@ def failed_facts(facts, expected):
 
 
 COLUMNS = (["run", "variant", "label", "cc", "spacing", "placement", "start", "seed"] + READINGS
-           + CNM_READINGS + FACT_COLUMNS + ["expected", "verdict", "failed_facts"])
+           + CNM_READINGS + FACT_COLUMNS + ["expected", "verdict", "failed_facts", "build"])
 
 
 def run_args(run, settings=DEFAULT_SETTINGS):
@@ -188,25 +195,30 @@ def run_args(run, settings=DEFAULT_SETTINGS):
             if a != "BINARY" and not a.startswith("--outdir=")]
 
 
-def stored(store, name, args):
-    """The data of run `name`'s current record in `store` (None when there is none, or when the
-    record has no facts: made before facts.json was read, so the run is done again)."""
-    data = run_store.current(store, name, args) if store else None
-    return data if data is not None and "facts" in data else None
+def stored(store, name, args, record=False):
+    """The data of run `name`'s current record in `store` (its whole record with record=True;
+    None when there is none, or when the record has no facts: made before facts.json was read,
+    so the run is done again)."""
+    rec = run_store.current(store, name, args, record=True) if store else None
+    if rec is None or "facts" not in rec["data"]:
+        return None
+    return rec if record else rec["data"]
 
 
 def table(results, runs, settings=DEFAULT_SETTINGS, store=None):
     """One row per finished run of {name: TestbedRun}: from its current record in `store` (a
     folder of scripts/run_store.py records, or None), else from its folder in results (its
-    facts.json), which then becomes its record. Returns (DataFrame, error messages)."""
+    facts.json), which then becomes its record; its build column names the build that made the
+    run (scripts/builds.py). Returns (DataFrame, error messages)."""
     rows, errors = [], []
     for name, run in runs.items():
         args = run_args(run, settings)
         try:
-            data = stored(store, name, args)
+            rec = stored(store, name, args, record=True)
         except run_store.StoreError as e:
             errors.append(str(e))
-            data = None
+            rec = None
+        data, build = (rec["data"], rec.get("build")) if rec else (None, None)
         if data is None:
             d = os.path.join(results, name)
             if not sweep_runner.is_complete(d, RUN_FILES):
@@ -216,9 +228,10 @@ def table(results, runs, settings=DEFAULT_SETTINGS, store=None):
             except ReadingsError as e:
                 errors.append(str(e))
                 continue
+            build = builds.of_run(d)
             if store:
                 try:
-                    run_store.save(store, name, args, data)
+                    run_store.save(store, name, args, data, build=build)
                 except run_store.StoreError as e:
                     errors.append(str(e))
         r = {k: data.get(k, math.nan) for k in READINGS + CNM_READINGS}
@@ -226,7 +239,8 @@ def table(results, runs, settings=DEFAULT_SETTINGS, store=None):
                      "cc": variants.cc(run.variant), "spacing": run.spacing,
                      "placement": run.placement, "start": run.start, "seed": run.seed, **r,
                      **data["facts"], "expected": data["expected"], "verdict": data["verdict"],
-                     "failed_facts": "; ".join(failed_facts(data["facts"], data["expected"]))})
+                     "failed_facts": "; ".join(failed_facts(data["facts"], data["expected"])),
+                     "build": builds.label(build)})
     return pd.DataFrame(rows, columns=COLUMNS), errors
 
 
@@ -303,7 +317,11 @@ def main(argv=None):
                     help="folder of the runs' records in the repository (scripts/run_store.py; "
                          "'none': no records; default %(default)s)")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--binary", default="build/examples/dcon-testbed")
+    ap.add_argument("--build", default=None,
+                    help="build folder of dcon-testbed (default: the fastest up-to-date one, "
+                         "build-mpi/bin or build/; scripts/builds.py)")
+    ap.add_argument("--binary", default=None, help="the simulator itself (instead of --build)")
+    sweep_runner.add_executor_option(ap)
     ap.add_argument("--results", default=os.path.join("results", "testbed-readings"))
     args = ap.parse_args(argv)
     try:
@@ -329,9 +347,13 @@ def main(argv=None):
             raise sweep_runner.SweepError(str(e)) from None
         if len(todo) < len(runs):
             print(f"{len(runs) - len(todo)} of {len(runs)} runs have a current record in {store}")
+        choice = None if args.binary else builds.choose("dcon-testbed", args.build)
+        binary = args.binary or choice.binary
+        if todo and choice and choice.note:
+            print(choice.note)
         failures = sweep_runner.execute(
-            todo, lambda run, outdir: command(args.binary, run, outdir), args.binary,
-            args.results, args.jobs, RUN_FILES, "testbed runs")
+            todo, lambda run, outdir: command(binary, run, outdir), binary,
+            args.results, args.jobs, RUN_FILES, "testbed runs", args.scheduler)
     except sweep_runner.SweepError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -340,6 +362,7 @@ def main(argv=None):
     t, errors = table(args.results, runs, store=store)
     path = os.path.join(args.results, "readings.csv")
     t.to_csv(path, index=False)
+    builds.warn_if_mixed(t.build, "readings.csv")
     if len(t):
         print_table(t)
     if args.doc_tables and len(t):

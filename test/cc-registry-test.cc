@@ -7,10 +7,14 @@
 #include "ns3/boolean.h"
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/object-factory.h"
+#include "ns3/queue-size.h"
 #include "ns3/rdma-cc-registry.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/rdma-dcon.h"
 #include "ns3/rdma-fabric-helper.h"
+#include "ns3/rdma-queue-registry.h"
+#include "ns3/rdma-switch-agent.h"
+#include "ns3/rdma-switch.h"
 #include "ns3/scenario-attributes.h"
 #include "ns3/simulator.h"
 #include "ns3/switch-queue-settings.h"
@@ -125,7 +129,24 @@ TEST(CcRegistry, QueueDisciplinesAsBefore)
     }
     SwitchQueueSettings s;
     s.queue = "npecn";
-    EXPECT_EQ(s.GetQueueDisc("dcon"), "ns3::NpEcnQueueDisc");
+    EXPECT_EQ(s.GetQueueDisc("dcqcn"), "ns3::NpEcnQueueDisc"); // it marks ECN: DCQCN works
+    s.queue = "dcon";
+    EXPECT_EQ(s.GetQueueDisc("dcqcn"), "ns3::DconQueueDisc"); // legal, if unusual
+    // DCON needs CNMs, which NP-ECN does not send: refused, naming the queue to use
+    s.queue = "npecn";
+    try
+    {
+        s.GetQueueDisc("dcon");
+        ADD_FAILURE() << "no exception";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("--queue=npecn"), std::string::npos) << what;
+        EXPECT_NE(what.find("no cnm"), std::string::npos) << what;
+        EXPECT_NE(what.find("ns3::DconQueueDisc"), std::string::npos) << what;
+        EXPECT_NE(what.find("--queue=dcon"), std::string::npos) << what;
+    }
     s.queue = "fifo";
     try
     {
@@ -207,24 +228,28 @@ TEST(CcRegistry, UnregisteredSubclassTakesItsParentsEntry)
     EXPECT_EQ(SwitchQueueSettings::QueueForCc("ns3::TestUnregisteredDcon"), "ns3::DconQueueDisc");
 }
 
-// The library registers exactly these algorithms (and this test binary "test-dequeue"): a
-// static registration that vanished (e.g. its object file no longer linked) fails here. Each
-// name's TypeId and its queue discipline's TypeId exist.
-TEST(CcRegistry, RegisteredNamesAreExactlyTheLibrarysAlgorithms)
+// The library's algorithms are all registered (and this test binary's "test-dequeue"): a static
+// registration that vanished (e.g. its object file no longer linked) fails here. One more
+// algorithm (a new one, or one a program links in, as the own-algorithm example does) is
+// fine. Each name's TypeId and its queue discipline's TypeId exist.
+TEST(CcRegistry, TheLibrarysAlgorithmsAreRegistered)
 {
-    const std::vector<std::string> expected = {"dcon",
-                                               "dcqcn",
-                                               "dctcp",
-                                               "hpcc",
-                                               "ibcc",
-                                               "none",
-                                               "pcn",
-                                               "rttpid",
-                                               "swift",
-                                               "test-dequeue",
-                                               "timely"};
-    EXPECT_EQ(RdmaCcRegistry::GetNames(), expected);
-    for (const std::string& name : expected)
+    const std::vector<std::string> names = RdmaCcRegistry::GetNames();
+    for (const char* cc : {"dcon",
+                           "dcqcn",
+                           "dctcp",
+                           "hpcc",
+                           "ibcc",
+                           "none",
+                           "pcn",
+                           "rttpid",
+                           "swift",
+                           "test-dequeue",
+                           "timely"})
+    {
+        EXPECT_NE(std::find(names.begin(), names.end(), cc), names.end()) << cc;
+    }
+    for (const std::string& name : names)
     {
         RdmaCcEntry e = RdmaCcRegistry::Lookup(name);
         TypeId tid;
@@ -234,5 +259,176 @@ TEST(CcRegistry, RegisteredNamesAreExactlyTheLibrarysAlgorithms)
         EXPECT_TRUE(TypeId::LookupByNameFailSafe(e.queueDisc, &queue))
             << name << ": " << e.queueDisc;
         EXPECT_TRUE(queue.HasConstructor()) << name << ": " << e.queueDisc;
+    }
+}
+
+// What each algorithm declares holds for itself: its own queue gives the feedback it needs, that
+// queue is registered (so --queue takes it), and the attributes it names for the fabric's base
+// RTT and a rate floor exist with the right kind of value.
+TEST(CcRegistry, DeclarationsHoldForEveryAlgorithm)
+{
+    for (const RdmaCcEntry& e : RdmaCcRegistry::GetAll())
+    {
+        EXPECT_EQ(e.GetQueueProblem(TypeId::LookupByName(e.queueDisc)), "") << e.name;
+        const std::vector<std::string> queues = RdmaQueueRegistry::GetNames();
+        EXPECT_NE(
+            std::find(queues.begin(), queues.end(), RdmaQueueRegistry::Lookup(e.queueDisc).name),
+            queues.end())
+            << e.name << ": its queue " << e.queueDisc << " is not registered";
+        TypeId::AttributeInformation info;
+        if (!e.baseRttAttribute.empty())
+        {
+            ASSERT_TRUE(e.typeId().LookupAttributeByName(e.baseRttAttribute, &info)) << e.name;
+            EXPECT_TRUE(info.checker->Check(TimeValue(MicroSeconds(10)))) << e.name;
+        }
+        if (!e.rateFloorAttribute.empty())
+        {
+            ASSERT_TRUE(e.typeId().LookupAttributeByName(e.rateFloorAttribute, &info)) << e.name;
+            EXPECT_TRUE(info.checker->Check(DataRateValue(DataRate("1Gbps")))) << e.name;
+        }
+    }
+    EXPECT_EQ(RdmaCcRegistry::Lookup("hpcc").baseRttAttribute, "BaseRtt");
+    EXPECT_EQ(RdmaCcRegistry::Lookup("dcqcn").rateFloorAttribute, "MinRate");
+    EXPECT_EQ(RdmaCcRegistry::Lookup("swift").rateFloorAttribute, ""); // a window floor only
+    // Feedback is inherited: a subclass of RED-ECN marks as RED-ECN does.
+    EXPECT_EQ(RdmaQueueRegistry::GetFeedback(TypeId::LookupByName("ns3::RedEcnQueueDisc")),
+              std::vector<std::string>{"ecn"});
+    EXPECT_EQ(RdmaQueueRegistry::GetFeedback(TypeId::LookupByName("ns3::RdmaEgressQueueDisc")),
+              std::vector<std::string>{});
+}
+
+namespace
+{
+/// The queue disc type of a leaf's first port (priority 3) and the type of its switch agent.
+std::pair<std::string, std::string>
+SwitchSide(Ptr<RdmaFabric> f, uint32_t sw)
+{
+    Ptr<RdmaSwitchAgent> agent = f->GetSwitchAgent(sw);
+    return {f->GetSwitch(sw)->GetQueueDisc(0, 3)->GetInstanceTypeId().GetName(),
+            agent ? agent->GetInstanceTypeId().GetName() : ""};
+}
+} // namespace
+
+// SetCongestionControl alone brings the algorithm's switch side: its queue discipline with the
+// attributes it declares for the port's rate, and its switch agent.
+TEST(CcRegistry, SetCongestionControlAloneInstallsTheSwitchSide)
+{
+    LeafSpineHelper ls(1, 1, 2);
+    ls.SetHostLink(DataRate("40Gbps"), MicroSeconds(1));
+    using Side = std::pair<std::string, std::string>;
+    {
+        RdmaFabricHelper fh;
+        fh.SetCongestionControl("dcon");
+        EXPECT_EQ(fh.GetQueueDisc(DataRate("40Gbps")), "ns3::DconQueueDisc");
+        Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
+        EXPECT_EQ(SwitchSide(f, ls.GetLeaf(0)),
+                  Side("ns3::DconQueueDisc", "ns3::DconCnmGenerator"));
+        Simulator::Destroy();
+    }
+    {
+        RdmaFabricHelper fh;
+        fh.SetCongestionControl("hpcc");
+        Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
+        EXPECT_EQ(SwitchSide(f, ls.GetLeaf(0)), Side("ns3::RdmaEgressQueueDisc", ""));
+        Simulator::Destroy();
+    }
+    {
+        // DCTCP's step marking at K = 3 KB per Gb/s of the port: 120 KB at 40 Gb/s.
+        RdmaFabricHelper fh;
+        fh.SetCongestionControl("dctcp");
+        Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
+        EXPECT_EQ(SwitchSide(f, ls.GetLeaf(0)), Side("ns3::RedEcnQueueDisc", ""));
+        QueueSizeValue kmin;
+        f->GetSwitch(ls.GetLeaf(0))->GetQueueDisc(0, 3)->GetAttribute("Kmin", kmin);
+        EXPECT_EQ(kmin.Get().GetValue(), 120000u);
+        Simulator::Destroy();
+    }
+    {
+        // No SetCongestionControl: the NICs' default (DCQCN) decides, RED-ECN as before.
+        RdmaFabricHelper fh;
+        Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
+        EXPECT_EQ(SwitchSide(f, ls.GetLeaf(0)), Side("ns3::RedEcnQueueDisc", ""));
+        Simulator::Destroy();
+    }
+    {
+        // A program's attribute for the algorithm's own queue, without choosing the queue.
+        RdmaFabricHelper fh;
+        fh.SetCongestionControl("dcon");
+        fh.SetQueueDiscAttribute("QEcn", QueueSizeValue(QueueSize("12KB")));
+        Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
+        QueueSizeValue qecn;
+        f->GetSwitch(ls.GetLeaf(0))->GetQueueDisc(0, 3)->GetAttribute("QEcn", qecn);
+        EXPECT_EQ(qecn.Get().GetValue(), 12000u);
+        Simulator::Destroy();
+    }
+    {
+        // ... which is refused, with its name, when that queue has no such attribute (not an
+        // abort of ns-3's ObjectFactory).
+        RdmaFabricHelper fh;
+        fh.SetCongestionControl("dcqcn");
+        fh.SetQueueDiscAttribute("QEcn", QueueSizeValue(QueueSize("12KB")));
+        try
+        {
+            fh.Build(ls.GetTopology());
+            ADD_FAILURE() << "no exception";
+        }
+        catch (const std::invalid_argument& e)
+        {
+            EXPECT_NE(std::string(e.what()).find("no attribute 'QEcn'"), std::string::npos)
+                << e.what();
+        }
+        Simulator::Destroy();
+    }
+}
+
+// A queue chosen explicitly: refused if it lacks feedback the algorithm needs, naming the right
+// queue; used as chosen if it gives it, however unusual (DCQCN over DCON's queue).
+TEST(CcRegistry, AChosenQueueMustGiveTheAlgorithmsFeedback)
+{
+    LeafSpineHelper ls(1, 1, 2);
+    {
+        RdmaFabricHelper fh;
+        fh.SetCongestionControl("dcon");
+        fh.SetQueueDisc("ns3::RedEcnQueueDisc");
+        try
+        {
+            fh.Build(ls.GetTopology());
+            ADD_FAILURE() << "DCON over RED-ECN was accepted";
+        }
+        catch (const std::invalid_argument& e)
+        {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("'dcon'"), std::string::npos) << what;
+            EXPECT_NE(what.find("ns3::RedEcnQueueDisc"), std::string::npos) << what;
+            EXPECT_NE(what.find("use ns3::DconQueueDisc"), std::string::npos) << what;
+        }
+        Simulator::Destroy();
+    }
+    {
+        // DCQCN on a queue that marks nothing: refused too (per-rate choice, checked the same).
+        RdmaFabricHelper fh;
+        fh.SetCongestionControl("dcqcn");
+        fh.SetQueueDiscForRate(DataRate("40Gbps"), "ns3::RdmaEgressQueueDisc");
+        EXPECT_THROW(fh.Build(ls.GetTopology()), std::invalid_argument);
+        Simulator::Destroy();
+    }
+    using Side = std::pair<std::string, std::string>;
+    {
+        RdmaFabricHelper fh;
+        fh.SetCongestionControl("dcqcn");
+        fh.SetQueueDisc("ns3::DconQueueDisc");
+        Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
+        EXPECT_EQ(SwitchSide(f, ls.GetLeaf(0)),
+                  Side("ns3::DconQueueDisc", "ns3::DconCnmGenerator"));
+        Simulator::Destroy();
+    }
+    {
+        // HPCC needs nothing of the queue (INT is the switch's): RED-ECN, chosen, is used.
+        RdmaFabricHelper fh;
+        fh.SetCongestionControl("hpcc");
+        fh.SetQueueDisc("ns3::RedEcnQueueDisc");
+        Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
+        EXPECT_EQ(SwitchSide(f, ls.GetLeaf(0)), Side("ns3::RedEcnQueueDisc", ""));
+        Simulator::Destroy();
     }
 }

@@ -12,6 +12,17 @@
 # the standalone build's ctest: test.py only looks at the exit status.
 
 cpp_examples = [
+    # The tutorial's examples (doc/usage/examples.rst), as documented.
+    ("dcon-first --cc=dcqcn", "True", "True"),
+    ("dcon-first --cc=hpcc --rate=100Gbps", "True", "True"),
+    (
+        "dcon-hpcc-files --topo=../../contrib/dcon/data/examples/leaf-spine-8.topo"
+        " --flows=../../contrib/dcon/data/examples/mixed-8.flows --outdir=dcon-hpcc-files",
+        "True",
+        "True",
+    ),
+    ("dcon-spreading --outdir=dcon-spreading", "True", "True"),
+    ("dcon-own-algorithm --set=gentle", "True", "True"),
     # The DCON paper's testbed scenario: all of Fig. 2's facts for DCQCN (--validate: exit 1
     # if one fails), and all of Fig. 6's facts for DCON with the 230 us burst (doc/validation/testbed.rst).
     ("dcon-testbed --cc=dcqcn --validate --outdir=dcon-testbed-dcqcn", "True", "False"),

@@ -19,7 +19,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <limits>
+#include <regex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -254,6 +256,26 @@ TEST(ProgramFrame, GlobalValuesAreChecked)
     EXPECT_NE(json.find("\"command_line\": [\"prog\", \"--RngSeed=7\""), std::string::npos);
     EXPECT_NE(json.find("\"ns3_version\": \"" + ProgramFrame::GetNs3Version() + "\""),
               std::string::npos);
+    EXPECT_NE(json.find(",\n  \"build\": " + ProgramFrame::GetBuildJson() + ",\n"),
+              std::string::npos)
+        << json;
+}
+
+// run.json's "build": the build type, the ns-3 dcon runs on and dcon's commit, on one line (the
+// comparisons of scripts/check-ns3.sh leave it out by its line).
+TEST(ProgramFrame, BuildRecord)
+{
+    const std::string build = ProgramFrame::GetBuildJson();
+    const std::regex form("\\{\"type\": \"([^\"]+)\", \"ns3\": \"(debian|installed|in-tree)\", "
+                          "\"commit\": \"([0-9a-f]{40}(-dirty)?|unknown)\"\\}");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_match(build, m, form)) << build;
+#ifdef DCON_SOURCE_DIR
+    if (std::filesystem::exists(DCON_SOURCE_DIR "/.git")) // built from a git checkout
+    {
+        EXPECT_NE(m[3], "unknown") << build;
+    }
+#endif
 }
 
 // An option or attribute of a queue or algorithm the run does not create is refused, naming the

@@ -7,7 +7,9 @@
 #include "ns3/attribute-text.h"
 #include "ns3/fatal-error.h"
 #include "ns3/log.h"
+#include "ns3/rdma-queue-registry.h"
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -38,6 +40,37 @@ std::vector<RdmaCcEntry::QueueAttribute>
 RdmaCcEntry::GetQueueAttributes(DataRate portRate) const
 {
     return queueAttributes ? queueAttributes(portRate) : std::vector<QueueAttribute>{};
+}
+
+std::string
+RdmaCcEntry::GetQueueProblem(TypeId queue) const
+{
+    const std::vector<std::string> given = RdmaQueueRegistry::GetFeedback(queue);
+    std::vector<std::string> missing;
+    for (const std::string& f : feedback)
+    {
+        if (std::find(given.begin(), given.end(), f) == given.end())
+        {
+            missing.push_back(f);
+        }
+    }
+    if (missing.empty())
+    {
+        return "";
+    }
+    auto join = [](const std::vector<std::string>& v)
+    {
+        std::string out;
+        for (std::size_t i = 0; i < v.size(); ++i)
+        {
+            out += (i == 0 ? "" : (i + 1 == v.size() ? " and " : ", ")) + v[i];
+        }
+        return out.empty() ? std::string("none") : out;
+    };
+    return "congestion control '" + name + "' cannot work over the switch queue " + queue.GetName()
+           + ": it needs " + join(feedback) + " feedback from the queue, and " + queue.GetName()
+           + " gives " + join(given) + " (no " + join(missing) + "); use " + queueDisc
+           + ", the queue '" + name + "' declares";
 }
 
 const RdmaCcParameterSet&

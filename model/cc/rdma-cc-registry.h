@@ -40,8 +40,9 @@ struct RdmaCcParameterSet
  * \ingroup dcon-cc
  * \brief What one congestion-control algorithm declares about itself: the one place that
  * names it and says what it needs besides its sender and receiver: the switch egress queue
- * discipline, the queue's attribute values, an optional per-switch agent and named parameter
- * sets.
+ * discipline, the queue's attribute values, an optional per-switch agent, named parameter
+ * sets, the feedback it needs from a switch queue, and which of its attributes take the
+ * fabric's base RTT and a rate floor.
  *
  * Each algorithm's .cc file registers one entry with a static RdmaCcRegistry::Registration
  * object. Examples, helpers, the benchmark and (through the examples' `--list-cc`) the Python
@@ -64,6 +65,17 @@ struct RdmaCcEntry
     std::string switchAgent{};
     /// Named parameter sets (empty: none); the first is the default of the programs' option.
     std::vector<RdmaCcParameterSet> parameterSets{};
+    /// The feedback it needs from the switch egress queue (RdmaQueueEntry::feedback), e.g.
+    /// {"ecn"} (DCQCN) or {"ecn", "cnm"} (DCON); empty: it works over any queue (delay- or
+    /// INT-based algorithms). RdmaFabricHelper refuses a queue that lacks one (GetQueueProblem).
+    std::vector<std::string> feedback{};
+    /// The attribute (a Time) that gives every flow one base RTT instead of its own, if the
+    /// algorithm has one: a program that runs it as the HPCC simulator does sets it to the
+    /// fabric's largest base RTT (dcon-bench; HPCC's BaseRtt). Empty: none.
+    std::string baseRttAttribute{};
+    /// The attribute (a DataRate) that is the algorithm's lowest sending rate, if it has one:
+    /// what a program's rate-floor option sets (dcon-bench's --minRate). Empty: none.
+    std::string rateFloorAttribute{};
 
     /**
      * \brief The parameter set of a name.
@@ -97,6 +109,16 @@ struct RdmaCcEntry
      * \return attribute name and value pairs
      */
     std::vector<QueueAttribute> GetQueueAttributes(DataRate portRate) const;
+
+    /**
+     * \brief Why the algorithm cannot work over a switch egress queue discipline: the queue
+     * (or its nearest registered parent, RdmaQueueRegistry::GetFeedback) lacks a kind of
+     * feedback the algorithm needs (feedback).
+     * \param queue the queue discipline's TypeId
+     * \return "" if it can; else a sentence naming the algorithm, the queue, what is missing
+     * and the algorithm's own queue (queueDisc)
+     */
+    std::string GetQueueProblem(TypeId queue) const;
 };
 
 /**

@@ -10,6 +10,7 @@
 #include "ns3/node.h"
 #include "ns3/pfc-header.h"
 #include "ns3/simulator.h"
+#include "ns3/trace-callback-registry.h"
 #include "ns3/uinteger.h"
 #include "pfc-channel.h"
 
@@ -20,6 +21,9 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("PfcNetDevice");
 NS_OBJECT_ENSURE_REGISTERED(PfcNetDevice);
+// The signatures of its trace sources, for TraceCallbackRegistry.
+DCON_REGISTER_TRACE_CALLBACK(ns3::PfcNetDevice::PauseStateTracedCallback);
+DCON_REGISTER_TRACE_CALLBACK(ns3::PfcNetDevice::PfcTracedCallback);
 
 TypeId
 PfcNetDevice::GetTypeId()

@@ -12,6 +12,7 @@
 #include "ns3/roce-header.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/trace-callback-registry.h"
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
 #include "rdma-flow-id.h"
@@ -25,6 +26,12 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RdmaNic");
 NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
+// The signatures of its trace sources, for TraceCallbackRegistry.
+DCON_REGISTER_TRACE_CALLBACK(ns3::RdmaNic::CnmReceivedTracedCallback);
+DCON_REGISTER_TRACE_CALLBACK(ns3::RdmaNic::FlowCompleteTracedCallback);
+DCON_REGISTER_TRACE_CALLBACK(ns3::RdmaNic::FlowStartTracedCallback);
+DCON_REGISTER_TRACE_CALLBACK(ns3::RdmaNic::FlowSentTracedCallback);
+DCON_REGISTER_TRACE_CALLBACK(ns3::RdmaNic::MessageReceivedTracedCallback);
 
 namespace
 {
@@ -612,6 +619,7 @@ RdmaNic::ReceiveFrame(uint32_t /* port */, const Ptr<Packet>& packet, uint16_t p
                 break;
             }
             m_stats.cnpsReceived++;
+            m_stats.cnpsCongestedReceived += cnp.IsCongested() ? 1 : 0;
             Ptr<RdmaQueuePair> qp = FindQp(bth.GetDestQp());
             if (qp)
             {

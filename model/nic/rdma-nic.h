@@ -168,16 +168,17 @@ public:
     /// Counters of the NIC.
     struct Stats
     {
-        uint64_t dataPacketsSent{0};      //!< data packets sent (including retransmissions)
-        uint64_t retransmittedPackets{0}; //!< data packets sent again after NAK or timeout
-        uint64_t acksSent{0};             //!< ACKs sent
-        uint64_t naksSent{0};             //!< NAKs sent
-        uint64_t naksReceived{0};         //!< NAKs received
-        uint64_t cnpsSent{0};             //!< CNPs sent
-        uint64_t cnpsReceived{0};         //!< CNPs received
-        uint64_t cnmsReceived{0};         //!< CNMs received
-        uint64_t timeouts{0};             //!< retransmission timeouts
-        uint64_t flowsCompleted{0};       //!< flows completed
+        uint64_t dataPacketsSent{0};       //!< data packets sent (including retransmissions)
+        uint64_t retransmittedPackets{0};  //!< data packets sent again after NAK or timeout
+        uint64_t acksSent{0};              //!< ACKs sent
+        uint64_t naksSent{0};              //!< NAKs sent
+        uint64_t naksReceived{0};          //!< NAKs received
+        uint64_t cnpsSent{0};              //!< CNPs sent
+        uint64_t cnpsReceived{0};          //!< CNPs received
+        uint64_t cnpsCongestedReceived{0}; //!< CNPs received with the congestion bit set
+        uint64_t cnmsReceived{0};          //!< CNMs received
+        uint64_t timeouts{0};              //!< retransmission timeouts
+        uint64_t flowsCompleted{0};        //!< flows completed
     };
 
     /**

@@ -7,6 +7,7 @@
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "rdma-fifo-queue.h"
+#include "rdma-queue-registry.h"
 
 #include <stdexcept>
 
@@ -15,6 +16,20 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RdmaEgressQueueDisc");
 NS_OBJECT_ENSURE_REGISTERED(RdmaEgressQueueDisc);
+
+namespace
+{
+/// --queue=plain: one FIFO per priority that marks nothing (HPCC's queue: its INT records are
+/// the switch's, not the queue's).
+const RdmaQueueRegistry::Registration g_plainRegistration(
+    {"plain",
+     "ns3::RdmaEgressQueueDisc",
+     {},
+     "",
+     "",
+     {},
+     "a FIFO per priority that marks nothing (HPCC's switch: INT comes from the switch)"});
+} // namespace
 
 TypeId
 RdmaEgressQueueDisc::GetTypeId()

@@ -6,6 +6,7 @@
 
 #include "ns3/log.h"
 #include "ns3/queue-size.h"
+#include "ns3/trace-callback-registry.h"
 
 #include <cstdint>
 
@@ -13,6 +14,8 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(RdmaFifoQueue);
+// The signatures of its trace sources, for TraceCallbackRegistry.
+DCON_REGISTER_TRACE_CALLBACK(ns3::RdmaFifoQueue::ItemTracedCallback);
 
 TypeId
 RdmaFifoQueue::GetTypeId()

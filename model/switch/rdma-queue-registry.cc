@@ -102,6 +102,25 @@ RdmaQueueRegistry::Lookup(const std::string& name)
 }
 
 std::vector<std::string>
+RdmaQueueRegistry::GetFeedback(TypeId queueDisc)
+{
+    for (TypeId t = queueDisc;; t = t.GetParent())
+    {
+        for (const auto& [name, e] : Entries())
+        {
+            if (e.typeName == t.GetName())
+            {
+                return e.feedback;
+            }
+        }
+        if (t.GetParent() == t)
+        {
+            return {};
+        }
+    }
+}
+
+std::vector<std::string>
 RdmaQueueRegistry::GetNames()
 {
     std::vector<std::string> out;

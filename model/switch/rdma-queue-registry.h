@@ -5,6 +5,8 @@
 #ifndef RDMA_QUEUE_REGISTRY_H
 #define RDMA_QUEUE_REGISTRY_H
 
+#include "ns3/type-id.h"
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,8 +17,13 @@ namespace ns3
 /**
  * \ingroup dcon-switch
  * \brief What a switch egress queue discipline declares about itself: its short name (the
- * scenarios' --queue), which scenario option sets which of its attributes, and which of its
- * attributes are its marking thresholds.
+ * scenarios' --queue), which scenario option sets which of its attributes, which of its
+ * attributes are its marking thresholds, and the feedback it gives the senders.
+ *
+ * Feedback names what a congestion control can react to (RdmaCcEntry::feedback): "ecn" (data
+ * packets are marked CE, which the receivers echo and turn into CNPs) and "cnm" (congested flows
+ * are reported to the switch's agent, which sends CNMs to their senders). A new queue may
+ * declare a new kind; an algorithm that needs it then names it too.
  *
  * Each queue discipline's .cc file registers one entry with a static
  * RdmaQueueRegistry::Registration object. SwitchQueueSettings (the scenarios' queue options),
@@ -33,11 +40,13 @@ struct RdmaQueueEntry
         std::string setter;    //!< e.g. "--kmin", or "--qcnm or --qcnmFraction (0: dynamic)"
     };
 
-    std::string name;                //!< short name for --queue (lower case), e.g. "red"
-    std::string typeName;            //!< TypeId name, e.g. "ns3::RedEcnQueueDisc"
-    std::vector<Setting> settings{}; //!< the attributes the scenarios set, in this order
-    std::string lowThreshold{};      //!< attribute where ECN marking starts ("" = none)
-    std::string highThreshold{};     //!< attribute of the upper marking threshold
+    std::string name;                    //!< short name for --queue (lower case), e.g. "red"
+    std::string typeName;                //!< TypeId name, e.g. "ns3::RedEcnQueueDisc"
+    std::vector<Setting> settings{};     //!< the attributes the scenarios set, in this order
+    std::string lowThreshold{};          //!< attribute where ECN marking starts ("" = none)
+    std::string highThreshold{};         //!< attribute of the upper marking threshold
+    std::vector<std::string> feedback{}; //!< what it gives the senders: "ecn", "cnm", ...
+    std::string summary{};               //!< one line: what the queue does (for --queue's help)
 
     /**
      * \brief The attribute that option \p option (without "--") sets alone.
@@ -92,6 +101,14 @@ public:
      * \return e.g. {"dcon", "npecn", "red"}
      */
     static std::vector<std::string> GetNames();
+
+    /**
+     * \brief The feedback a queue discipline gives the senders: that of its entry, or of its
+     * nearest registered parent (a subclass of RED-ECN marks as RED-ECN does).
+     * \param queueDisc the queue discipline's TypeId
+     * \return e.g. {"ecn"}; empty for a queue that signals nothing (or is not registered)
+     */
+    static std::vector<std::string> GetFeedback(TypeId queueDisc);
 };
 
 } // namespace ns3

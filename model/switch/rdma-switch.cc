@@ -13,6 +13,7 @@
 #include "ns3/pfc-header.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
+#include "ns3/trace-callback-registry.h"
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 #include "red-ecn-queue-disc.h"
@@ -25,6 +26,9 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RdmaSwitch");
 
 NS_OBJECT_ENSURE_REGISTERED(RdmaSwitch);
+// The signatures of its trace sources, for TraceCallbackRegistry.
+DCON_REGISTER_TRACE_CALLBACK(ns3::RdmaSwitch::DropTracedCallback);
+DCON_REGISTER_TRACE_CALLBACK(ns3::RdmaSwitch::PacketQueuedTracedCallback);
 
 namespace
 {

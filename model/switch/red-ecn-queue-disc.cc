@@ -26,7 +26,9 @@ const RdmaQueueRegistry::Registration g_redRegistration(
      "ns3::RedEcnQueueDisc",
      {{"Kmin", "--kmin"}, {"Kmax", "--kmax"}, {"Pmax", "--pmax"}},
      "Kmin",
-     "Kmax"});
+     "Kmax",
+     {"ecn"},
+     "RED-ECN: marks CE with a probability rising from Kmin to Kmax (DCQCN's switch)"});
 } // namespace
 
 TypeId

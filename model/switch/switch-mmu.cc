@@ -9,6 +9,7 @@
 #include "ns3/enum-accessor.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/trace-callback-registry.h"
 #include "ns3/trace-source-accessor.h"
 
 #include <algorithm>
@@ -21,6 +22,9 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("SwitchMmu");
 NS_OBJECT_ENSURE_REGISTERED(SwitchMmu);
+// The signatures of its trace sources, for TraceCallbackRegistry.
+DCON_REGISTER_TRACE_CALLBACK(ns3::SwitchMmu::DropTracedCallback);
+DCON_REGISTER_TRACE_CALLBACK(ns3::SwitchMmu::PfcTracedCallback);
 
 namespace
 {

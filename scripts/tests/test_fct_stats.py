@@ -1,5 +1,6 @@
-"""Tests of scripts/fct_stats.py, seed_stats.py, variants.py, large_sweep.py, burst_sweep.py (and
-so sweep_runner.py) and plot_large.py. scripts/testbed_readings.py: test_testbed_readings.py.
+"""Tests of scripts/fct_stats.py, equilibrium_mc.py, seed_stats.py, variants.py, large_sweep.py,
+burst_sweep.py (and so sweep_runner.py) and plot_large.py. scripts/testbed_readings.py:
+test_testbed_readings.py.
 
 Run from the repository root: /usr/bin/python3 -m scripts.tests.test_fct_stats
 """
@@ -15,9 +16,11 @@ import textwrap
 import unittest
 import unittest.mock
 
+import numpy as np
 import pandas as pd
 
 from .. import burst_sweep
+from .. import equilibrium_mc
 from .. import fct_stats
 from .. import large_sweep
 from .. import plot_large
@@ -285,55 +288,75 @@ def warm_inputs():
 
 
 class WarmupTest(unittest.TestCase):
-    def test_measured_window(self):
-        self.assertEqual(fct_stats.measured_window(WARM_RUN), (0.002, 0.004))
-        self.assertEqual(fct_stats.measured_window(RUN), (0.001, 0.003))  # no warmup_s: 0
+    def test_nominal_window(self):
+        self.assertEqual(fct_stats.nominal_window(WARM_RUN), (0.002, 0.004))
+        self.assertEqual(fct_stats.nominal_window(RUN), (0.001, 0.003))  # no warmup_s: 0
         with self.assertRaisesRegex(fct_stats.StatsError, r"warmup_s \(0.004\).*0.004"):
-            fct_stats.measured_window(dict(WARM_RUN, warmup_s=0.004))
+            fct_stats.nominal_window(dict(WARM_RUN, warmup_s=0.004))
         with self.assertRaisesRegex(fct_stats.StatsError, r"cooldown_s \(0.002\)"):
-            fct_stats.measured_window(dict(WARM_RUN, cooldown_s=0.002))  # 2 + 2 ms = D
+            fct_stats.nominal_window(dict(WARM_RUN, cooldown_s=0.002))  # 2 + 2 ms = D
 
     def test_cooldown_excluded(self):
-        # cool-down 0.5 ms: measured window [2 ms, 3.5 ms); flow 4 (3.6 ms) and the PAUSE
+        # cool-down 0.5 ms: nominal window [2 ms, 3.5 ms); flow 4 (3.6 ms) and the PAUSE
         # frame at 3.9 ms fall in the cool-down
         flows, pfc, summary, run, txt = warm_inputs()
         s = fct_stats.compute_stats(flows, pfc, summary, dict(run, cooldown_s=0.0005), txt)
-        self.assertEqual((s["measured_start_s"], s["measured_end_s"]), (0.002, 0.0035))
-        self.assertEqual((s["flows_measured"], s["flows_measured_completed"]), (2, 2))
-        self.assertAlmostEqual(s["avg_fct_s"], 3e-3)
-        self.assertEqual(s["pause_frames_in_window"], 1)
-        self.assertAlmostEqual(s["pause_rate_per_s"], 1 / 0.0015)
+        self.assertEqual((s["nominal_start_s"], s["nominal_end_s"]), (0.002, 0.0035))
+        self.assertEqual(s["measured_end_s"], 0.0035)  # the data-driven window ends there too
+        self.assertEqual((s["nominal_flows_measured"], s["nominal_flows_measured_completed"]),
+                         (2, 2))
+        self.assertAlmostEqual(s["nominal_avg_fct_s"], 3e-3)
+        self.assertEqual(s["nominal_pause_frames_in_window"], 1)
+        self.assertAlmostEqual(s["nominal_pause_rate_per_s"], 1 / 0.0015)
         self.assertEqual(s["arrival_pause_frames"], 3)  # the arrival window is unchanged
 
     def test_warmup_excluded(self):
+        # the nominal window [a + warm-up, a + D - cool-down), statistics prefixed nominal_
         s = fct_stats.compute_stats(*warm_inputs())
-        self.assertEqual((s["measured_start_s"], s["measured_end_s"]), (0.002, 0.004))
-        self.assertAlmostEqual(s["measured_duration_s"], 0.002)
+        self.assertEqual((s["nominal_start_s"], s["nominal_end_s"]), (0.002, 0.004))
+        self.assertAlmostEqual(s["nominal_duration_s"], 0.002)
         # completed flows that started in [2 ms, 4 ms): ids 2 (2 ms) and 3 (4 ms)
-        self.assertEqual(s["fct_count"], 2)
-        self.assertAlmostEqual(s["avg_fct_s"], 3e-3)  # (2 + 4) / 2
-        self.assertAlmostEqual(s["median_fct_s"], 3e-3)
-        self.assertAlmostEqual(s["p99_fct_s"], 3.98e-3)  # 2 + 0.99 * (4 - 2)
-        self.assertEqual([b["count"] for b in s["slowdown_by_size"].values()], [1, 1, 0, 0, 0])
+        self.assertEqual(s["nominal_fct_count"], 2)
+        self.assertAlmostEqual(s["nominal_avg_fct_s"], 3e-3)  # (2 + 4) / 2
+        self.assertAlmostEqual(s["nominal_median_fct_s"], 3e-3)
+        self.assertAlmostEqual(s["nominal_p99_fct_s"], 3.98e-3)  # 2 + 0.99 * (4 - 2)
         # flows.txt: ids 2, 3, 4 started in the window; 2 and 3 completed
-        self.assertEqual(s["flows_measured"], 3)
-        self.assertEqual(s["flows_measured_completed"], 2)
-        self.assertAlmostEqual(s["completion_ratio_measured"], 2 / 3)
+        self.assertEqual(s["nominal_flows_measured"], 3)
+        self.assertEqual(s["nominal_flows_measured_completed"], 2)
+        self.assertAlmostEqual(s["nominal_completion_ratio_measured"], 2 / 3)
         # whole run: all 5 completed flows, (1 + 100 + 2 + 4 + 10) / 5 = 23.4 ms; 5 of 6
         self.assertEqual(s["whole_run_fct_count"], 5)
         self.assertAlmostEqual(s["whole_run_avg_fct_s"], 23.4e-3)
         self.assertAlmostEqual(s["completion_ratio"], 5 / 6)
-        # PAUSE frames at 2 and 3.9 ms in the measured window: 2 / 0.002 s = 1000/s; in the
-        # arrival window [0, 4 ms) also the one at 1 ms: 3 / 0.004 s = 750/s
-        self.assertEqual(s["pause_frames_in_window"], 2)
-        self.assertAlmostEqual(s["pause_rate_per_s"], 1000.0)
+        # PAUSE frames at 2 and 3.9 ms in the window: 2 / 0.002 s = 1000/s; in the arrival
+        # window [0, 4 ms) also the one at 1 ms: 3 / 0.004 s = 750/s
+        self.assertEqual(s["nominal_pause_frames_in_window"], 2)
+        self.assertAlmostEqual(s["nominal_pause_rate_per_s"], 1000.0)
         self.assertEqual(s["arrival_pause_frames"], 3)
         self.assertAlmostEqual(s["arrival_pause_rate_per_s"], 750.0)
-        self.assertEqual(s["pause_rate_per_link"], {"leaf0->spine0": 500.0,
+        # the same window's other statistics (those of the measured window in stats.json)
+        flows, pfc, _, _, txt = warm_inputs()
+        w = fct_stats.window_stats(flows, pfc, txt, 0.002, 0.004)
+        self.assertEqual([b["count"] for b in w["slowdown_by_size"].values()], [1, 1, 0, 0, 0])
+        self.assertEqual(w["pause_rate_per_link"], {"leaf0->spine0": 500.0,
                                                     "spine0->leaf1": 500.0})
+        self.assertAlmostEqual(w["avg_fct_s"], 3e-3)
+        self.assertEqual(w["flows_measured"], 3)
+
+    def test_measured_window_is_data_driven(self):
+        # six flows and no buffer.csv: the band around the tail's level is the floor (2 flows)
+        # and the Poisson term, so the warm-up found is none, and the measured window is the
+        # whole arrival window [0, 4 ms): flows 0..4 started in it (5 in flows.csv at 4 ms)
+        s = fct_stats.compute_stats(*warm_inputs())
+        self.assertEqual((s["measured_start_s"], s["measured_end_s"]), (0.0, 0.004))
+        self.assertEqual(s["equilibrium_start_s"], 0.0)
+        self.assertEqual(s["flows_measured"], 5)
+        self.assertEqual(s["fct_count"], 4)  # 0, 1, 2, 3 completed
+        self.assertAlmostEqual(s["avg_fct_s"], (1 + 100 + 2 + 4) / 4 * 1e-3)
+        self.assertEqual(s["pause_frames_in_window"], 3)
 
     def test_quarters(self):
-        q = fct_stats.compute_stats(*warm_inputs())["stationarity_quarters"]
+        q = fct_stats.compute_stats(*warm_inputs())["nominal_stationarity_quarters"]
         self.assertEqual([x["end_s"] for x in q], [0.0025, 0.003, 0.0035, 0.004])
         # PAUSE frames at 2 ms (quarter 1) and 3.9 ms (quarter 4): 1 / 0.0005 s = 2000/s
         for got, want in zip([x["pause_rate_per_s"] for x in q], [2000.0, 0.0, 0.0, 2000.0]):
@@ -345,6 +368,9 @@ class WarmupTest(unittest.TestCase):
         self.assertIsNone(q[1]["avg_fct_s"])
         self.assertAlmostEqual(q[2]["avg_fct_s"], 4e-3)
         self.assertEqual([x["mean_buffer_bytes"] for x in q], [None] * 4)  # no buffer.csv
+        # the measured window's quarters: [0, 4 ms) here
+        q = fct_stats.compute_stats(*warm_inputs())["stationarity_quarters"]
+        self.assertEqual([x["end_s"] for x in q], [0.001, 0.002, 0.003, 0.004])
 
     def test_files(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -361,12 +387,18 @@ class WarmupTest(unittest.TestCase):
                 self.assertEqual(fct_stats.main([d]), 0)
             with open(os.path.join(d, "stats.json")) as f:
                 s = json.load(f)
-            self.assertEqual(s["flows_measured"], 3)
-            self.assertAlmostEqual(s["completion_ratio_measured"], 2 / 3)
+            self.assertEqual(s["nominal_flows_measured"], 3)
+            self.assertAlmostEqual(s["nominal_completion_ratio_measured"], 2 / 3)
             # buffer samples t = 2.0 .. 2.4 ms -> 5000 x (20 .. 24), mean 110000 B; and so on
-            self.assertEqual([x["mean_buffer_bytes"] for x in s["stationarity_quarters"]],
+            self.assertEqual([x["mean_buffer_bytes"]
+                              for x in s["nominal_stationarity_quarters"]],
                              [110000.0, 135000.0, 160000.0, 185000.0])
+            self.assertIs(s["nominal_stationary"], False)
+            # the buffer grows by 50 MB/s throughout: overload, and it reaches no level
             self.assertIs(s["stationary"], False)
+            self.assertIs(s["overload"], True)
+            self.assertAlmostEqual(s["buffer_growth_bytes_per_s"], 5e7, delta=1e6)
+            self.assertIn("overload: buffered bytes", s["stationarity_note"])
 
     def test_flows_txt_errors(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -405,43 +437,64 @@ def synthetic(growing_flows, growing_buffer, with_txt=True, with_buffer=True):
 
 
 class StationarityTest(unittest.TestCase):
+    """The quarter rule of the nominal window (nominal_stationary), kept for the comparison
+    with the old records; and the new verdict on the same synthetic runs."""
+
     def test_growing(self):
         s = synthetic(True, True)
-        q = s["stationarity_quarters"]
+        q = s["nominal_stationarity_quarters"]
         self.assertEqual([x["active_flows_at_end"] for x in q], [25, 30, 35, 40])
         for got, want in zip([x["mean_buffer_bytes"] for x in q], [220e3, 270e3, 320e3, 370e3]):
             self.assertAlmostEqual(got, want, places=3)
-        self.assertIs(s["stationary"], False)
+        self.assertIs(s["nominal_stationary"], False)
         self.assertIn("active flows at the quarter ends grow: 25, 30, 35, 40",
-                      s["stationarity_note"])
-        self.assertIn("mean buffered bytes per quarter grow", s["stationarity_note"])
-        self.assertEqual(s["flows_measured"], 20)
-        self.assertEqual(s["completion_ratio_measured"], 0.0)
+                      s["nominal_stationarity_note"])
+        self.assertIn("mean buffered bytes per quarter grow", s["nominal_stationarity_note"])
+        self.assertEqual(s["nominal_flows_measured"], 20)
+        self.assertEqual(s["nominal_completion_ratio_measured"], 0.0)
+        # the new verdict: both series grow (N by 1 flow per 0.1 ms = 10,000/s, the buffer
+        # by 1e8 B/s): overload
+        self.assertIs(s["stationary"], False)
+        self.assertIs(s["overload"], True)
+        self.assertAlmostEqual(s["active_growth_per_s"], 1e4, delta=200)
+        self.assertAlmostEqual(s["buffer_growth_bytes_per_s"], 1e8, delta=2e6)
+        self.assertIn("overload: buffered bytes", s["stationarity_note"])
+        self.assertIn("overload: active flows", s["stationarity_note"])
 
     def test_flat(self):
         s = synthetic(False, False)
-        q = s["stationarity_quarters"]
+        q = s["nominal_stationarity_quarters"]
         self.assertEqual([x["active_flows_at_end"] for x in q], [1, 1, 1, 1])
         self.assertEqual([x["mean_buffer_bytes"] for x in q], [1e5] * 4)
+        self.assertIs(s["nominal_stationary"], True)
+        self.assertIsNone(s["nominal_stationarity_note"])
+        self.assertEqual(s["nominal_completion_ratio_measured"], 1.0)
         self.assertIs(s["stationary"], True)
-        self.assertIsNone(s["stationarity_note"])
-        self.assertEqual(s["completion_ratio_measured"], 1.0)
+        self.assertIs(s["overload"], False)
+        self.assertEqual(s["equilibrium_start_s"], 0.0)
+        self.assertEqual(s["buffer_growth_bytes_per_s"], 0.0)  # exactly flat
+        self.assertAlmostEqual(s["mean_buffer_bytes"], 1e5)
+        self.assertTrue(s["stationarity_note"].startswith("equilibrium from 0 ms"))
 
     def test_one_metric_fails(self):
         s = synthetic(False, True)  # flows flat, buffer growing
-        self.assertIs(s["stationary"], False)
-        self.assertNotIn("active flows", s["stationarity_note"])
-        self.assertIn("buffered bytes", s["stationarity_note"])
+        self.assertIs(s["nominal_stationary"], False)
+        self.assertNotIn("active flows", s["nominal_stationarity_note"])
+        self.assertIn("buffered bytes", s["nominal_stationarity_note"])
         s = synthetic(True, False, with_buffer=False)  # flows growing, buffer unknown
-        self.assertIs(s["stationary"], False)
-        self.assertIn("active flows at the quarter ends grow", s["stationarity_note"])
-        self.assertIn("buffered bytes per quarter not checked", s["stationarity_note"])
+        self.assertIs(s["nominal_stationary"], False)
+        self.assertIn("active flows at the quarter ends grow", s["nominal_stationarity_note"])
+        self.assertIn("buffered bytes per quarter not checked", s["nominal_stationarity_note"])
 
     def test_nothing_to_check(self):
         s = synthetic(True, True, with_txt=False, with_buffer=False)
+        self.assertIsNone(s["nominal_stationary"])
         self.assertIsNone(s["stationary"])
-        self.assertIn("active flows at the quarter ends not checked", s["stationarity_note"])
-        self.assertIsNone(s["flows_measured"])
+        self.assertIn("not checked", s["stationarity_note"])
+        self.assertEqual(s["measured_start_s"], 0.002)  # the nominal window
+        self.assertIn("active flows at the quarter ends not checked",
+                      s["nominal_stationarity_note"])
+        self.assertIsNone(s["nominal_flows_measured"])
 
     def test_rule_margins(self):
         g = fct_stats._grows
@@ -451,6 +504,281 @@ class StationarityTest(unittest.TestCase):
         self.assertFalse(g([100, 130, 120, 140], 0.25, 2))  # decreases once
         self.assertFalse(g([0, 100, 2000, 5000], 0.5, 10_000))  # +5 KB: below the margin
         self.assertTrue(g([1000, 1000, 1000, 12000], 0.5, 10_000))
+
+
+def ar1(n, phi, sd, seed):
+    """n values of a stationary AR(1) series x[k] = phi x[k-1] + e[k], standard deviation sd,
+    from numpy's generator with this seed."""
+    rng = np.random.default_rng(seed)
+    e = rng.normal(0.0, sd * math.sqrt(1 - phi * phi), n)
+    x = np.empty(n)
+    x[0] = rng.normal(0.0, sd)
+    for k in range(1, n):
+        x[k] = phi * x[k - 1] + e[k]
+    return x
+
+
+def buffer_frame(level, end_s, noise=None):
+    """buffer.csv sampled every 0.1 ms over [0, end_s): total_bytes = level(t) (+ noise[k])."""
+    t = np.arange(int(round(end_s / 1e-4))) * 1e-4
+    b = np.array([level(x) for x in t]) + (0.0 if noise is None else noise[:len(t)])
+    return pd.DataFrame({"time_s": t, "total_bytes": b, "max_switch_bytes": 0})
+
+
+def poisson_flows(rate, end_s, fct, seed, never=0.0):
+    """(flows.txt frame, flows.csv frame) of Poisson arrivals at `rate` per second over
+    [0, end_s); each flow lasts fct(rng, n) seconds; a share `never` of them never completes."""
+    rng = np.random.default_rng(seed)
+    n = rng.poisson(rate * end_s)
+    starts = np.sort(rng.uniform(0.0, end_s, n))
+    ends = starts + fct(rng, n)
+    done = rng.uniform(size=n) >= never
+    txt = pd.DataFrame({"start_s": starts})
+    flows = pd.DataFrame({"flow_id": np.arange(n)[done], "end_s": ends[done],
+                          "start_s": starts[done], "fct_s": (ends - starts)[done],
+                          "size_bytes": 1000.0, "slowdown": 1.0})
+    return txt, flows
+
+
+def arrival_run(duration_s, cooldown_s=0.01, warmup_s=0.0):
+    return {"arrival_start_s": 0.0, "arrival_duration_s": duration_s, "warmup_s": warmup_s,
+            "cooldown_s": cooldown_s}
+
+
+class EquilibriumTest(unittest.TestCase):
+    """The data-driven warm-up (the band test), the trend and Little's law on synthetic
+    series whose answer is known."""
+
+    def test_step_function(self):
+        # +1 at 1 and 2, -1 at 3: value 0 before 1, 1 on [1, 2), 2 on [2, 3), 1 from 3
+        f = fct_stats.StepFunction([2.0, 1.0, 3.0, math.inf], [1, 1, -1, -1])
+        self.assertEqual(list(f.value([0.5, 1.0, 2.5, 3.0, 9.0])), [0, 1, 2, 1, 1])
+        # integral from 0 to 4: 1 x 1 + 2 x 1 + 1 x 1 = 4; mean over [0, 4) = 1; over [1.5, 2.5)
+        # = (0.5 x 1 + 0.5 x 2) / 1 = 1.5
+        self.assertAlmostEqual(float(f.integral(4.0)), 4.0)
+        self.assertAlmostEqual(f.mean(0.0, 4.0), 1.0)
+        self.assertAlmostEqual(f.mean(1.5, 2.5), 1.5)
+        # the active flows of a run: starts from flows.txt, ends from flows.csv (flow 1 never)
+        txt = flows_txt_frame([0.001, 0.002, 0.003])
+        done = completed_frame([(0, 1000, 0.001, 0.004), (2, 1000, 0.003, 0.0035)])
+        n = fct_stats.active_flow_series(txt, done)
+        self.assertEqual(list(n.value([0.001, 0.0025, 0.0032, 0.0035, 0.005])), [1, 2, 3, 2, 1])
+        # buffer samples hold until the next one: 0 on [0, 1), 10 on [1, 3), 4 from 3
+        buf = fct_stats.buffer_series(pd.DataFrame({"time_s": [0.0, 1.0, 3.0],
+                                                    "total_bytes": [0, 10, 4]}))
+        self.assertAlmostEqual(buf.mean(0.0, 4.0), (0 + 20 + 4) / 4)
+        with self.assertRaisesRegex(fct_stats.StatsError, "flow_id 7 is not a flow"):
+            fct_stats.active_flow_series(txt, completed_frame([(7, 1000, 0.001, 0.002)]))
+        with self.assertRaisesRegex(fct_stats.StatsError, "time_s goes back at data row 3"):
+            fct_stats.buffer_series(pd.DataFrame({"time_s": [0.0, 2.0, 1.0],
+                                                  "total_bytes": [0, 1, 2]}))
+
+    def test_band_by_hand(self):
+        # 20 batches: the level is the mean of the last 10 (100), the 5-batch means of the
+        # tail are all 100 (sd 0): band max(5% x 100, 0, floor 0) = 5
+        cut = fct_stats.truncation([0.0] * 10 + [100.0] * 10)
+        # 5-batch means 0 (k <= 5), 20, 40, 60, 80, then 100 from k = 10: in the band at 10,
+        # the first batch of the last half: too short
+        self.assertEqual((cut["batch"], cut["level"], cut["band"], cut["too_short"]),
+                         (10, 100.0, 5.0, True))
+        cut = fct_stats.truncation([0.0] * 5 + [100.0] * 15)
+        self.assertEqual((cut["batch"], cut["too_short"]), (5, False))
+        # a floor widens the band: 0 .. 100 within +-100 from the start
+        self.assertEqual(fct_stats.truncation([0.0] * 5 + [100.0] * 15, floor=100)["batch"], 0)
+        # a count: the band is at least 2 sqrt(level) = 20 (level 100): 80 is in the band
+        self.assertEqual(fct_stats.truncation([80.0] * 5 + [100.0] * 15, poisson=True)["batch"],
+                         0)
+        # without: 5-batch means 80, 84, 88, 92, 96: in the band (95 .. 105) from k = 4
+        self.assertEqual(fct_stats.truncation([80.0] * 5 + [100.0] * 15)["batch"], 4)
+        with self.assertRaisesRegex(fct_stats.StatsError, "too short for the band test"):
+            fct_stats.truncation([1.0] * 9)
+        # MSER-5 (for comparison): the statistic is smallest without the first batch
+        self.assertEqual(fct_stats.mser5([10, 0, 0, 0, 0, 0, 0, 0]), 1)
+
+    def test_trend_by_hand(self):
+        # x = 1 3 2 4 3 5 over 6 ms (batches of 1 ms, centred times -2.5 .. 2.5 ms): slope =
+        # sum t (x - 3) / sum t^2 = 11 / 17.5 per ms = 628.57/s; residuals -3/7, 6.6/7, -4.8/7,
+        # 4.8/7, -6.6/7, 3/7: sum of squares 3.0857, s_b = sqrt(3.0857 / 4 / 17.5) = 0.20996
+        # per ms, t = 2.9938 < t(0.995, 4) = 4.604
+        tr = fct_stats.trend([1, 3, 2, 4, 3, 5], 0.006, share=0.5)
+        self.assertAlmostEqual(tr["slope_per_s"], 11 / 17.5 * 1e3)
+        self.assertAlmostEqual(tr["t"], 2.99382, places=4)
+        self.assertEqual(tr["t_crit"], 4.604)
+        self.assertAlmostEqual(tr["change"], 11 / 17.5 * 6)  # across the 6 ms
+        self.assertAlmostEqual(tr["change_share"], 11 / 17.5 * 6 / 3)
+        self.assertAlmostEqual(tr["pct_per_10ms"], 100 * 628.5714 * 0.01 / 3, places=3)
+        self.assertFalse(tr["significant"])
+        self.assertFalse(tr["flagged"])
+        # a clean line is significant; flagged only beyond the threshold
+        tr = fct_stats.trend(np.arange(10.0) + 100 + 0.01 * np.array(
+            [1, -1, 1, -1, 1, -1, 1, -1, 1, -1]), 0.01, share=0.05)
+        self.assertTrue(tr["significant"])
+        self.assertTrue(tr["flagged"])  # change 10 > 5% of 104.5
+        self.assertFalse(fct_stats.trend(np.arange(10.0) + 100, 0.01, share=0.1)["flagged"])
+        self.assertEqual(fct_stats.trend([5.0] * 10, 0.01)["slope_per_s"], 0.0)
+        self.assertEqual(fct_stats.t995(8), 3.355)
+        self.assertEqual(fct_stats.t995(31.5), 2.576)
+
+    def test_little_by_hand(self):
+        # flows start at 0, 2, 4, 6, 8 ms and end at 3, 5, 7, 9, 12 ms. Window [2, 10 ms):
+        # N(t) integrates to 1 (flow 0, [2, 3)) + 3 + 3 + 3 + 2 (flow 4, [8, 10)) = 12 ms, so
+        # mean N = 12 / 8 = 1.5; lambda = 4 flows / 8 ms = 500/s; W = (3 + 3 + 3 + 4) / 4 =
+        # 3.25 ms; lambda W = 1.625; ratio 1.5 / 1.625 = 0.923
+        txt = flows_txt_frame([0.0, 0.002, 0.004, 0.006, 0.008])
+        done = completed_frame([(i, 1000, s, e) for i, (s, e) in enumerate(
+            [(0.0, 0.003), (0.002, 0.005), (0.004, 0.007), (0.006, 0.009), (0.008, 0.012)])])
+        n = fct_stats.active_flow_series(txt, done)
+        lit = fct_stats.little(n, txt, done, 0.002, 0.010)
+        self.assertAlmostEqual(lit["mean_active_flows"], 1.5)
+        self.assertAlmostEqual(lit["little_lambda_per_s"], 500.0)
+        self.assertAlmostEqual(lit["little_w_s"], 3.25e-3)
+        self.assertAlmostEqual(lit["little_ratio"], 1.5 / 1.625)
+        # edge-term sd: sqrt(2 x 500 x mean(FCT^3) / 3) / (500 x 3.25 ms x 8 ms), mean(FCT^3)
+        # = (3 x 27 + 64) / 4 ms^3 = 36.25e-9 s^3: sqrt(1.20833e-5) / 0.013 = 0.26740; the
+        # tolerance is 3 x that (a few flows: wide)
+        self.assertAlmostEqual(lit["little_edge_sd"], 0.26740, places=4)
+        self.assertAlmostEqual(lit["little_tolerance"], 3 * 0.26740, places=3)
+        self.assertEqual(lit["little_unfinished"], 0)
+        # flow 4 unfinished: left out of W (3 ms), or counted to sim_end = 15 ms (7 ms)
+        part = done[done.flow_id != 4]
+        n = fct_stats.active_flow_series(txt, part)
+        lit = fct_stats.little(n, txt, part, 0.002, 0.010)
+        self.assertEqual(lit["little_unfinished"], 1)
+        self.assertAlmostEqual(lit["little_w_s"], 3e-3)
+        self.assertAlmostEqual(lit["mean_active_flows"], 1.5)  # still active to 10 ms
+        lit = fct_stats.little(n, txt, part, 0.002, 0.010, sim_end=0.015)
+        self.assertAlmostEqual(lit["little_w_s"], (3 + 3 + 3 + 7) / 4 * 1e-3)
+
+    def test_ramp_then_noise_is_stationary(self):
+        # buffer: a ramp to 10 MB over 20 ms, then 10 MB with AR(1) noise (sd 1 MB, lag-1
+        # correlation 0.95 per 0.1 ms sample); measured up to 100 ms: the warm-up ends near
+        # 20 ms and the run is stationary, for every one of 10 noise seeds. (The band is 2 sd
+        # of the 2.5 ms means, about 1.5 MB: the ramp enters it near 17 ms.)
+        run = arrival_run(0.11)
+        for seed in range(10):
+            noise = ar1(1100, 0.95, 1e6, seed) * (np.arange(1100) >= 200)
+            buf = buffer_frame(lambda t: 1e7 * min(t / 0.02, 1.0), 0.11, noise)
+            eq = fct_stats.equilibrium(run, buffer=buf)
+            self.assertGreaterEqual(eq["equilibrium_start_s"], 0.013, seed)
+            self.assertLessEqual(eq["equilibrium_start_s"], 0.021, seed)
+            self.assertIs(eq["stationary"], True, eq["stationarity_note"])
+            self.assertIs(eq["overload"], False)
+            self.assertFalse(eq["equilibrium_too_short"])
+            self.assertAlmostEqual(eq["mean_buffer_bytes"], 1e7, delta=5e5)
+        # the active flows of Poisson arrivals (200,000/s) with exponential FCTs of mean 2 ms:
+        # E N(t) = 400 (1 - exp(-t / 2 ms)) reaches the band (at least 2 sqrt(400) = 40 below
+        # 400) near 2 ms x ln(10) = 4.6 ms; stationary, Little's ratio near 1
+        txt, flows = poisson_flows(2e5, 0.06, lambda r, n: r.exponential(0.002, n), seed=1)
+        eq = fct_stats.equilibrium(arrival_run(0.06), txt, flows)
+        self.assertGreaterEqual(eq["equilibrium_start_s"], 0.002)
+        self.assertLessEqual(eq["equilibrium_start_s"], 0.006)
+        self.assertIs(eq["stationary"], True, eq["stationarity_note"])
+        self.assertAlmostEqual(eq["mean_active_flows"], 400, delta=20)
+        self.assertAlmostEqual(eq["little_ratio"], 1.0, delta=0.03)
+
+    def test_growing_backlog_is_overload(self):
+        # the buffer grows by 200 MB/s (with AR(1) noise, sd 1 MB): flagged as overload, the
+        # growth rate within 5%
+        buf = buffer_frame(lambda t: 1e6 + 2e8 * t, 0.11, ar1(1100, 0.9, 1e6, 3))
+        eq = fct_stats.equilibrium(arrival_run(0.11), buffer=buf)
+        self.assertIs(eq["stationary"], False)
+        self.assertIs(eq["overload"], True)
+        self.assertAlmostEqual(eq["buffer_growth_bytes_per_s"], 2e8, delta=1e7)
+        tr = eq["equilibrium_series"]["buffer_bytes"]["trend"]
+        # % per 10 ms = 100 x 2e8 x 0.01 / the mean of the measured window
+        self.assertAlmostEqual(eq["buffer_growth_pct_per_10ms"], 100 * 2e6 / tr["mean"],
+                               delta=0.05 * 100 * 2e6 / tr["mean"])
+        self.assertIn("overload: buffered bytes", eq["stationarity_note"])
+        self.assertIn("too short", eq["stationarity_note"])  # it reaches no level
+        self.assertIsNone(eq["equilibrium_more_needed_s"])  # not estimable
+        # active flows: Poisson arrivals at 100,000/s, a quarter never complete, the others
+        # last 1 ms: N grows by 25,000 flows/s
+        txt, flows = poisson_flows(1e5, 0.06, lambda r, n: np.full(n, 0.001), seed=2,
+                                   never=0.25)
+        eq = fct_stats.equilibrium(arrival_run(0.06), txt, flows)
+        self.assertIs(eq["stationary"], False)
+        self.assertIs(eq["overload"], True)
+        self.assertAlmostEqual(eq["active_growth_per_s"], 2.5e4, delta=0.05 * 2.5e4)
+        self.assertIn("overload: active flows", eq["stationarity_note"])
+
+    def test_fill_jump_settle(self):
+        # DCON's buffers at load 0.8: about 1 MB until 35 ms, a climb to 50 MB by 50 ms, then
+        # 50 MB with noise (AR(1), sd 2 MB)
+        def level(t):
+            return 1e6 + 49e6 * min(max((t - 0.035) / 0.015, 0.0), 1.0)
+
+        noise = ar1(1600, 0.9, 2e6, 4)
+        # a long window (arrivals to 160 ms, measured to 150 ms): the warm-up ends after the
+        # jump, the run is stationary
+        eq = fct_stats.equilibrium(arrival_run(0.16), buffer=buffer_frame(level, 0.16, noise))
+        self.assertGreaterEqual(eq["equilibrium_start_s"], 0.046)
+        self.assertLessEqual(eq["equilibrium_start_s"], 0.052)
+        self.assertIs(eq["stationary"], True, eq["stationarity_note"])
+        self.assertAlmostEqual(eq["mean_buffer_bytes"], 50e6, delta=1e6)
+        # measured to 45 ms: the window ends during the climb: flagged, as overload
+        eq = fct_stats.equilibrium(arrival_run(0.055), buffer=buffer_frame(level, 0.055, noise))
+        self.assertIs(eq["stationary"], False)
+        self.assertIs(eq["overload"], True)
+        self.assertIn("overload: buffered bytes", eq["stationarity_note"])
+        # measured to 70 ms: the level is reached (near 45 ms) but in the last half: too
+        # short; the run is measured over the last half [35, 70 ms), which holds the end of the
+        # climb (not settled, no overload: flat in the last half), and the length needed is
+        # estimated from the truncation: 2 x 45 - 70 = 20 ms more
+        eq = fct_stats.equilibrium(arrival_run(0.08), buffer=buffer_frame(level, 0.08, noise))
+        self.assertIs(eq["stationary"], False)
+        self.assertTrue(eq["equilibrium_too_short"])
+        self.assertIs(eq["overload"], False)
+        self.assertAlmostEqual(eq["equilibrium_start_s"], 0.035)
+        cut = eq["equilibrium_series"]["buffer_bytes"]["truncation_s"]
+        self.assertGreaterEqual(cut, 0.04)
+        self.assertAlmostEqual(eq["equilibrium_more_needed_s"], 2 * cut - 0.07)
+        self.assertIn("not settled: buffered bytes", eq["stationarity_note"])
+        self.assertIn("too short: buffered bytes reach their level", eq["stationarity_note"])
+        self.assertIn("ms more arrivals needed", eq["stationarity_note"])
+        # measured to 90 ms: the truncation (near 48 ms) is still in the last half
+        eq = fct_stats.equilibrium(arrival_run(0.1), buffer=buffer_frame(level, 0.1, noise))
+        self.assertIs(eq["stationary"], False)
+        self.assertTrue(eq["equilibrium_too_short"])
+        self.assertNotIn("not settled", eq["stationarity_note"])
+
+    def test_monte_carlo_checks(self):
+        # scripts/equilibrium_mc.py, small: the band never calls a ramp + AR(1) series too
+        # short and ends its warm-up near the ramp's end; an M/G/infinity system over 300 ms
+        # (20,000 arrivals/s, WebSearch FCTs of mean 6 ms) is not flagged
+        rng = np.random.default_rng(3)
+        res = equilibrium_mc.ramp(8, rng)
+        self.assertEqual(res["band"][0], 0.0)
+        self.assertGreater(res["band"][1], 12.0)
+        self.assertLess(res["band"][1], 22.0)
+        out = equilibrium_mc.mginf(2, rng, 2e4, equilibrium_mc.websearch_fcts, (0.3,))
+        self.assertEqual(out[0.3]["flagged"], 0)
+        self.assertAlmostEqual(out[0.3]["mean N"], 2e4 * 6e-3, delta=20)
+        fcts = equilibrium_mc.websearch_fcts(rng, 100_000)
+        self.assertAlmostEqual(fcts.mean(), 6e-3, delta=0.5e-3)
+
+    def test_stopped_run(self):
+        # a run stopped (safety stop) at 30 ms of a 60 ms arrival window: the series are
+        # analysed up to 30 ms; an unfinished flow counts in W with 30 ms - its start, and a flow
+        # that would have started after the stop with 0 (never negative)
+        txt, flows = poisson_flows(2e4, 0.06, lambda r, n: r.exponential(0.002, n), seed=5)
+        flows = flows[flows.end_s <= 0.03]
+        eq = fct_stats.equilibrium(arrival_run(0.06), txt, flows, sim_end=0.03)
+        self.assertIn("series up to 30 ms, where the run stopped", eq["stationarity_note"])
+        self.assertLess(eq["equilibrium_start_s"], 0.03)
+        self.assertEqual(eq["equilibrium_method"],
+                         "level band (5% / 2 sd of 2.5 ms means) on active flows")
+        self.assertGreater(eq["little_unfinished"], 0)
+        self.assertGreater(eq["little_w_s"], 0)
+        # stopped before the arrivals: the nominal window, no verdict
+        eq = fct_stats.equilibrium(arrival_run(0.06), txt, flows, sim_end=-1.0)
+        self.assertIsNone(eq["stationary"])
+        self.assertIn("stopped at -1 s, before its arrivals", eq["stationarity_note"])
+
+    def test_short_windows_get_short_batches(self):
+        # a 2 ms window (--quick) has 20 batches of 0.1 ms; 40 ms has 80 of 0.5 ms
+        self.assertEqual(len(fct_stats.batch_edges(0.0, 0.002)), 21)
+        self.assertAlmostEqual(fct_stats.batch_edges(0.0, 0.04)[1], 0.0005)
+        self.assertEqual(len(fct_stats.batch_edges(0.0, 0.04)), 81)
 
 
 class SeedStatsTest(unittest.TestCase):
@@ -568,9 +896,11 @@ FAKE_SIM = textwrap.dedent('''\
     #!/usr/bin/python3
     """Stand-in for dcon-large-scale: fails if every token of $FAKE_SIM_FAIL is in argv.
     Arrival window [0, D) with warm-up W: flow 0 starts at 0 (warm-up, FCT 100 ms), flow 1 at
-    W with FCT load x T x seed ms (T = --cnmWindowRtts, default 3), flow 2 at the middle of the
-    measured window and never completes; 10 PAUSE frames evenly in the measured window and
-    one in the warm-up; the buffer is flat (1 KB), growing (1e9 x t bytes) for T = 4."""
+    W + (D - W) / 100 with FCT load x T x seed ms (T = --cnmWindowRtts, default 3), flow 2 at
+    the middle of the measured window and never completes; 10 PAUSE frames in the middles of the
+    tenths of the measured window and one in the warm-up; the buffer is empty in the warm-up
+    and 1 MB after it (so that the data-driven warm-up ends at W), growing (1e9 x t bytes)
+    for T = 4."""
     import json, os, sys
     args = dict(a[2:].split("=", 1) for a in sys.argv[1:])
     fail = os.environ.get("FAKE_SIM_FAIL")
@@ -588,21 +918,23 @@ FAKE_SIM = textwrap.dedent('''\
     D, W = sec(args["duration"]), sec(args["warmup"])
     fct = load * T * seed / 1e3
     mid = W + (D - W) / 2
+    W1 = W + (D - W) / 100
     with open(os.path.join(d, "flows.csv"), "w") as f:
         f.write("flow_id,src,dst,size_bytes,start_s,end_s,fct_s,ideal_fct_s,slowdown\\n")
         f.write("0,h0,h1,1000,0,0.1,0.1,0.0001,1000\\n")
-        f.write("1,h0,h1,1000,%r,%r,%r,0.0001,1\\n" % (W, W + fct, fct))
+        f.write("1,h0,h1,1000,%r,%r,%r,0.0001,1\\n" % (W1, W1 + fct, fct))
     with open(os.path.join(d, "flows.txt"), "w") as f:
-        f.write("3\\n0 1 3 100 1000 0\\n0 1 3 100 1000 %r\\n0 1 3 100 1000 %r\\n" % (W, mid))
+        f.write("3\\n0 1 3 100 1000 0\\n0 1 3 100 1000 %r\\n0 1 3 100 1000 %r\\n" % (W1, mid))
     with open(os.path.join(d, "pfc.csv"), "w") as f:
         f.write("time_s,node,port,peer,priority,event,quanta\\n")
         f.write("%r,leaf0,1,spine0,3,pause,65535\\n" % (W / 2,))
         for i in range(10):
-            f.write("%r,leaf0,1,spine0,3,pause,65535\\n" % (W + i * (D - W) / 10,))
+            f.write("%r,leaf0,1,spine0,3,pause,65535\\n" % (W + (i + 0.5) * (D - W) / 10,))
     with open(os.path.join(d, "buffer.csv"), "w") as f:
         f.write("time_s,total_bytes,max_switch_bytes\\n")
         for j in range(int(round(D / 1e-4))):
-            f.write("%r,%r,0\\n" % (j * 1e-4, 1e9 * j * 1e-4 if T == 4 else 1000.0))
+            t = j * 1e-4
+            f.write("%r,%r,0\\n" % (t, 1e9 * t if T == 4 else 0.0 if t < W else 1e6))
     json.dump({"cc": args["cc"], "arrival_start_s": 0.0, "arrival_duration_s": D,
                "warmup_s": W, "load": load}, open(os.path.join(d, "run.json"), "w"))
     json.dump({"wall_time_s": 1.0, "events_executed": 10, "flows_total": 3,
@@ -673,6 +1005,71 @@ class SweepTest(unittest.TestCase):
             large_sweep.fig_runs("fig9", duration="20ms")
         with self.assertRaisesRegex(large_sweep.SweepError, r"cool-down \(30ms\)"):
             large_sweep.fig_runs("fig9", cooldown="30ms")  # 10 + 30 ms = the 40 ms window
+
+    def test_window_table(self):
+        # the most specific row wins each value; CLI values win over the table
+        table = {("websearch", None, None): {"duration": "40ms", "warmup": "10ms",
+                                             "cooldown": "10ms"},
+                 ("websearch", None, "dcon"): {"warmup": "20ms"},
+                 ("websearch", 0.8, None): {"duration": "150ms", "cooldown": "5ms"},
+                 ("websearch", 0.8, "dcon"): {"duration": "200ms"}}
+        tw = large_sweep.table_window
+        self.assertEqual(tw("websearch", 0.4, "dcqcn", table),
+                         {"duration": "40ms", "warmup": "10ms", "cooldown": "10ms"})
+        self.assertEqual(tw("websearch", 0.4, "dcon", table),
+                         {"duration": "40ms", "warmup": "20ms", "cooldown": "10ms"})
+        self.assertEqual(tw("websearch", 0.8, "dcqcn", table),
+                         {"duration": "150ms", "warmup": "10ms", "cooldown": "5ms"})
+        self.assertEqual(tw("websearch", 0.8, "dcon", table),
+                         {"duration": "200ms", "warmup": "20ms", "cooldown": "5ms"})
+        with unittest.mock.patch.dict(large_sweep.WINDOWS, table, clear=True):
+            runs = large_sweep.fig_runs("fig9", seeds=[1], loads=[0.4, 0.8])
+            got = {(r.variant, r.load): (r.duration, r.warmup, r.cooldown) for r in runs}
+            self.assertEqual(got[("dcon", 0.8)], ("200ms", "20ms", "5ms"))
+            self.assertEqual(got[("swift", 0.8)], ("150ms", "10ms", "5ms"))
+            self.assertEqual(got[("dcon", 0.4)], ("40ms", "20ms", "10ms"))
+            self.assertEqual(large_sweep.run_name(runs[1]),
+                             "websearch-dcon-load0.8-s1-d200ms-w20ms-full-c5ms")
+            # an explicit --duration applies to every run
+            runs = large_sweep.fig_runs("fig9", seeds=[1], loads=[0.8], duration="300ms")
+            self.assertEqual({r.duration for r in runs}, {"300ms"})
+            with self.assertRaisesRegex(large_sweep.SweepError, "no row .'datamining', None"):
+                large_sweep.fig_runs("fig10", seeds=[1])
+        for bad, what in (({"duration": "5 parsecs"}, r"WINDOWS\('websearch', 0.8, None\) "
+                                                      r"duration.*'5 parsecs'"),
+                          ({"warmpu": "1ms"}, "unknown field 'warmpu'")):
+            with self.assertRaisesRegex(large_sweep.SweepError, what):
+                tw("websearch", 0.8, "dcon", {**table, ("websearch", 0.8, None): bad})
+        with self.assertRaisesRegex(large_sweep.SweepError, "WINDOWS.'websearch', 0.8, 'dcqn'.: "
+                                    "unknown variant 'dcqn'"):
+            tw("websearch", 0.8, "dcon", {**table, ("websearch", 0.8, "dcqn"): {"warmup": "1ms"}})
+        with self.assertRaisesRegex(large_sweep.SweepError, "key 'websearch' is not"):
+            tw("websearch", 0.8, "dcon", {**table, "websearch": {"warmup": "1ms"}})
+        with self.assertRaisesRegex(large_sweep.SweepError, "lacks cooldown"):
+            tw("websearch", None, None, {("websearch", None, None): {"duration": "1ms",
+                                                                     "warmup": "0ms"}})
+        with unittest.mock.patch.dict(large_sweep.WINDOWS, {
+                **table, ("websearch", 0.6, "pcn"): {"duration": "15ms"}}, clear=True):
+            with self.assertRaisesRegex(large_sweep.SweepError,
+                                        r"\(15ms\) of websearch at load 0.6 \(pcn\)"):
+                large_sweep.fig_runs("fig9", seeds=[1])
+
+    def test_record_columns(self):
+        # a record made before the data-driven window: its statistics are its fixed window's
+        old = {"avg_fct_s": 5e-3, "p99_fct_s": 0.05, "pause_rate_per_s": 100.0,
+               "stationary": False, "stationarity_note": "active flows ... grow"}
+        row = large_sweep.record_columns(old)
+        self.assertEqual(row["criterion"], "fixed window")
+        self.assertEqual((row["nominal_avg_fct_s"], row["nominal_stationary"]), (5e-3, False))
+        self.assertEqual(row["flag"], "not stationary (old quarter rule)")
+        self.assertIsNone(row["equilibrium_start_s"])
+        # a run of today: the verdict's short text
+        s = synthetic(True, True)
+        row = large_sweep.record_columns(s)
+        self.assertEqual(row["criterion"], "equilibrium")
+        self.assertTrue(row["flag"].startswith("overload (active flows +"), row["flag"])
+        self.assertIn("buffered bytes +", row["flag"])
+        self.assertEqual(large_sweep.record_columns(synthetic(False, False))["flag"], "")
 
     def test_add_variants(self):
         runs = large_sweep.fig_runs("fig9", seeds=[1], loads=[0.8],
@@ -835,6 +1232,18 @@ class SweepTest(unittest.TestCase):
             # seeds 1 and 3: 3.2 and 9.6 ms, mean 6.4, std 4.5255, ci95 12.706 x 4.5255 / sqrt 2
             self.assertEqual((row.n, row.seeds, row.non_stationary), (2, "1 3", 2))
             self.assertAlmostEqual(row.avg_fct_s_ci95, 12.706 * 3.2e-3)
+            # its buffer grows by 1e9 B/s: both runs overloaded, and the flags say so
+            self.assertEqual(row.overloaded, 2)
+            self.assertRegex(row.flagged_runs,
+                             r"^s1: overload \(.*buffered bytes \+.*; s3: overload")
+            self.assertEqual(row.fixed_window, 0)
+            # the others: the data-driven warm-up ends where the buffer fills, at the nominal
+            # warm-up, so the old and the new window agree
+            row = table[(table.load == 0.4) & (table.variant == "dcon-T2")].iloc[0]
+            self.assertAlmostEqual(row.nominal_avg_fct_s_mean, row.avg_fct_s_mean)
+            self.assertAlmostEqual(row.max_equilibrium_start_s, 0.0005)
+            self.assertEqual(row.overloaded, 0)
+            self.assertTrue(pd.isna(row.flagged_runs))  # "" in the CSV
             self.assertTrue(os.path.isfile(os.path.join(res, "fig12.png")))
             # rerun: the 17 finished runs are skipped, only the failed one is redone
             rc, out, _ = quiet(large_sweep.main, argv)

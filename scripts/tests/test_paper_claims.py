@@ -250,18 +250,40 @@ class ClaimsTest(unittest.TestCase):
         self.assertEqual((r.ours, r.verdict), ("+200% +- 0 vs DCQCN", "opposite"))
 
     def test_stationarity_in_verdicts(self):
-        # seed 2 of DCQCN at 0.8 not stationary: the reduction vs DCQCN and the "lowest" rows
-        # say so, the one vs Swift does not
+        # seed 2 of DCQCN at 0.8 not at equilibrium: the reduction vs DCQCN and the "lowest"
+        # rows say so, the one vs Swift does not
         t = pd.read_csv(os.path.join(self.large, "fig9-runs.csv"))
         t["stationary"] = ~((t.variant == "dcqcn") & (t.seed == 2) & (t.load == 0.8))
         t.to_csv(os.path.join(self.large, "fig9-runs.csv"), index=False)
         table = pc.claims(self.large, os.path.join(self.tmp.name, "none"),
                           os.path.join(self.tmp.name, "none"))
         self.assertEqual(row(table, "fig9b", "default", "vs DCQCN").verdict,
-                         "same direction; 1 of 6 runs not stationary")
+                         "same direction; 1 of 6 runs not at equilibrium")
         self.assertEqual(row(table, "fig9b", "default", "vs Swift").verdict, "same direction")
         self.assertTrue(row(table, "fig9b", "default", "lowest").verdict.endswith(
-            "; 1 of 16 runs not stationary"))
+            "; 1 of 16 runs not at equilibrium"))
+        # with large_sweep's flag and criterion columns: why, and the old records counted
+        t["flag"] = ["overload (buffered bytes +12%/10 ms)" if not st else ""
+                     for st in t.stationary]
+        t["criterion"] = ["fixed window" if v == "swift" else "equilibrium" for v in t.variant]
+        t.to_csv(os.path.join(self.large, "fig9-runs.csv"), index=False)
+        table = pc.claims(self.large, os.path.join(self.tmp.name, "none"),
+                          os.path.join(self.tmp.name, "none"))
+        self.assertEqual(row(table, "fig9b", "default", "vs DCQCN").verdict,
+                         "same direction; 1 of 6 runs not at equilibrium (dcqcn 0.8 s2: "
+                         "overload (buffered bytes +12%/10 ms))")
+        self.assertEqual(row(table, "fig9b", "default", "vs Swift").verdict,
+                         "same direction; 3 of 6 runs measured in the fixed window (old "
+                         "records, 0 not stationary by the quarter rule)")
+        # an old record judged by the quarter rule is counted there, not listed
+        t.loc[(t.variant == "swift") & (t.seed == 1), "stationary"] = False
+        t.loc[(t.variant == "swift") & (t.seed == 1), "flag"] = "not stationary (old quarter rule)"
+        t.to_csv(os.path.join(self.large, "fig9-runs.csv"), index=False)
+        table = pc.claims(self.large, os.path.join(self.tmp.name, "none"),
+                          os.path.join(self.tmp.name, "none"))
+        self.assertEqual(row(table, "fig9b", "default", "vs Swift").verdict,
+                         "same direction; 3 of 6 runs measured in the fixed window (old "
+                         "records, 1 not stationary by the quarter rule)")
 
     def test_figure_table(self):
         nan = float("nan")
@@ -269,19 +291,43 @@ class ClaimsTest(unittest.TestCase):
             {"workload": "websearch", "variant": "dcon", "load": 0.8, "n": 3,
              "avg_fct_s_mean": 1.5e-3, "avg_fct_s_ci95": 0.25e-3, "p99_fct_s_mean": 20e-3,
              "p99_fct_s_ci95": 1e-3, "pause_rate_per_s_mean": 12345.0,
-             "pause_rate_per_s_ci95": 1000.0, "non_stationary": 1},
+             "pause_rate_per_s_ci95": 1000.0, "non_stationary": 1, "overloaded": 1,
+             "flagged_runs": "s2: overload (active flows +5.0%/10 ms)"},
             {"workload": "websearch", "variant": "pcn", "load": 0.4, "n": 1,
              "avg_fct_s_mean": 1e-3, "avg_fct_s_ci95": nan, "p99_fct_s_mean": nan,
              "p99_fct_s_ci95": nan, "pause_rate_per_s_mean": 0.0,
-             "pause_rate_per_s_ci95": nan, "non_stationary": 0}])
+             "pause_rate_per_s_ci95": nan, "non_stationary": 0, "overloaded": 0,
+             "flagged_runs": nan}])
         self.assertEqual(pc.figure_table(t, "fig9"), "\n".join([
             "fig9 (websearch)", "",
-            "=======  ====  ============  ===========  ===============  =====  =========",
-            "variant  load  avg FCT ms    p99 FCT ms   PAUSE/s          seeds  non-stat.",
-            "=======  ====  ============  ===========  ===============  =====  =========",
-            "dcon     0.8   1.50 +- 0.25  20.0 +- 1.0  12,345 +- 1,000  3      1",
+            "=======  ====  ============  ===========  ===============  =====  ==============",
+            "variant  load  avg FCT ms    p99 FCT ms   PAUSE/s          seeds  not at eq.",
+            "=======  ====  ============  ===========  ===============  =====  ==============",
+            "dcon     0.8   1.50 +- 0.25  20.0 +- 1.0  12,345 +- 1,000  3      1 (1 overload)",
             "pcn      0.4   1.00          -            0                1      0",
-            "=======  ====  ============  ===========  ===============  =====  ========="]))
+            "=======  ====  ============  ===========  ===============  =====  ==============",
+            "", "Not at equilibrium:", "",
+            "* dcon 0.8: s2: overload (active flows +5.0%/10 ms)"]))
+
+    def test_bias_table(self):
+        # DCQCN: the old window's average FCT 5.64 ms against 7.43 ms at equilibrium: -24%;
+        # p99 48.6 vs 60.4 ms: -20%; PAUSE/s 19,200 vs 26,500: -28%. DCON's pause rate: 0 new
+        nan = float("nan")
+        t = pd.DataFrame([
+            {"variant": "dcqcn", "load": 0.8, "n": 3, "avg_fct_s_mean": 7.43e-3,
+             "nominal_avg_fct_s_mean": 5.64e-3, "p99_fct_s_mean": 60.4e-3,
+             "nominal_p99_fct_s_mean": 48.6e-3, "pause_rate_per_s_mean": 26500.0,
+             "nominal_pause_rate_per_s_mean": 19200.0},
+            {"variant": "dcon", "load": 0.8, "n": 2, "avg_fct_s_mean": 6.0e-3,
+             "nominal_avg_fct_s_mean": nan, "p99_fct_s_mean": 50e-3,
+             "nominal_p99_fct_s_mean": 50e-3, "pause_rate_per_s_mean": 0.0,
+             "nominal_pause_rate_per_s_mean": 675.0, "fixed_window": 1}])
+        text = pc.bias_table(t, "fig9")
+        self.assertIn("fig9: fixed window (old) vs equilibrium (new)", text)
+        self.assertIn("dcqcn    0.8   3          5.64 / 7.43 (-24%)    48.6 / 60.4 (-20%)    "
+                      "19,200 / 26,500 (-28%)", text)
+        self.assertIn("dcon     0.8   2 (1 old)  -                     50.0 / 50.0 (+0%)     "
+                      "675 / 0", text)
 
     def test_main_writes_csv_and_rst(self):
         out = os.path.join(self.tmp.name, "claims.csv")

@@ -13,6 +13,7 @@
 #include "ns3/pointer.h"
 #include "ns3/rdma-switch.h"
 #include "ns3/simulator.h"
+#include "ns3/trace-callback-registry.h"
 #include "ns3/udp-header.h"
 
 #include <algorithm>
@@ -23,6 +24,8 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("DconCnmGenerator");
 NS_OBJECT_ENSURE_REGISTERED(DconCnmGenerator);
+// The signatures of its trace sources, for TraceCallbackRegistry.
+DCON_REGISTER_TRACE_CALLBACK(ns3::DconCnmGenerator::CnmSentTracedCallback);
 
 TypeId
 DconCnmGenerator::GetTypeId()

@@ -9,6 +9,7 @@
 #include "ns3/log.h"
 #include "ns3/rdma-queue-registry.h"
 #include "ns3/simulator.h"
+#include "ns3/trace-callback-registry.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -20,6 +21,10 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("DconQueueDisc");
 NS_OBJECT_ENSURE_REGISTERED(DconQueueDisc);
+// The signatures of its trace sources, for TraceCallbackRegistry.
+DCON_REGISTER_TRACE_CALLBACK(ns3::DconQueueDisc::BurstOnsetTracedCallback);
+DCON_REGISTER_TRACE_CALLBACK(ns3::DconQueueDisc::CongestedFlowTracedCallback);
+DCON_REGISTER_TRACE_CALLBACK(ns3::DconQueueDisc::StateTracedCallback);
 
 namespace
 {
@@ -36,7 +41,9 @@ const RdmaQueueRegistry::Registration g_dconQueueRegistration(
       {"HopDelay", "none: d is the fabric's link delay"},
       {"MarkInBurst", "--dconMarkInBurst"}},
      "QEcn",
-     "QCnm"});
+     "QCnm",
+     {"ecn", "cnm"},
+     "DCON: marks CE from Q_ECN, reports congested flows for CNMs from Q_CNM (DCON's switch)"});
 } // namespace
 
 TypeId

@@ -9,6 +9,7 @@
 #include "ns3/log.h"
 #include "ns3/rdma-cc-registry.h"
 #include "ns3/simulator.h"
+#include "ns3/trace-callback-registry.h"
 #include "ns3/uinteger.h"
 
 #include <cmath>
@@ -19,6 +20,8 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RdmaDcon");
 NS_OBJECT_ENSURE_REGISTERED(RdmaDcon);
+// The signatures of its trace sources, for TraceCallbackRegistry.
+DCON_REGISTER_TRACE_CALLBACK(ns3::RdmaDcon::CnmAppliedTracedCallback);
 
 namespace
 {
@@ -30,7 +33,10 @@ const RdmaCcRegistry::Registration g_dconRegistration(
      "ns3::DconQueueDisc",
      nullptr,
      "ns3::DconCnmGenerator",
-     RdmaDcqcn::GetParameterSets()});
+     RdmaDcqcn::GetParameterSets(),
+     {"ecn", "cnm"},
+     "",
+     "MinRate"});
 } // namespace
 
 TypeId

@@ -34,7 +34,10 @@ const RdmaCcRegistry::Registration g_dcqcnRegistration(
      "ns3::RedEcnQueueDisc",
      nullptr,
      "",
-     RdmaDcqcn::GetParameterSets()});
+     RdmaDcqcn::GetParameterSets(),
+     {"ecn"},
+     "",
+     "MinRate"});
 } // namespace
 
 TypeId

@@ -27,7 +27,10 @@ const RdmaCcRegistry::Registration g_dctcpRegistration(
      &RdmaDctcp::GetTypeId,
      "DCTCP (Alizadeh et al., SIGCOMM 2010): ECN-fraction window, step marking at K",
      "ns3::RedEcnQueueDisc",
-     &RdmaDctcp::QueueAttributes});
+     &RdmaDctcp::QueueAttributes,
+     "",
+     {},
+     {"ecn"}});
 
 /// K per Gb/s of the port: the HPCC simulator's run.py gives DCTCP kmin = kmax = 30 KB per
 /// 10 Gb/s (KB = 1000 B in its switch), i.e. 300 KB at 100 Gb/s.

@@ -37,7 +37,10 @@ const RdmaCcRegistry::Registration g_hpccRegistration(
        [](DataRate)
        {
            return std::vector<RdmaCcParameterSet::Value>{{"MaxStage", "0"}, {"MinRate", "1Gbps"}};
-       }}}});
+       }}},
+     {},
+     "BaseRtt",
+     "MinRate"});
 
 /// RateAi = 0: the line rate / 2500, the HPCC simulator's run.py (10 Mb/s per 25 Gb/s).
 constexpr uint64_t RATE_AI_DIVISOR = 2500;

@@ -6,6 +6,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/log.h"
+#include "ns3/rdma-queue-registry.h"
 #include "ns3/uinteger.h"
 
 #include <sstream>
@@ -16,6 +17,20 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("IbFecnQueueDisc");
 NS_OBJECT_ENSURE_REGISTERED(IbFecnQueueDisc);
+
+namespace
+{
+/// --queue=ibfecn (no scenario option sets it; IB CC's registration sets its threshold step).
+const RdmaQueueRegistry::Registration g_ibFecnRegistration(
+    {"ibfecn",
+     "ns3::IbFecnQueueDisc",
+     {},
+     "",
+     "",
+     {"ecn"},
+     "InfiniBand FECN: marks CE above a 0..15 threshold, every MarkingRate-th packet (IB CC's "
+     "switch)"});
+} // namespace
 
 TypeId
 IbFecnQueueDisc::GetTypeId()

@@ -32,7 +32,10 @@ const RdmaCcRegistry::Registration g_ibccRegistration(
      "InfiniBand CC (IBA Annex A10; per-QP CCT/CCTI parameters as in the IB partitioning "
      "paper, NUDT): FECN/BECN, injection rate delay per aggregate",
      "ns3::IbFecnQueueDisc",
-     &RdmaIbcc::QueueAttributes});
+     &RdmaIbcc::QueueAttributes,
+     "",
+     {},
+     {"ecn"}});
 
 /// ThresholdStep per Gb/s of the port: threshold 15 (one step) = 10 KB at 10 Gb/s.
 constexpr uint64_t STEP_BYTES_PER_GBPS = 1000;

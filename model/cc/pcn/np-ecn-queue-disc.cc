@@ -16,7 +16,14 @@ NS_OBJECT_ENSURE_REGISTERED(NpEcnQueueDisc);
 namespace
 {
 /// --queue=npecn (no scenario option sets it).
-const RdmaQueueRegistry::Registration g_npEcnRegistration({"npecn", "ns3::NpEcnQueueDisc"});
+const RdmaQueueRegistry::Registration g_npEcnRegistration(
+    {"npecn",
+     "ns3::NpEcnQueueDisc",
+     {},
+     "",
+     "",
+     {"ecn"},
+     "NP-ECN (PCN): marks CE above a threshold, except the packets PFC held (PCN's switch)"});
 } // namespace
 
 TypeId

@@ -27,7 +27,13 @@ const RdmaCcRegistry::Registration g_pcnRegistration(
     {"pcn",
      &RdmaPcn::GetTypeId,
      "PCN (Cheng et al., NSDI 2020): receive-rate CNPs, NP-ECN",
-     "ns3::NpEcnQueueDisc"});
+     "ns3::NpEcnQueueDisc",
+     nullptr,
+     "",
+     {},
+     {"ecn"},
+     "",
+     "MinRate"});
 } // namespace
 
 TypeId

@@ -9,6 +9,7 @@
 #include "ns3/log.h"
 #include "ns3/rdma-cc-registry.h"
 #include "ns3/string.h"
+#include "ns3/trace-callback-registry.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -22,6 +23,8 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RdmaRttPid");
 NS_OBJECT_ENSURE_REGISTERED(RdmaRttPid);
+// The signatures of its trace sources, for TraceCallbackRegistry.
+DCON_REGISTER_TRACE_CALLBACK(ns3::RdmaRttPid::SampleTracedCallback);
 
 namespace
 {
@@ -45,7 +48,10 @@ const RdmaCcRegistry::Registration g_rttPidRegistration(
        [](DataRate)
        {
            return std::vector<RdmaCcParameterSet::Value>{};
-       }}}});
+       }}},
+     {},
+     "",
+     "MinRate"});
 
 /// A double as text for error messages.
 std::string

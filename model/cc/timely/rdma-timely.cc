@@ -27,7 +27,13 @@ const RdmaCcRegistry::Registration g_timelyRegistration(
     {"timely",
      &RdmaTimely::GetTypeId,
      "TIMELY (Mittal et al., SIGCOMM 2015): RTT-gradient rate control",
-     "ns3::RedEcnQueueDisc"});
+     "ns3::RedEcnQueueDisc",
+     nullptr,
+     "",
+     {},
+     {},
+     "",
+     "MinRate"});
 } // namespace
 
 TypeId

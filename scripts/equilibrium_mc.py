@@ -1,0 +1,169 @@
+"""Monte Carlo checks of the equilibrium criterion of scripts/fct_stats.py (the data-driven
+warm-up and the stationarity verdict): the numbers that its docstring and the large-scale
+chapter of doc/ quote. Nothing is simulated by ns-3; each experiment builds series whose answer
+is known and counts how often the criterion gets it wrong.
+
+  ramp    a ramp over 20 ms to a level, then AR(1) noise (lag-1 correlation 0.92 per 0.5 ms
+          batch, standard deviation 3% of the level), 140 ms measured: the share of series
+          whose warm-up is put in the last half (wrongly "too short") and the median warm-up,
+          by the band test of fct_stats.truncation and by MSER-5 (fct_stats.mser5).
+  mginf   the active flows of an M/G/infinity system (Poisson arrivals, independent FCTs), which
+          reaches its equilibrium without any congestion: per arrival window, the runs flagged
+          by the verdict, too short, and those whose trend the t-test alone would flag. FCTs are
+          the WebSearch sizes (data/cdf/websearch.txt) at a fixed rate giving a mean FCT of
+          6 ms (like the full-scale runs at load 0.8), or resampled from --run's flows.csv.
+  buffer  a stationary buffer (a ramp to 10 MB over 20 ms, then AR(1) noise with correlation
+          times 0.1 to 10 ms and standard deviations of 10% and 30%), 140 ms measured: the
+          share flagged.
+
+Usage: /usr/bin/python3 -m scripts.equilibrium_mc [--reps N] [--seed S] [--run RUN_DIR]
+         [--rate FLOWS_PER_S] [--experiments ramp mginf buffer]
+"""
+import argparse
+import collections
+import math
+import os
+import sys
+
+import numpy as np
+import pandas as pd
+
+from . import fct_stats
+
+CDF = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "cdf",
+                   "websearch.txt")
+MEAN_FCT_S = 6e-3
+
+
+def ar1(n, phi, sd, rng):
+    """n values of a stationary AR(1) series with lag-1 correlation phi and deviation sd."""
+    e = rng.normal(0.0, sd * math.sqrt(1 - phi * phi), n)
+    x = np.empty(n)
+    x[0] = rng.normal(0.0, sd)
+    for k in range(1, n):
+        x[k] = phi * x[k - 1] + e[k]
+    return x
+
+
+def websearch_fcts(rng, n, mean_fct_s=MEAN_FCT_S):
+    """n FCTs: WebSearch sizes (inverse of the piecewise-linear CDF) over a rate that gives the
+    mean FCT mean_fct_s."""
+    cdf = pd.read_csv(CDF, sep=r"\s+", comment="#", header=None, names=["size", "p"])
+    sizes = np.interp(rng.uniform(size=n), cdf.p, cdf["size"])
+    mean_size = float(np.sum(np.diff(cdf.p) * (cdf["size"][1:].values + cdf["size"][:-1].values)
+                             / 2))
+    return np.maximum(sizes, 1.0) * mean_fct_s / mean_size
+
+
+def ramp(reps, rng):
+    """Experiment ramp: {method: (share in the last half, median warm-up ms)}."""
+    n, ramp_batches = 280, 40  # 140 ms of 0.5 ms batches, a 20 ms ramp
+    late = collections.Counter()
+    cuts = collections.defaultdict(list)
+    for _ in range(reps):
+        x = 1000 * np.minimum(np.arange(n) / ramp_batches, 1.0) + ar1(n, 0.92, 30, rng)
+        band = fct_stats.truncation(x)["batch"]
+        mser = fct_stats.mser5(x)
+        for name, k in (("band", band), ("MSER-5", mser)):
+            late[name] += k >= n // 2
+            cuts[name].append(0.5 * k)
+    return {m: (late[m] / reps, float(np.median(cuts[m]))) for m in ("band", "MSER-5")}
+
+
+def mginf(reps, rng, rate, fcts, durations=(0.15, 0.3, 0.5)):
+    """Experiment mginf: {arrival window s: Counter of flagged, too_short, t-test alone}."""
+    out = {}
+    for d in durations:
+        c = collections.Counter()
+        run = {"arrival_start_s": 0.0, "arrival_duration_s": d, "cooldown_s": 0.01}
+        for _ in range(reps):
+            m = rng.poisson(rate * d)
+            starts = np.sort(rng.uniform(0.0, d, m))
+            ends = starts + fcts(rng, m)
+            txt = pd.DataFrame({"start_s": starts})
+            flows = pd.DataFrame({"flow_id": np.arange(m), "end_s": ends, "size_bytes": 1.0,
+                                  "fct_s": ends - starts, "slowdown": 1.0})
+            eq = fct_stats.equilibrium(run, txt, flows)
+            tr = eq["equilibrium_series"]["active_flows"]
+            c["flagged"] += not eq["stationary"]
+            c["too short"] += bool(eq["equilibrium_too_short"])
+            c["t-test alone"] += tr["trend"]["significant"] or tr["trend_last_half"]["significant"]
+            c["warm-up ms"] += 1e3 * eq["equilibrium_start_s"] / reps
+            c["mean N"] += eq["mean_active_flows"] / reps
+        out[d] = c
+    return out
+
+
+def buffer(reps, rng):
+    """Experiment buffer: {(correlation time ms, relative sd): share flagged}."""
+    out = {}
+    t = np.arange(1500) * 1e-4
+    level = 1e7 * np.minimum(t / 0.02, 1.0)
+    run = {"arrival_start_s": 0.0, "arrival_duration_s": 0.15, "cooldown_s": 0.01}
+    for tau_ms in (0.1, 1.0, 3.0, 10.0):
+        phi = math.exp(-0.1 / tau_ms)
+        for rel in (0.1, 0.3):
+            flagged = 0
+            for _ in range(reps):
+                b = level + ar1(len(t), phi, rel * 1e7, rng) * (t >= 0.02)
+                eq = fct_stats.equilibrium(run, buffer=pd.DataFrame(
+                    {"time_s": t, "total_bytes": b}))
+                flagged += not eq["stationary"]
+            out[(tau_ms, rel)] = flagged / reps
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--reps", type=int, default=100, help="series per case (default 100)")
+    ap.add_argument("--seed", type=int, default=1, help="numpy seed (default 1)")
+    ap.add_argument("--run", default=None,
+                    help="mginf: resample the FCTs of this run directory's flows.csv")
+    ap.add_argument("--rate", type=float, default=208_000.0,
+                    help="mginf: arrivals per second (default 208000, WebSearch at core load "
+                         "0.8 on the full fabric)")
+    ap.add_argument("--experiments", nargs="+", default=["ramp", "mginf", "buffer"],
+                    choices=["ramp", "mginf", "buffer"])
+    args = ap.parse_args(argv)
+    if args.reps < 1:
+        print(f"error: --reps must be >= 1, got {args.reps}", file=sys.stderr)
+        return 2
+    rng = np.random.default_rng(args.seed)
+    if "ramp" in args.experiments:
+        print("ramp + AR(1) (lag-1 0.92 per batch), 140 ms, %d series:" % args.reps)
+        for m, (late, med) in ramp(args.reps, rng).items():
+            print("  %-6s warm-up in the last half %5.1f%%, median %.1f ms (ramp ends at 20 ms)"
+                  % (m, 100 * late, med))
+    if "mginf" in args.experiments:
+        if args.run:
+            try:
+                fct = fct_stats.read_csv(os.path.join(args.run, "flows.csv"),
+                                         fct_stats.FLOW_COLUMNS).fct_s.to_numpy(dtype=float)
+            except fct_stats.StatsError as e:
+                print(f"error: {e}", file=sys.stderr)
+                return 2
+            what = "resampled from %s" % args.run
+            fcts = lambda r, n: r.choice(fct, n)  # noqa: E731
+        else:
+            what = "WebSearch sizes at a rate giving %.0f ms on average" % (1e3 * MEAN_FCT_S)
+            fcts = websearch_fcts
+        sample = fcts(np.random.default_rng(0), 200_000)
+        print("M/G/infinity, %s/s arrivals, FCTs %s (mean %.2f ms, p99 %.1f ms, max %.0f ms), "
+              "%d runs per window:" % ("{:,.0f}".format(args.rate), what, 1e3 * sample.mean(),
+                                       1e3 * np.percentile(sample, 99), 1e3 * sample.max(),
+                                       args.reps))
+        for d, c in mginf(args.reps, rng, args.rate, fcts).items():
+            print("  arrivals %3.0f ms: flagged %d, too short %d, t-test alone %d; mean warm-up "
+                  "%.0f ms, mean N %.0f" % (1e3 * d, c["flagged"], c["too short"],
+                                           c["t-test alone"], c["warm-up ms"], c["mean N"]))
+    if "buffer" in args.experiments:
+        print("stationary buffer (10 MB + AR(1) noise), 140 ms, %d series: flagged" % args.reps)
+        for (tau, rel), share in buffer(args.reps, rng).items():
+            print("  correlation time %4.1f ms, sd %2.0f%%: %5.1f%%" % (tau, 100 * rel,
+                                                                      100 * share))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
