@@ -5,6 +5,7 @@
 #include "dcon-collectives.h"
 
 #include "ns3/atomic-output-file.h"
+#include "ns3/collective-job-file.h"
 #include "ns3/flow-size-cdf.h"
 #include "ns3/hpcc-format.h"
 #include "ns3/parallel-run.h"
@@ -69,30 +70,7 @@ MakeTopology(const DconCollectivesConfig& c)
 std::string
 DconCollectives::ToJobLine(const CollectiveJob& job)
 {
-    std::ostringstream o;
-    o << "name=" << job.name << " op=" << CollectiveJob::ToString(job.op)
-      << " algo=" << CollectiveJob::ToString(job.algorithm) << " size=" << job.bytes;
-    if (job.placement == CollectivePlacement::LIST)
-    {
-        o << " hosts=";
-        for (std::size_t i = 0; i < job.hosts.size(); ++i)
-        {
-            o << (i ? "," : "") << job.hosts[i];
-        }
-    }
-    else
-    {
-        o << " ranks=" << job.ranks << " placement=" << CollectiveJob::ToString(job.placement);
-    }
-    if (job.placement == CollectivePlacement::RAIL)
-    {
-        o << " gpus=" << job.gpusPerServer;
-    }
-    o << " iterations=" << job.iterations << " gap=" << job.gap.GetPicoSeconds() << "ps"
-      << " start=" << job.start.GetPicoSeconds() << "ps chunks=" << job.chunks
-      << " sync=" << CollectiveJob::ToString(job.sync)
-      << " paths=" << CollectiveJob::ToString(job.paths) << " priority=" << +job.priority;
-    return o.str();
+    return FormatCollectiveJob(job);
 }
 
 DconCollectives::DconCollectives(const DconCollectivesConfig& config)

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 namespace ns3
@@ -23,7 +24,7 @@ namespace
 constexpr uint64_t MAX_BYTES = uint64_t(1) << 50;
 
 /// The most hosts a list may name.
-constexpr uint64_t MAX_LIST = uint64_t(1) << 24;
+constexpr uint64_t MAX_LIST = uint64_t(1) << 20;
 
 /// The keys of a job line, in the order the message lists them.
 const char* const KEYS[] = {"name",
@@ -389,6 +390,35 @@ ReadCollectiveJobs(std::istream& in, const std::string& name)
                                       "'op=allreduce size=64MiB ranks=8')");
     }
     return jobs;
+}
+
+std::string
+FormatCollectiveJob(const CollectiveJob& job)
+{
+    std::ostringstream o;
+    o << "name=" << job.name << " op=" << CollectiveJob::ToString(job.op)
+      << " algo=" << CollectiveJob::ToString(job.algorithm) << " size=" << job.bytes;
+    if (job.placement == CollectivePlacement::LIST)
+    {
+        o << " hosts=";
+        for (std::size_t i = 0; i < job.hosts.size(); ++i)
+        {
+            o << (i ? "," : "") << job.hosts[i];
+        }
+    }
+    else
+    {
+        o << " ranks=" << job.ranks << " placement=" << CollectiveJob::ToString(job.placement);
+    }
+    if (job.placement == CollectivePlacement::RAIL)
+    {
+        o << " gpus=" << job.gpusPerServer;
+    }
+    o << " iterations=" << job.iterations << " gap=" << job.gap.GetPicoSeconds() << "ps"
+      << " start=" << job.start.GetPicoSeconds() << "ps chunks=" << job.chunks
+      << " sync=" << CollectiveJob::ToString(job.sync)
+      << " paths=" << CollectiveJob::ToString(job.paths) << " priority=" << +job.priority;
+    return o.str();
 }
 
 std::vector<CollectiveJob>

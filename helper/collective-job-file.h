@@ -58,6 +58,15 @@ std::vector<CollectiveJob> ReadCollectiveJobFile(const std::string& path);
 
 /**
  * \ingroup dcon-helper
+ * \brief A job as a line of a job file, every key written (times in picoseconds):
+ * ReadCollectiveJobs reads it back to the same job.
+ * \param job the job
+ * \return the line (no newline)
+ */
+std::string FormatCollectiveJob(const CollectiveJob& job);
+
+/**
+ * \ingroup dcon-helper
  * \brief Read a size in bytes: digits with an optional unit B, KB, MB, GB, KiB, MiB or GiB
  * (no space, no sign, no fraction), at most 2^50 bytes.
  * \param text the text
@@ -68,7 +77,7 @@ std::optional<uint64_t> ReadByteSize(std::string_view text);
 /**
  * \ingroup dcon-helper
  * \brief Read a host list: node ids and ranges a-b (a <= b) separated by commas, e.g.
- * "0-3,8,10-11" (at most 2^24 hosts in all).
+ * "0-3,8,10-11" (at most 2^20 hosts in all).
  * \param text the text
  * \return the ids in order, or nothing if the text is not such a list
  */

@@ -6,7 +6,7 @@
 
 #include "ns3/value-text.h"
 
-#include <set>
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -203,14 +203,13 @@ CollectiveJob::Check() const
             throw std::invalid_argument(who + std::to_string(hosts.size()) + " hosts listed for "
                                         + std::to_string(ranks) + " ranks");
         }
-        std::set<uint32_t> seen;
-        for (uint32_t h : hosts)
+        std::vector<uint32_t> sorted(hosts);
+        std::sort(sorted.begin(), sorted.end());
+        auto twice = std::adjacent_find(sorted.begin(), sorted.end());
+        if (twice != sorted.end())
         {
-            if (!seen.insert(h).second)
-            {
-                throw std::invalid_argument(who + "host " + std::to_string(h)
-                                            + " is listed twice (a host is one rank)");
-            }
+            throw std::invalid_argument(who + "host " + std::to_string(*twice)
+                                        + " is listed twice (a host is one rank)");
         }
     }
     else if (!hosts.empty())
