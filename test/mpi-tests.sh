@@ -2,7 +2,7 @@
 # Parallel runs against sequential runs, with the programs of build-mpi/ (scripts/setup-mpi.sh).
 # ctest runs each case when build-mpi/bin exists (test/CMakeLists.txt); by hand:
 #
-#   test/mpi-tests.sh CASE [BIN_DIR]      CASE: build | frames | hooks | poisson | incast | errors | all
+#   test/mpi-tests.sh CASE [BIN_DIR]      CASE: build | frames | hooks | poisson | incast | collectives | errors | all
 #
 # build    bring build-mpi/'s programs up to date with this checkout (dcon is compiled in the
 #          ns-3 tree there; ctest runs this first).
@@ -25,12 +25,18 @@
 #          identical files), PAUSE frames crossed ranks; same-time events are ordered otherwise
 #          than sequentially (doc/parallel.rst), so the flows' FCTs differ, but the
 #          PAUSE count stays within 10% and each size bucket's median slowdown within 5%.
+# collectives
+#          dcon-collectives, a ring all-reduce, a halving-doubling all-reduce and an all-to-all
+#          (two iterations each) with a Poisson background on a small leaf-spine, DCQCN: on 2
+#          ranks (default partition, both engines) collectives.csv, steps.csv, jobs.csv and
+#          flows.csv are those of the sequential run: the same completion times, to the
+#          picosecond.
 # errors   a node on a rank that does not exist, a zero-delay link between ranks, a malformed
 #          partition file: a clear error naming it, exit status 2, no hang.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-CASE="${1:?usage: test/mpi-tests.sh build|frames|hooks|poisson|incast|errors|all [BIN_DIR]}"
+CASE="${1:?usage: test/mpi-tests.sh build|frames|hooks|poisson|incast|collectives|errors|all [BIN_DIR]}"
 BIN="${2:-$ROOT/build-mpi/bin}"
 PY=/usr/bin/python3
 if [ "$CASE" = build ]; then
@@ -40,7 +46,7 @@ if [ "$CASE" = build ]; then
   source "$ROOT/scripts/ns3-source.sh"
   ns3_drop_stale_headers "$tree" # (a header of dcon moved since the last build)
   CLICOLOR=0 cmake --build "$tree/cmake-cache" -j "$(nproc)" \
-    --target dcon-testbed dcon-bench dcon-large-scale dcon-mpi-check >"$ROOT/build-mpi/rebuild.log" 2>&1 || {
+    --target dcon-testbed dcon-bench dcon-large-scale dcon-mpi-check dcon-collectives >"$ROOT/build-mpi/rebuild.log" 2>&1 || {
     grep -E "error|FAILED" "$ROOT/build-mpi/rebuild.log" | head -20
     echo "FAIL: rebuilding build-mpi (log: build-mpi/rebuild.log)" >&2
     exit 1
@@ -48,7 +54,7 @@ if [ "$CASE" = build ]; then
   echo "PASS: build-mpi is up to date"
   exit 0
 fi
-for p in dcon-mpi-check dcon-large-scale dcon-testbed dcon-bench; do
+for p in dcon-mpi-check dcon-large-scale dcon-testbed dcon-bench dcon-collectives; do
   [ -x "$BIN/$p" ] || { echo "error: no $BIN/$p (run scripts/setup-mpi.sh)" >&2; exit 2; }
 done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
@@ -230,6 +236,30 @@ PY
   done
 }
 
+case_collectives() {
+  # 2 spines x 4 leaves x 4 hosts (16 hosts): three jobs on 12 of them, background on all
+  printf '%s\n' \
+    'name=ring op=allreduce size=2MB ranks=4 placement=spread iterations=2 gap=5us' \
+    'name=hd op=allreduce algo=hd size=1MB ranks=4 placement=random iterations=2' \
+    'name=a2a op=alltoall size=512KB ranks=4 placement=packed iterations=2 gap=10us' \
+    >"$WORK/coll.jobs"
+  local args=(--spines=2 --leaves=4 --hostsPerLeaf=4 --jobs="$WORK/coll.jobs" --cc=dcqcn
+    --background=websearch --backgroundLoad=0.3 --drain=200us)
+  "$BIN/dcon-collectives" "${args[@]}" --outdir="$WORK/coll-seq" >/dev/null
+  for e in "${engines[@]}"; do
+    local out="$WORK/coll-${e#ns3::}"
+    "${MPIRUN[@]}" "$BIN/dcon-collectives" "${args[@]}" --outdir="$out" \
+      --SimulatorImplementationType=$e >/dev/null
+    [ "$(json_field "$out/parallel.json" frames_sent_to_other_ranks)" -gt 0 ] ||
+      fail "collectives ($e): no frame crossed ranks"
+    for f in collectives.csv steps.csv jobs.csv ranks.csv flows.csv; do
+      cmp "$WORK/coll-seq/$f" "$out/$f" || fail "collectives ($e): $f differs from sequential"
+    done
+    echo "  collectives ($e): $(($(wc -l <"$out/collectives.csv") - 1)) iterations and" \
+      "$(($(wc -l <"$out/steps.csv") - 1)) messages with the sequential run's times"
+  done
+}
+
 expect_error() { # NEEDLE COMMAND...: exit status 2 and NEEDLE on stderr, within 60 s
   local needle=$1 rc=0
   shift
@@ -266,8 +296,8 @@ case_errors() {
 }
 
 case "$CASE" in
-frames | hooks | poisson | incast | errors) "case_$CASE" ;;
-all) case_frames; case_hooks; case_poisson; case_incast; case_errors ;;
-*) echo "error: unknown case '$CASE' (frames, hooks, poisson, incast, errors, all)" >&2; exit 2 ;;
+frames | hooks | poisson | incast | collectives | errors) "case_$CASE" ;;
+all) case_frames; case_hooks; case_poisson; case_incast; case_collectives; case_errors ;;
+*) echo "error: unknown case '$CASE' (frames, hooks, poisson, incast, collectives, errors, all)" >&2; exit 2 ;;
 esac
 echo "PASS: mpi-tests $CASE"
