@@ -14,6 +14,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <limits>
@@ -1213,6 +1214,7 @@ CollectiveWorkload::Write(const std::string& dir,
                           const std::function<std::string(uint32_t)>& name,
                           bool steps) const
 {
+    std::filesystem::create_directories(dir);
     const std::vector<Iteration> its = GetIterations();
     std::vector<Time> ideal;
     for (uint32_t j = 0; j < m_jobs.size(); ++j)

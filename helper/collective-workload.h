@@ -244,8 +244,8 @@ public:
 
     /**
      * \brief Write collectives.csv (per iteration), steps.csv (per message), ranks.csv (the
-     * placement) and jobs.csv (per job, with congestion spreading when measured) to \p dir (it
-     * exists). Each file is written under a temporary name and renamed when complete.
+     * placement) and jobs.csv (per job, with congestion spreading when measured) to \p dir
+     * (created if needed). Each file is written under a temporary name and renamed when complete.
      * \param dir the folder
      * \param name the output name of a node (e.g. FabricMonitor::GetNodeName)
      * \param steps whether to write steps.csv (a line per message: large for large jobs)
