@@ -520,8 +520,8 @@ TEST(CollectiveJobFile, SizesAndHostLists)
 
 /// Lone ring all-reduce on a non-blocking fabric (n hosts on one 100 Gb/s switch, 1 us links):
 /// completion within 3% of 2 (n - 1) (S / (n B) + alpha) plus the last ACK's return, B and alpha
-/// by hand (ByHand); busbw within 3% of B where the latency terms are under 1% of the time, and
-/// within 3% of B x (bandwidth term / that time) everywhere.
+/// by hand (ByHand); busbw within 3% of B where the latency terms are under 2.5% of the time (the
+/// 16 MB cases), and within 3% of B x (bandwidth term / that time) everywhere.
 class RingAllReduce : public ::testing::TestWithParam<std::tuple<uint32_t, uint64_t>>
 {
 };
@@ -540,7 +540,7 @@ TEST_P(RingAllReduce, MatchesTheModel)
     EXPECT_NEAR(r.ideal.GetSeconds(), expected, 0.03 * expected);
     const double busbw = r.busbw * 1e9 / 8; // bytes/s
     EXPECT_NEAR(busbw, h.B * bandwidth / expected, 0.03 * h.B);
-    if (expected - bandwidth < 0.01 * expected)
+    if (expected - bandwidth < 0.025 * expected)
     {
         EXPECT_NEAR(busbw, h.B, 0.03 * h.B);
     }
