@@ -158,8 +158,11 @@ CollectiveWorkload::Place()
     std::vector<uint32_t> leafNode(nodes, UINT32_MAX);
     std::set<uint32_t> leaves;
     m_neighbour.assign(nodes, {});
-    for (const RdmaFabric::Link& l : m_fabric->GetLinks())
+    m_linkOf.assign(nodes, {});
+    const auto& allLinks = m_fabric->GetLinks();
+    for (uint32_t li = 0; li < allLinks.size(); ++li)
     {
+        const RdmaFabric::Link& l = allLinks[li];
         for (int end = 0; end < 2; ++end)
         {
             const uint32_t node = end == 0 ? l.a : l.b;
@@ -171,6 +174,12 @@ CollectiveWorkload::Place()
                 n.resize(port + 1, UINT32_MAX);
             }
             n[port] = peer;
+            auto& lo = m_linkOf[node];
+            if (lo.size() <= port)
+            {
+                lo.resize(port + 1, UINT32_MAX);
+            }
+            lo[port] = li;
             if (!m_fabric->IsSwitch(node) && m_fabric->IsSwitch(peer))
             {
                 leafNode[node] = peer;
@@ -1096,62 +1105,93 @@ CollectiveWorkload::GetGoodput(uint32_t host, DataRate rate) const
 Time
 CollectiveWorkload::GetIdealTime(uint32_t job) const
 {
+    if (m_ideal.size() != m_jobs.size())
+    {
+        m_ideal.assign(m_jobs.size(), Time(-1));
+    }
+    if (m_ideal.at(job).IsStrictlyNegative())
+    {
+        m_ideal[job] = ComputeIdealTime(job);
+    }
+    return m_ideal[job];
+}
+
+Time
+CollectiveWorkload::ComputeIdealTime(uint32_t job) const
+{
     const CollectiveJob& jb = m_jobs.at(job);
     const JobLayout& lay = m_layout.at(job);
     const uint32_t n = jb.ranks;
-    // one link per pair of adjacent nodes
-    auto linkOf = [this](uint32_t a, uint32_t b) -> const RdmaFabric::Link&
-    {
-        const uint32_t port = m_fabric->GetPort(a, b);
-        for (const RdmaFabric::Link& l : m_fabric->GetLinks())
-        {
-            if ((l.a == a && l.portA == port) || (l.b == a && l.portB == port))
-            {
-                return l;
-            }
-        }
-        throw std::logic_error("CollectiveWorkload: no link between nodes");
-    };
     auto seconds = [](double wireBytes, DataRate rate)
     {
         return wireBytes * 8 / double(rate.GetBitRate());
+    };
+    // what the NIC of a host puts on the wire (its settings, read once per host)
+    struct NicInfo
+    {
+        uint64_t mtu;
+        uint64_t ackInterval;
+        double fullWire;
+        double ackWire;
+        Ptr<RdmaNic> nic;
+    };
+    std::unordered_map<uint32_t, NicInfo> nics;
+    auto nicOf = [this, &nics](uint32_t host) -> const NicInfo&
+    {
+        auto it = nics.find(host);
+        if (it == nics.end())
+        {
+            Ptr<RdmaNic> nic = m_fabric->GetNic(host);
+            UintegerValue ackInterval;
+            nic->GetAttribute("AckInterval", ackInterval);
+            it = nics.emplace(host,
+                              NicInfo{nic->GetMtu(),
+                                      ackInterval.Get(),
+                                      double(nic->GetDataWireBytes(nic->GetMtu())),
+                                      double(nic->GetAckWireBytes()),
+                                      nic})
+                     .first;
+        }
+        return it->second;
     };
     std::vector<double> nicFree(n, 0);
     std::vector<double> recv(lay.perIteration, 0);
     std::vector<double> trig(lay.perIteration, 0);
     std::vector<double> done(n, 0);
+    std::vector<const RdmaFabric::Link*> links;
     for (uint64_t t = 0; t < lay.perIteration; ++t)
     {
         const CollectiveTransfer& tr = lay.schedule[t];
         const Message& m = m_messages[lay.first + t];
-        Ptr<RdmaNic> nic = m_fabric->GetNic(m.src);
-        UintegerValue ackInterval;
-        nic->GetAttribute("AckInterval", ackInterval);
-        const uint64_t mtu = nic->GetMtu();
-        const uint64_t packets = (m.bytes + mtu - 1) / mtu;
-        const uint64_t last = m.bytes - (packets - 1) * mtu;
-        const double lastWire = nic->GetDataWireBytes(last);
-        const double dataWire = (packets - 1) * double(nic->GetDataWireBytes(mtu)) + lastWire;
-        const uint64_t acks = (packets + ackInterval.Get() - 1) / ackInterval.Get();
-        const double ackWire = nic->GetAckWireBytes();
-        // the nodes along the path and their links
-        std::vector<uint32_t> nodes{m.src};
-        nodes.insert(nodes.end(), m_paths[m.path].begin(), m_paths[m.path].end());
-        nodes.push_back(m.dst);
-        DataRate hostRate = linkOf(nodes[0], nodes[1]).rate;
+        const NicInfo& ni = nicOf(m.src);
+        const uint64_t packets = (m.bytes + ni.mtu - 1) / ni.mtu;
+        const uint64_t last = m.bytes - (packets - 1) * ni.mtu;
+        const double lastWire = ni.nic->GetDataWireBytes(last);
+        const double dataWire = (packets - 1) * ni.fullWire + lastWire;
+        const uint64_t acks = (packets + ni.ackInterval - 1) / ni.ackInterval;
+        // the links along the path: host, the switches, host
+        links.clear();
+        uint32_t node = m.src;
+        for (uint32_t sw : m_paths[m.path])
+        {
+            links.push_back(&LinkBetween(node, sw));
+            node = sw;
+        }
+        links.push_back(&LinkBetween(node, m.dst));
+        const DataRate hostRate = links.front()->rate;
         DataRate slowest = hostRate;
         double latency = 0;    // last packet: delays and store-and-forward after the NIC
         double ackLatency = 0; // the ACK back: its serialization and delay on every link
-        for (std::size_t i = 0; i + 1 < nodes.size(); ++i)
+        for (std::size_t i = 0; i < links.size(); ++i)
         {
-            const RdmaFabric::Link& l = linkOf(nodes[i], nodes[i + 1]);
+            const RdmaFabric::Link& l = *links[i];
             slowest = std::min(slowest, l.rate);
             latency += l.delay.GetSeconds() + (i > 0 ? seconds(lastWire, l.rate) : 0);
-            ackLatency += l.delay.GetSeconds() + seconds(ackWire, l.rate);
+            ackLatency += l.delay.GetSeconds() + seconds(ni.ackWire, l.rate);
         }
         // the NIC also sends the ACKs of what it receives meanwhile (as much as it sends)
         const double ser
-            = std::max(seconds(dataWire + acks * ackWire, hostRate), seconds(dataWire, slowest));
+            = std::max(seconds(dataWire + acks * ni.ackWire, hostRate), seconds(dataWire, slowest));
         double ready = 0;
         if (tr.after >= 0)
         {
@@ -1163,12 +1203,27 @@ CollectiveWorkload::GetIdealTime(uint32_t job) const
         }
         const double begin = std::max(ready, nicFree[tr.src]);
         nicFree[tr.src] = begin + ser;
-        trig[t] = begin + ser - seconds(lastWire + ackWire, hostRate);
+        trig[t] = begin + ser - seconds(lastWire + ni.ackWire, hostRate);
         recv[t] = begin + ser + latency;
         done[tr.dst] = std::max(done[tr.dst], recv[t]);
         done[tr.src] = std::max(done[tr.src], recv[t] + ackLatency);
     }
     return Seconds(*std::max_element(done.begin(), done.end()));
+}
+
+const RdmaFabric::Link&
+CollectiveWorkload::LinkBetween(uint32_t a, uint32_t b) const
+{
+    const auto& ports = m_neighbour.at(a);
+    for (uint32_t p = 0; p < ports.size(); ++p)
+    {
+        if (ports[p] == b)
+        {
+            return m_fabric->GetLinks().at(m_linkOf[a][p]);
+        }
+    }
+    throw std::logic_error("CollectiveWorkload: no link between nodes " + std::to_string(a)
+                           + " and " + std::to_string(b));
 }
 
 // ----------------------------------------------------------------------------- spreading

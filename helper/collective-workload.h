@@ -280,6 +280,19 @@ private:
     /// Place every job's ranks (Install).
     void Place();
     /**
+     * \brief The ideal time of a job (GetIdealTime, computed).
+     * \param job the job
+     * \return the time
+     */
+    Time ComputeIdealTime(uint32_t job) const;
+    /**
+     * \brief The link between two adjacent nodes (the first, if there are several).
+     * \param a a node
+     * \param b its neighbour
+     * \return the link
+     */
+    const RdmaFabric::Link& LinkBetween(uint32_t a, uint32_t b) const;
+    /**
      * \brief Take \p n free hosts for a job.
      * \param job the job
      * \param used per node: taken already
@@ -385,6 +398,8 @@ private:
     std::vector<uint32_t> m_spines;                   //!< switches that are not leaves
     std::vector<std::vector<uint32_t>> m_hostsOfLeaf; //!< per leaf: its hosts
     std::vector<std::vector<uint32_t>> m_neighbour;   //!< per node and port: the neighbour
+    std::vector<std::vector<uint32_t>> m_linkOf;      //!< per node and port: the link's index
+    mutable std::vector<Time> m_ideal;                //!< per job: GetIdealTime (once computed)
     std::map<std::vector<uint32_t>, uint32_t> m_pathIndex; //!< switch sequence -> path
     Ptr<UniformRandomVariable> m_placementRng;             //!< random placements
     Ptr<UniformRandomVariable> m_portRng;                  //!< ECMP paths' first ports
