@@ -27,8 +27,10 @@ namespace
 std::map<uint32_t, uint32_t> g_cuts;
 
 /// A flow started at \p nic: connect to its congestion control's RateCut, if it has one.
+/// The NIC is bound as a plain pointer: a Ptr<RdmaNic> held by a callback in the NIC's own
+/// trace source would be a reference cycle, and the NIC would never be freed.
 void
-FlowStarted(Ptr<RdmaNic> nic, uint32_t flowId, Ptr<RdmaFlowState> state)
+FlowStarted(RdmaNic* nic, uint32_t flowId, Ptr<RdmaFlowState> state)
 {
     Ptr<RdmaCongestionOps> cc = nic->GetSenderCongestionOps(flowId);
     if (cc->GetInstanceTypeId() == RdmaEcnAimd::GetTypeId())
@@ -69,7 +71,8 @@ main(int argc, char* argv[])
         for (uint32_t host : fabric->GetHosts())
         {
             Ptr<RdmaNic> nic = fabric->GetNic(host);
-            nic->TraceConnectWithoutContext("FlowStart", MakeBoundCallback(&FlowStarted, nic));
+            nic->TraceConnectWithoutContext("FlowStart",
+                                            MakeBoundCallback(&FlowStarted, PeekPointer(nic)));
         }
 
         Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(fabric);

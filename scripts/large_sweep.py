@@ -94,11 +94,15 @@ from . import variants
 #   ("websearch", 0.8, None): {"duration": "150ms"},          # every scheme at load 0.8
 #   ("websearch", 0.8, "dcon"): {"duration": "200ms", "warmup": "40ms"},
 WINDOWS = {
-    ("websearch", None, None): {"duration": "40ms", "warmup": "10ms", "cooldown": "10ms"},
+    ("websearch", None, None): {"duration": "150ms", "warmup": "40ms", "cooldown": "30ms"},
     ("datamining", None, None): {"duration": "60ms", "warmup": "10ms", "cooldown": "10ms"},
 }
 WINDOW_FIELDS = ("duration", "warmup", "cooldown")
 MAX_TIME = "200s"  # the simulator's safety stop (--maxTime)
+# DCON runs also write what DCON's queues and senders did per millisecond (dcon-timeline.csv,
+# dcon-senders.csv; scripts/dcon_timeline.py): where a run's own check flags it, the records
+# show which queues in which of DCON's states, and what the senders did meanwhile.
+DCON_TIMELINE = ["--ns3::DconTimeline::Interval=1ms"]
 LOADS = [0.4, 0.6, 0.8]
 SEEDS = [1, 2, 3]
 SCALES = ["full", "small", "tiny"]
@@ -257,7 +261,8 @@ def command(binary, run, outdir, ranks=1):
              f"--seed={run.seed}", f"--scale={run.scale}", f"--maxTime={run.max_time}",
              f"--outdir={outdir}"]
             + ([f"--cooldown={run.cooldown}"] if seconds(run.cooldown) > 0 else [])
-            + variants.args(run.variant) + list(run.args))
+            + variants.args(run.variant) + list(run.args)
+            + (DCON_TIMELINE if "--cc=dcon" in variants.args(run.variant) else []))
 
 
 def execute(runs, binary, results, jobs, ranks=1, store=None, scheduler=None):
