@@ -198,6 +198,64 @@ CheckDependencies(const std::string& stepsCsv, std::vector<std::string>& violati
     return checked;
 }
 
+/**
+ * \brief Check a run's collectives.csv and steps.csv against what the run gave: one row per
+ * iteration with its start and end, time_s = end - start, algbw = S / time and busbw = algbw x
+ * 2 (n - 1) / n for all-reduce, (n - 1) / n otherwise (nccl-tests' definitions, written out here,
+ * not the library's factor), the ideal time and slowdown = time / ideal; in steps.csv, per
+ * iteration, the bytes of every message add up to what the operation moves (2 (n - 1) S for an
+ * all-reduce, (n - 1) S otherwise: each rank sends all but its own share, twice for an
+ * all-reduce), and each message's times are in order (start <= sent <= received <= acked).
+ */
+void
+CheckOutputs(const std::string& dir,
+             const CollectiveJob& job,
+             const std::vector<CollectiveWorkload::Iteration>& its,
+             Time ideal)
+{
+    const auto rows = ReadCsv(dir + "/collectives.csv");
+    ASSERT_EQ(rows.size(), job.iterations);
+    const double n = job.ranks;
+    const double factor = job.op == CollectiveOp::ALL_REDUCE ? 2 * (n - 1) / n : (n - 1) / n;
+    for (uint32_t i = 0; i < rows.size(); ++i)
+    {
+        const auto& row = rows[i];
+        const double start = its.at(i).start.GetSeconds();
+        const double end = its.at(i).end.GetSeconds();
+        const double t = end - start;
+        EXPECT_EQ(std::stoul(row.at("iteration")), i);
+        EXPECT_EQ(row.at("op"), CollectiveJob::ToString(job.op));
+        EXPECT_EQ(std::stoull(row.at("bytes")), job.bytes);
+        EXPECT_EQ(std::stoul(row.at("ranks")), job.ranks);
+        EXPECT_NEAR(std::stod(row.at("start_s")), start, 1e-12);
+        EXPECT_NEAR(std::stod(row.at("end_s")), end, 1e-12);
+        EXPECT_NEAR(std::stod(row.at("time_s")), t, 1e-12);
+        const double algbw = job.bytes * 8 / t / 1e9;
+        EXPECT_NEAR(std::stod(row.at("algbw_gbps")), algbw, 1e-6 * algbw);
+        EXPECT_NEAR(std::stod(row.at("busbw_gbps")), algbw * factor, 1e-6 * algbw);
+        EXPECT_NEAR(std::stod(row.at("ideal_s")), ideal.GetSeconds(), 1e-12);
+        EXPECT_NEAR(std::stod(row.at("slowdown")), t / ideal.GetSeconds(), 1e-6);
+    }
+    std::map<int, double> bytes; // iteration -> bytes of its messages
+    for (const auto& row : ReadCsv(dir + "/steps.csv"))
+    {
+        bytes[std::stoi(row.at("iteration"))] += std::stod(row.at("bytes"));
+        const double start = std::stod(row.at("start_s"));
+        const double sent = std::stod(row.at("sent_s"));
+        const double end = std::stod(row.at("end_s"));
+        const double acked = std::stod(row.at("acked_s"));
+        EXPECT_TRUE(start <= sent && sent <= end && end <= acked)
+            << "message " << row.at("flow_id") << ": " << start << " " << sent << " " << end << " "
+            << acked;
+    }
+    ASSERT_EQ(bytes.size(), job.iterations);
+    const double moved = (job.op == CollectiveOp::ALL_REDUCE ? 2 : 1) * (n - 1) * job.bytes;
+    for (const auto& [it, b] : bytes)
+    {
+        EXPECT_EQ(b, moved) << "iteration " << it;
+    }
+}
+
 /// What one run gives.
 struct Result
 {
@@ -249,6 +307,7 @@ RunAlone(const TopologySpec& topo,
     const uint32_t checked = CheckDependencies(r.dir + "/steps.csv", violations);
     EXPECT_TRUE(checked > 0 || (job.op == CollectiveOp::ALL_TO_ALL && job.iterations == 1));
     EXPECT_TRUE(violations.empty()) << violations.front();
+    CheckOutputs(r.dir, job, its, r.ideal);
     Simulator::Destroy();
     return r;
 }
@@ -1004,6 +1063,11 @@ TEST(Collective, SpreadingPerJob)
     const auto rows = ReadCsv(dir + "/jobs.csv");
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_GT(std::stod(rows[1].at("victim_others_s")), 0);
+    EXPECT_NEAR(std::stod(rows[1].at("victim_others_s")), r.victimOthers.GetSeconds(), 1e-12);
+    EXPECT_NEAR(std::stod(rows[0].at("own_hold_s")), a.heldOwnFlow.GetSeconds(), 1e-12);
+    std::vector<std::string> violations;
+    EXPECT_GT(CheckDependencies(dir + "/steps.csv", violations), 0u);
+    EXPECT_TRUE(violations.empty()) << violations.front();
     std::cout << "ring: victim of the all-to-all " << r.victimOthers.As(Time::US) << " ("
               << r.victimOthersFlow.As(Time::US) << " summed over its flows), own "
               << r.heldOwnFlow.As(Time::US) << "; all-to-all: own " << a.heldOwnFlow.As(Time::US)
