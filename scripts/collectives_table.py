@@ -1,8 +1,9 @@
 """The tables of doc/experiments/collectives.rst from the run folders of examples/dcon-collectives
-(jobs.csv, run.json): per congestion control and job, the mean slowdown of the job's iterations
-against the ideal time, its bus bandwidth, and (runs with --spreading) the time the job's flows
-were held by another job's PFC pauses; with several seeds per congestion control, the mean over
-the seeds and the range.
+(jobs.csv, run.json, steps.csv): per congestion control and job, the mean slowdown of the job's
+iterations against the ideal time, its bus bandwidth, (runs with --spreading) the time the job's
+flows were held by another job's PFC pauses and by its own, and (runs with steps.csv) the most
+connections of the job that ECMP put on one link; with several seeds per congestion control, the
+mean over the seeds and the range (the connection counts: one per seed).
 
 Usage: /usr/bin/python3 -m scripts.collectives_table RUN_DIR [RUN_DIR ...] [--job NAME ...]
 Prints a reStructuredText table (rows in the order of --cc-order, default the doc's).
@@ -34,7 +35,31 @@ def load(run):
     jobs["cc"] = meta.get("cc", "?")
     jobs["seed"] = meta.get("seed", 0)
     jobs["run"] = run
+    jobs["per_link"] = jobs.job.map(connections_per_link(run))
     return jobs
+
+
+def connections_per_link(run):
+    """{job: the most of its connections (its first step's messages) on one link} from the run's
+    steps.csv ({} without it): a message's path names the switches (leaf0>spine3>leaf5), so the
+    links counted are those between switches."""
+    path = os.path.join(run, "steps.csv")
+    if not os.path.exists(path):
+        return {}
+    try:
+        steps = pd.read_csv(path, usecols=["job", "iteration", "step", "chunk", "path"])
+    except (ValueError, pd.errors.ParserError) as e:
+        raise TableError(f"{path}: {e}") from None
+    first = steps[(steps.iteration == 0) & (steps.step == 0) & (steps.chunk == 0)]
+    out = {}
+    for job, g in first.groupby("job"):
+        links = {}
+        for p in g.path:
+            hops = str(p).split(">")
+            for link in zip(hops, hops[1:]):
+                links[link] = links.get(link, 0) + 1
+        out[job] = max(links.values(), default=0)
+    return out
 
 
 def fmt(values, digits=3, scale=1.0):
@@ -59,13 +84,16 @@ def table(frames, jobs=None, order=CC_ORDER):
             g = d[(d.cc == cc) & (d.name == name)]
             if g.empty:
                 continue
+            links = g.per_link.dropna()
             rows.append([cc, name, len(g), fmt(g.mean_slowdown), fmt(g.mean_busbw_gbps, 1),
-                         fmt(g.victim_others_s, 0, 1e6), fmt(g.victim_others_hold_s, 0, 1e6)])
+                         fmt(g.victim_others_s, 0, 1e6), fmt(g.victim_others_hold_s, 0, 1e6),
+                         fmt(g.own_hold_s, 0, 1e6),
+                         " ".join(str(int(v)) for v in links) if len(links) else "-"])
     return rows
 
 
 HEADER = ["cc", "job", "seeds", "slowdown", "busbw (Gb/s)", "victim (us)",
-          "victim, flow sum (us)"]
+          "victim, flow sum (us)", "own, flow sum (us)", "conn./link"]
 
 
 def main(argv=None):
