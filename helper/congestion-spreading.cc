@@ -232,6 +232,7 @@ CongestionSpreading::PfcSent(uint32_t sw, uint32_t port, uint8_t priority, uint1
         }
     }
     f.event = EventFor(f.root);
+    const uint32_t cause = m_groups > 0 ? CauseOf(f.root) : NO_GROUP;
     Event& e = m_events[f.event];
     e.pauseFrames++;
     e.maxDepth = std::max(e.maxDepth, f.depth);
@@ -253,6 +254,7 @@ CongestionSpreading::PfcSent(uint32_t sw, uint32_t port, uint8_t priority, uint1
     h.labelled = true;
     h.root = f.root;
     h.depth = f.depth;
+    h.cause = cause;
     if (!h.paused || !rootChanges)
     {
         h.event = f.event;
@@ -395,9 +397,19 @@ CongestionSpreading::StartHold(uint32_t tx, Held& h, const RdmaFiveTuple& flow)
     hold.since = Simulator::Now();
     hold.known = h.labelled;
     hold.culprit = h.labelled && HeadsTo(flow, tx, h.root);
+    if (m_groups > 0)
+    {
+        hold.group = GroupOf(flow);
+        hold.cause = h.cause;
+    }
     if (!h.waiting.emplace(flow, hold).second || !hold.known)
     {
         return; // held already, or not attributable
+    }
+    if (m_groups > 0 && hold.cause != NO_GROUP && hold.cause != hold.group
+        && m_groupForeignHolds[hold.group]++ == 0)
+    {
+        m_groupForeignSince[hold.group] = hold.since;
     }
     FlowState& fs = m_flowState[flow];
     if (hold.culprit ? fs.culpritHolds++ == 0 : fs.victimHolds++ == 0)
@@ -415,6 +427,26 @@ CongestionSpreading::EndHold(const Held& h, const RdmaFiveTuple& flow, const Hol
     {
         m_unattributed += dt;
         return;
+    }
+    if (m_groups > 0)
+    {
+        GroupTimes& g = m_groupTimes[hold.group];
+        if (hold.cause == NO_GROUP)
+        {
+            g.unknownHold += dt;
+        }
+        else if (hold.cause == hold.group)
+        {
+            g.ownHold += dt;
+        }
+        else
+        {
+            g.victimOthersHold += dt;
+            if (--m_groupForeignHolds[hold.group] == 0)
+            {
+                g.victimOthers += now - m_groupForeignSince[hold.group];
+            }
+        }
     }
     FlowState& fs = m_flowState[flow];
     Event& e = m_events[h.event];
@@ -451,6 +483,56 @@ CongestionSpreading::CloseAll(uint32_t tx, uint8_t priority)
         flows.push_back(flow);
     }
     return flows;
+}
+
+void
+CongestionSpreading::SetFlowGroups(std::function<uint32_t(uint32_t)> groupOf, uint32_t groups)
+{
+    m_groupOf = std::move(groupOf);
+    m_groups = groups;
+    m_groupTimes.assign(groups + 1, GroupTimes());
+    m_groupForeignHolds.assign(groups + 1, 0);
+    m_groupForeignSince.assign(groups + 1, Time(0));
+}
+
+CongestionSpreading::GroupTimes
+CongestionSpreading::GetGroupTimes(uint32_t group) const
+{
+    return group < m_groupTimes.size() ? m_groupTimes[group] : GroupTimes();
+}
+
+uint32_t
+CongestionSpreading::GroupOf(const RdmaFiveTuple& flow) const
+{
+    auto it = m_flowOf.find(flow);
+    const uint32_t g = it == m_flowOf.end() ? NO_GROUP : m_groupOf(it->second);
+    return g < m_groups ? g : m_groups;
+}
+
+uint32_t
+CongestionSpreading::CauseOf(const Root& root) const
+{
+    if (std::get<1>(root) == UINT32_MAX)
+    {
+        return NO_GROUP;
+    }
+    std::vector<uint64_t> bytes(m_groups + 1, 0);
+    m_fabric->GetSwitch(std::get<0>(root))
+        ->GetQueueDisc(std::get<1>(root), std::get<2>(root))
+        ->ForEachItem(
+            [this, &bytes](const RdmaQueueDiscItem& item)
+            {
+                bytes[GroupOf(item.GetFiveTuple())] += item.GetSize();
+            });
+    uint32_t best = NO_GROUP;
+    for (uint32_t g = 0; g <= m_groups; ++g)
+    {
+        if (bytes[g] > 0 && (best == NO_GROUP || bytes[g] > bytes[best]))
+        {
+            best = g;
+        }
+    }
+    return best;
 }
 
 void

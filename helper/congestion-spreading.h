@@ -104,6 +104,18 @@ public:
         Time victimHold;  //!< victim time summed over the transmitters holding it
     };
 
+    /// A flow in no group (SetFlowGroups).
+    static constexpr uint32_t NO_GROUP = UINT32_MAX;
+
+    /// Per group of flows (SetFlowGroups): how long its flows were held, by the pause's cause.
+    struct GroupTimes
+    {
+        Time victimOthers;     //!< time at least one of its flows was held by another's pause
+        Time victimOthersHold; //!< held by another group's pauses, summed over transmitters
+        Time ownHold;          //!< held by its own group's pauses, summed over transmitters
+        Time unknownHold;      //!< held by pauses of unknown cause, summed over transmitters
+    };
+
     /**
      * \brief Create the measurement for a fabric and its flows.
      * \param fabric the fabric
@@ -116,6 +128,24 @@ public:
      * (before the run). Throws std::logic_error in a parallel run.
      */
     void Start();
+
+    /**
+     * \brief Count holds per group of flows too (e.g. the jobs of a CollectiveWorkload). Each
+     * PAUSE frame gets a cause: the group with the most bytes queued in its root egress queue
+     * when it is sent (flows in no group count together as group \p groups, "others"; unknown
+     * if the queue is empty). A flow held under that frame's root is then held by its own
+     * group's pause or by another's. Call before Start.
+     * \param groupOf the group of a flow id (< \p groups), or NO_GROUP
+     * \param groups the number of groups
+     */
+    void SetFlowGroups(std::function<uint32_t(uint32_t)> groupOf, uint32_t groups);
+
+    /**
+     * \brief A group's hold times (after Finish).
+     * \param group the group (\p groups of SetFlowGroups: the flows in no group)
+     * \return its times (zeros without SetFlowGroups)
+     */
+    GroupTimes GetGroupTimes(uint32_t group) const;
 
     /**
      * \brief Close the intervals still open (call after the run, before reading).
@@ -158,9 +188,11 @@ private:
     /// One flow held at one transmitter.
     struct Hold
     {
-        Time since;          //!< since when (under the transmitter's current root)
-        bool known{false};   //!< the transmitter's pause has a root
-        bool culprit{false}; //!< the flow's path runs through that root
+        Time since;               //!< since when (under the transmitter's current root)
+        bool known{false};        //!< the transmitter's pause has a root
+        bool culprit{false};      //!< the flow's path runs through that root
+        uint32_t group{NO_GROUP}; //!< the flow's group (SetFlowGroups)
+        uint32_t cause{NO_GROUP}; //!< the group that caused the pause (NO_GROUP: unknown)
     };
 
     /// A flow's running state: how many transmitters hold it now, and since when at least one.
@@ -176,14 +208,15 @@ private:
     /// The pause state of one transmitter and priority.
     struct Held
     {
-        bool paused{false};   //!< paused now
-        bool carries{false};  //!< paused since its queue was last empty (switch port)
-        Time since;           //!< when the current pause began
-        bool labelled{false}; //!< a PAUSE frame named its root
-        Root root;            //!< the root of the last PAUSE frame for it
-        uint32_t depth{0};    //!< its depth
-        uint32_t event{0};    //!< its event
-        Time eventSince;      //!< since when it counts in that event
+        bool paused{false};       //!< paused now
+        bool carries{false};      //!< paused since its queue was last empty (switch port)
+        Time since;               //!< when the current pause began
+        bool labelled{false};     //!< a PAUSE frame named its root
+        Root root;                //!< the root of the last PAUSE frame for it
+        uint32_t depth{0};        //!< its depth
+        uint32_t event{0};        //!< its event
+        uint32_t cause{NO_GROUP}; //!< the group that caused the last PAUSE frame (groups only)
+        Time eventSince;          //!< since when it counts in that event
         std::map<RdmaFiveTuple, Hold> waiting; //!< flows held now (this root)
         /// The switch port's egress queue of this priority (nullptr: a NIC, or the control
         /// priority): its Enqueue trace is connected (Queued) only while paused, its Dequeue
@@ -246,6 +279,25 @@ private:
     std::vector<std::pair<uint32_t, uint8_t>> m_drained; //!< (tx, priority): Dequeued to drop
     Time m_unattributed;                                 //!< flow-time held without a known root
     bool m_finished{false};
+    /// SetFlowGroups: a flow id's group
+    std::function<uint32_t(uint32_t)> m_groupOf;
+    uint32_t m_groups{0}; //!< number of groups (0: not counted per group)
+    /// per group (and the flows in none): times and the holds by others open now
+    std::vector<GroupTimes> m_groupTimes;
+    std::vector<uint32_t> m_groupForeignHolds; //!< per group: holds by others' pauses now
+    std::vector<Time> m_groupForeignSince;     //!< per group: since when some
+    /**
+     * \brief The group with the most bytes in a root egress queue now.
+     * \param root the root
+     * \return the group (m_groups for flows in none), or NO_GROUP if it is empty
+     */
+    uint32_t CauseOf(const Root& root) const;
+    /**
+     * \brief A flow's group.
+     * \param flow its 5-tuple
+     * \return the group, m_groups for a flow in none
+     */
+    uint32_t GroupOf(const RdmaFiveTuple& flow) const;
 };
 
 } // namespace ns3

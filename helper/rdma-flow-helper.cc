@@ -38,9 +38,10 @@ RdmaFlowHelper::RdmaFlowHelper(Ptr<RdmaFabric> fabric)
 }
 
 uint32_t
-RdmaFlowHelper::AddFlow(
+RdmaFlowHelper::Record(
     uint32_t src, uint32_t dst, uint64_t size, Time start, uint8_t priority, uint16_t sport)
 {
+    const bool triggered = start == Time::Max();
     uint32_t id = m_flows.size();
     std::string what = "flow " + std::to_string(id) + ": ";
     auto isHost = [this](uint32_t n)
@@ -64,7 +65,7 @@ RdmaFlowHelper::AddFlow(
     {
         throw std::invalid_argument(what + "size is 0");
     }
-    if (start < Simulator::Now())
+    if (!triggered && start < Simulator::Now())
     {
         throw std::invalid_argument(what + "start time " + std::to_string(start.GetSeconds())
                                     + " s is in the past");
@@ -72,7 +73,7 @@ RdmaFlowHelper::AddFlow(
     // What the simulator can represent: times up to half of ns-3's range (the run's timers
     // must stay in it), and a flow whose bits and whose transmission at its line rate do too.
     const Time limit = Time::Max() / 2;
-    if (start > limit)
+    if (!triggered && start > limit)
     {
         std::ostringstream oss;
         oss.precision(15);
@@ -105,6 +106,7 @@ RdmaFlowHelper::AddFlow(
                                       "another priority");
     }
     m_flows.push_back({src, dst, size, start, priority, sport, DataRate(0), {}});
+    m_triggered.push_back(triggered);
     if (!m_fabric->IsLocal(src))
     {
         return id; // another rank starts it (a parallel run)
@@ -116,8 +118,54 @@ RdmaFlowHelper::AddFlow(
         m_fabric->GetNic(src)->TraceConnectWithoutContext(
             "FlowComplete", MakeCallback(&RdmaFlowHelper::Completed, this));
     }
-    Simulator::Schedule(start - Simulator::Now(), &RdmaFlowHelper::Start, this, id);
     return id;
+}
+
+uint32_t
+RdmaFlowHelper::AddFlow(
+    uint32_t src, uint32_t dst, uint64_t size, Time start, uint8_t priority, uint16_t sport)
+{
+    if (start == Time::Max())
+    {
+        throw std::invalid_argument("flow " + std::to_string(m_flows.size())
+                                    + ": the start time is Time::Max() (AddTriggeredFlow adds a "
+                                      "flow that starts on demand)");
+    }
+    const uint32_t id = Record(src, dst, size, start, priority, sport);
+    if (m_fabric->IsLocal(src))
+    {
+        Simulator::Schedule(start - Simulator::Now(), &RdmaFlowHelper::Start, this, id);
+    }
+    return id;
+}
+
+uint32_t
+RdmaFlowHelper::AddTriggeredFlow(
+    uint32_t src, uint32_t dst, uint64_t size, uint8_t priority, uint16_t sport)
+{
+    return Record(src, dst, size, Time::Max(), priority, sport);
+}
+
+void
+RdmaFlowHelper::StartTriggered(uint32_t flowId)
+{
+    NS_LOG_FUNCTION(this << flowId);
+    if (flowId >= m_flows.size() || !m_triggered[flowId])
+    {
+        throw std::invalid_argument("StartTriggered: flow " + std::to_string(flowId)
+                                    + (flowId >= m_flows.size()
+                                           ? " does not exist"
+                                           : " was not added by AddTriggeredFlow or has started"));
+    }
+    if (!m_fabric->IsLocal(m_flows[flowId].src))
+    {
+        throw std::invalid_argument("StartTriggered: flow " + std::to_string(flowId)
+                                    + " starts at host " + std::to_string(m_flows[flowId].src)
+                                    + ", which another rank runs");
+    }
+    m_triggered[flowId] = false;
+    m_flows[flowId].start = Simulator::Now();
+    Start(flowId);
 }
 
 void

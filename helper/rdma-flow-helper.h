@@ -66,6 +66,30 @@ public:
                      uint16_t sport = 0);
 
     /**
+     * \brief Add a flow that starts when StartTriggered is called, not at a time given now: a
+     * workload whose flows wait for one another (CollectiveWorkload). The same checks as
+     * AddFlow but the start time; it counts toward StopWhenDone like every flow (so all of a
+     * workload's flows are added before the run, also in a parallel run, where every rank adds
+     * the same flows in the same order). Its Flow::start is Time::Max() until it starts.
+     * \param src source host node index
+     * \param dst destination host node index
+     * \param size bytes
+     * \param priority PFC priority of the data
+     * \param sport UDP source port (0 = chosen by the NIC)
+     * \return the flow id
+     */
+    uint32_t AddTriggeredFlow(
+        uint32_t src, uint32_t dst, uint64_t size, uint8_t priority = 3, uint16_t sport = 0);
+
+    /**
+     * \brief Start a flow added with AddTriggeredFlow now (on the rank that runs its source).
+     * \throws std::invalid_argument naming the flow if it was not added so, has started, or its
+     * source is not on this rank
+     * \param flowId the flow
+     */
+    void StartTriggered(uint32_t flowId);
+
+    /**
      * \brief Add flows read from an HPCC-format flow file (priority group = PFC priority).
      * \param flows the flows
      */
@@ -132,6 +156,18 @@ private:
      * \param rec its record
      */
     void Completed(const RdmaFlowRecord& rec);
+    /**
+     * \brief Check a flow's values and record it (AddFlow, AddTriggeredFlow).
+     * \param src source host
+     * \param dst destination host
+     * \param size bytes
+     * \param start start time, or Time::Max() for a triggered flow
+     * \param priority PFC priority
+     * \param sport UDP source port
+     * \return the flow id
+     */
+    uint32_t Record(
+        uint32_t src, uint32_t dst, uint64_t size, Time start, uint8_t priority, uint16_t sport);
 
     Ptr<RdmaFabric> m_fabric;
     std::vector<Flow> m_flows;
@@ -143,6 +179,7 @@ private:
     bool m_stopWhenDone{true};
     Time m_drain;                  //!< stop this long after the last completion
     std::vector<bool> m_connected; //!< per host: FlowComplete trace connected
+    std::vector<bool> m_triggered; //!< per flow: added by AddTriggeredFlow, not yet started
 };
 
 } // namespace ns3

@@ -16,7 +16,7 @@
 # Steps: install libopenmpi-dev and openmpi-bin (scripts/install-deps.sh); fetch and unpack the
 # source; link this repository as contrib/dcon; configure ns-3 (release -O3, MPI, examples; the
 # modules dcon needs plus mpi); build dcon and its examples
-# (dcon-testbed, dcon-bench, dcon-large-scale, dcon-mpi-check). The programs are linked from
+# (dcon-testbed, dcon-bench, dcon-large-scale, dcon-mpi-check, dcon-collectives). The programs are linked from
 # DIR/bin/ (e.g. build-mpi/bin/dcon-testbed), and DIR/ns3-tree names the tree. Then:
 #
 #   mpirun -np 2 build-mpi/bin/dcon-testbed --outdir=results/testbed-mpi
@@ -96,7 +96,7 @@ grep -q "MPI was found" "$WORKDIR/configure.log" || {
   echo "error: ns-3's configure did not find MPI (log: $WORKDIR/configure.log)" >&2
   exit 1
 }
-EXAMPLES=(dcon-testbed dcon-bench dcon-large-scale dcon-mpi-check)
+EXAMPLES=(dcon-testbed dcon-bench dcon-large-scale dcon-mpi-check dcon-collectives)
 phase "building ns-3 and dcon: ${EXAMPLES[*]} (-j$JOBS; log: $WORKDIR/build.log)"
 if ! cmake --build "$TREE/cmake-cache" -j "$JOBS" --target "${EXAMPLES[@]}" \
   >"$WORKDIR/build.log" 2>&1; then

@@ -46,7 +46,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 PROGRAMS = ["dcon-testbed", "dcon-large-scale", "dcon-bench", "dcon-ibcc-share",
-            "dcon-rttpid-incast", "dcon-floor-bench"]
+            "dcon-rttpid-incast", "dcon-floor-bench", "dcon-collectives"]
 # The classes of issue 29 (the third round), by name; issue 20's are 1 to 7.
 ROUND3 = ["empty", "late", "unread", "default", "message", "folder"]
 CLASSES = [str(c) for c in range(1, 8)] + ROUND3
@@ -61,6 +61,7 @@ SHORT = {
     "dcon-ibcc-share": ["--ns=2", "--duration=4", "--phase=4", "--tenantFlows=1"],
     "dcon-rttpid-incast": ["--scale=0.01"],
     "dcon-floor-bench": ["--frameHops=2000", "--inFlight=100", "--nodes=20"],
+    "dcon-collectives": ["--spines=2", "--leaves=2", "--hostsPerLeaf=2", "--size=64KB"],
 }
 
 
@@ -643,6 +644,63 @@ def default_cases(bindir, programs):
     return cases
 
 
+def csv_rows(name, rows):
+    """A check: the CSV file has this many data rows."""
+    def check(out, _stdout):
+        with open(os.path.join(out, name)) as f:
+            got = sum(1 for _ in f) - 1
+        return None if got == rows else f"{name} has {got} rows, expected {rows}"
+    return check
+
+
+# dcon-collectives (issue 30): its options and its job file (--jobs).
+CASES += [
+    Case("dcon-collectives", 1, ["--ns3::RdmaNic::Mtu=2000"], error=r"Mtu.*use --mtu"),
+    Case("dcon-collectives", 1, ["--cc=dcqcn", "--qecn=100KB"],
+         error=r"--qecn is not used by this run"),
+    Case("dcon-collectives", 1, ["--ns3::RdmaNic::AckInterval=4", "--outdir={out}"],
+         base=["--outdir={out}"], differs="collectives.csv"),
+    Case("dcon-collectives", 2, ["--size=0"], error=r"--size: got '0'"),
+    Case("dcon-collectives", 2, ["--ranks=1"], error=r"at least 2 ranks, got 1"),
+    Case("dcon-collectives", 2, ["--linkRate=0bps"], error=r"--linkRate: got '0bps'"),
+    Case("dcon-collectives", 3, ["--size=64 KB"], error=r"--size: got '64 KB'"),
+    Case("dcon-collectives", 3, ["--hosts=0-3 "], error=r"--hosts: got '0-3 '"),
+    Case("dcon-collectives", 3, ["--jobs={jobs}", "extra"], error=r"unexpected argument 'extra'"),
+    Case("dcon-collectives", 4, ["--size=2000000GB"], error=r"--size: got '2000000GB'"),
+    Case("dcon-collectives", 4, ["--ranks=4294967298"], error=r"--ranks: got '4294967298'"),
+    Case("dcon-collectives", 4, ["--jobs={widejobs}"], short=False,
+         error=r"wide\.jobs:1: hosts must be node ids and ranges a-b"),
+    Case("dcon-collectives", 5, ["--outdir={out}"],
+         check=all_of(expect_files(present=["collectives.csv", "steps.csv", "ranks.csv",
+                                            "jobs.csv", "jobs.txt", "run.json", "flows.csv",
+                                            "summary.json"]),
+                      csv_rows("collectives.csv", 1), csv_rows("ranks.csv", 4),
+                      # ring all-reduce on 4 ranks: 2 x 3 steps of 4 messages
+                      csv_rows("steps.csv", 24), expect_json("summary.json", "complete", True))),
+    Case("dcon-collectives", 5, ["--jobs={jobs}", "--outdir={out}"], short=False,
+         check=all_of(csv_rows("jobs.csv", 2), csv_rows("collectives.csv", 3))),
+    Case("dcon-collectives", 5, ["--maxTime=1us", "--outdir={out}"],
+         check=expect_json("summary.json", "complete", False)),
+    Case("dcon-collectives", 6, ["--jobs={badjobs}"], short=False,
+         error=r"bad\.jobs:3: unknown key 'colour'.*got 'colour=red'"),
+    Case("dcon-collectives", 6, ["--jobs={hdjobs}"], short=False,
+         error=r"hd\.jobs:1: job 'x': halving-doubling needs a power-of-two number of ranks, "
+               r"got 6"),
+    Case("dcon-collectives", 6, ["--jobs={fifo}"], error=r"FIFO", short=False),
+    Case("dcon-collectives", 6, ["--jobs={tmp}"], error=r"folder", short=False),
+    Case("dcon-collectives", 6, ["--ranks=9"], error=r"needs 9 hosts, 4 are free"),
+    Case("dcon-collectives", 6, ["--jobs={jobs}", "--iterations=2"], short=False,
+         error=r"--iterations.*--jobs gives the jobs"),
+    Case("dcon-collectives", 7, ["--algo=hd", "--ranks=3"], error=r"power-of-two.*got 3"),
+    Case("dcon-collectives", 7, ["--op=allgather", "--algo=direct"],
+         error=r"allgather does not run with the direct algorithm"),
+    Case("dcon-collectives", 7, ["--background=websearch", "--backgroundLoad=5"],
+         error=r"needs a host-link load of .* > 1"),
+    Case("dcon-collectives", 7, ["--backgroundLoad=0.5"],
+         error=r"--backgroundLoad.*no background without --background"),
+]
+
+
 def make_fixtures(d):
     """The input files the cases name, in folder d."""
     def write(name, text):
@@ -672,6 +730,13 @@ def make_fixtures(d):
             f"{h} 4 {'100Gbps' if h < 2 else '100Kbps'} 1000ns 0\n" for h in range(4))),
         # a weight file whose first line starts with a byte-order mark
         "bomlstm": write("bom-lstm.txt", "\ufeffdcon-lstm 1 1 16 8\n"),
+        # dcon-collectives' job files (on its short fabric: 2 x 2 x 2, hosts 0-3)
+        "jobs": write("two.jobs", "# two jobs\nname=ar op=allreduce size=64KB ranks=2 "
+                      "iterations=2 gap=1us\nname=a2a op=alltoall size=32KB ranks=2\n"),
+        "badjobs": write("bad.jobs", "op=allreduce size=64KB ranks=2\n\n"
+                         "op=allgather size=1KB ranks=2 colour=red\n"),
+        "hdjobs": write("hd.jobs", "name=x op=allreduce algo=hd size=64KB ranks=6\n"),
+        "widejobs": write("wide.jobs", "op=allreduce size=64KB hosts=0-99999999999\n"),
     }
     weights = open(os.path.join(ROOT, "data", "rtt-predictor", "lstm-weights.txt")).read()
     lines = weights.splitlines()

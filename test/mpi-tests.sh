@@ -2,7 +2,7 @@
 # Parallel runs against sequential runs, with the programs of build-mpi/ (scripts/setup-mpi.sh).
 # ctest runs each case when build-mpi/bin exists (test/CMakeLists.txt); by hand:
 #
-#   test/mpi-tests.sh CASE [BIN_DIR]      CASE: build | frames | hooks | poisson | incast | repeat | errors | all
+#   test/mpi-tests.sh CASE [BIN_DIR]      CASE: build | frames | hooks | poisson | incast | repeat | collectives | errors | all
 #
 # build    bring build-mpi/'s programs up to date with this checkout (dcon is compiled in the
 #          ns-3 tree there; ctest runs this first).
@@ -31,12 +31,20 @@
 #          ranks) and of dcon-large-scale's Poisson traffic (DCON, default partition) under
 #          ns3::NullMessageSimulatorImpl give identical files (RemoteFirstScheduler;
 #          RankTransport::HoldGuarantee). About a minute a run on a busy 2-core machine.
+# collectives
+#          dcon-collectives on a small leaf-spine, DCQCN: a ring and a halving-doubling
+#          all-reduce (two iterations each) on 2 ranks (default partition, both engines) give
+#          the sequential run's collectives.csv, steps.csv, jobs.csv, ranks.csv and flows.csv:
+#          the same completion times, to the picosecond. With an all-to-all and a Poisson
+#          background next to them, frames meet in the same picosecond across ranks (ordered
+#          otherwise than sequentially, doc/parallel.rst): two parallel runs are identical,
+#          every iteration completes and each job's mean time is within 5% of sequential.
 # errors   a node on a rank that does not exist, a zero-delay link between ranks, a malformed
 #          partition file: a clear error naming it, exit status 2, no hang.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-CASE="${1:?usage: test/mpi-tests.sh build|frames|hooks|poisson|incast|repeat|errors|all [BIN_DIR]}"
+CASE="${1:?usage: test/mpi-tests.sh build|frames|hooks|poisson|incast|repeat|collectives|errors|all [BIN_DIR]}"
 BIN="${2:-$ROOT/build-mpi/bin}"
 PY=/usr/bin/python3
 if [ "$CASE" = build ]; then
@@ -46,7 +54,7 @@ if [ "$CASE" = build ]; then
   source "$ROOT/scripts/ns3-source.sh"
   ns3_drop_stale_headers "$tree" # (a header of dcon moved since the last build)
   CLICOLOR=0 cmake --build "$tree/cmake-cache" -j "$(nproc)" \
-    --target dcon-testbed dcon-bench dcon-large-scale dcon-mpi-check >"$ROOT/build-mpi/rebuild.log" 2>&1 || {
+    --target dcon-testbed dcon-bench dcon-large-scale dcon-mpi-check dcon-collectives >"$ROOT/build-mpi/rebuild.log" 2>&1 || {
     grep -E "error|FAILED" "$ROOT/build-mpi/rebuild.log" | head -20
     echo "FAIL: rebuilding build-mpi (log: build-mpi/rebuild.log)" >&2
     exit 1
@@ -54,7 +62,7 @@ if [ "$CASE" = build ]; then
   echo "PASS: build-mpi is up to date"
   exit 0
 fi
-for p in dcon-mpi-check dcon-large-scale dcon-testbed dcon-bench; do
+for p in dcon-mpi-check dcon-large-scale dcon-testbed dcon-bench dcon-collectives; do
   [ -x "$BIN/$p" ] || { echo "error: no $BIN/$p (run scripts/setup-mpi.sh)" >&2; exit 2; }
 done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
@@ -283,6 +291,70 @@ case_repeat() {
   echo "  repeat: large-scale (DCON, Poisson), null messages, twice: identical files"
 }
 
+case_collectives() {
+  # 2 spines x 4 leaves x 4 hosts (16 hosts), DCQCN.
+  # (1) A ring all-reduce spread over the leaves and a halving-doubling all-reduce placed at
+  # random, two iterations each: on 2 ranks (default partition, both engines) the same files as
+  # the sequential run, the same completion times to the picosecond.
+  printf '%s\n' \
+    'name=ring op=allreduce size=2MB ranks=4 placement=spread iterations=2 gap=5us' \
+    'name=hd op=allreduce algo=hd size=1MB ranks=4 placement=random iterations=2' \
+    >"$WORK/pair.jobs"
+  local args=(--spines=2 --leaves=4 --hostsPerLeaf=4 --jobs="$WORK/pair.jobs" --cc=dcqcn
+    --drain=200us)
+  "$BIN/dcon-collectives" "${args[@]}" --outdir="$WORK/pair-seq" >/dev/null
+  for e in "${engines[@]}"; do
+    local out="$WORK/pair-${e#ns3::}"
+    "${MPIRUN[@]}" "$BIN/dcon-collectives" "${args[@]}" --outdir="$out" \
+      --SimulatorImplementationType=$e >/dev/null
+    [ "$(json_field "$out/parallel.json" frames_sent_to_other_ranks)" -gt 0 ] ||
+      fail "collectives ($e): no frame crossed ranks"
+    for f in collectives.csv steps.csv jobs.csv ranks.csv flows.csv; do
+      cmp "$WORK/pair-seq/$f" "$out/$f" || fail "collectives ($e): $f differs from sequential"
+    done
+    echo "  collectives ($e): $(($(wc -l <"$out/collectives.csv") - 1)) iterations and" \
+      "$(($(wc -l <"$out/steps.csv") - 1)) messages with the sequential run's times"
+  done
+  # (2) The same with an all-to-all next to them and a Poisson background: frames of different
+  # ranks meet at a switch port in the same picosecond, which a parallel run orders otherwise
+  # than the sequential one (doc/parallel.rst), so times differ slightly: two parallel runs give
+  # identical files, every iteration completes, the same flows are added (messages and
+  # background), and each job's mean time is within 5% of the sequential run's (seen: 1.8%).
+  cat "$WORK/pair.jobs" >"$WORK/coll.jobs"
+  echo 'name=a2a op=alltoall size=512KB ranks=4 placement=packed iterations=2 gap=10us' \
+    >>"$WORK/coll.jobs"
+  args=(--spines=2 --leaves=4 --hostsPerLeaf=4 --jobs="$WORK/coll.jobs" --cc=dcqcn
+    --background=websearch --backgroundLoad=0.3 --drain=200us)
+  "$BIN/dcon-collectives" "${args[@]}" --outdir="$WORK/coll-seq" >/dev/null
+  "${MPIRUN[@]}" "$BIN/dcon-collectives" "${args[@]}" --outdir="$WORK/coll-par" >/dev/null
+  "${MPIRUN[@]}" "$BIN/dcon-collectives" "${args[@]}" --outdir="$WORK/coll-par2" >/dev/null
+  for f in collectives.csv steps.csv jobs.csv flows.csv pfc.csv; do
+    cmp "$WORK/coll-par/$f" "$WORK/coll-par2/$f" || fail "collectives: two parallel runs differ in $f"
+  done
+  $PY - "$WORK/coll-seq" "$WORK/coll-par" <<'PYEOF' || fail "collectives with a background"
+import json
+import sys
+import pandas as pd
+seq, par = (pd.read_csv(d + "/jobs.csv").set_index("name") for d in sys.argv[1:3])
+flows = [json.load(open(d + "/summary.json"))["flows_total"] for d in sys.argv[1:3]]
+bad = []
+if flows[0] != flows[1]:
+    bad.append(f"{flows[1]} flows in all, sequential {flows[0]}")
+for name, s in seq.iterrows():
+    p = par.loc[name]
+    if p.completed != p.iterations or s.completed != s.iterations:
+        bad.append(f"{name}: {p.completed} of {p.iterations} iterations complete")
+    elif abs(p.mean_time_s / s.mean_time_s - 1) > 0.05:
+        bad.append(f"{name}: mean {p.mean_time_s * 1e6:.3f} us, sequential {s.mean_time_s * 1e6:.3f} us")
+    else:
+        print(f"  collectives with a background: {name} mean {p.mean_time_s * 1e6:.3f} us on 2 ranks, "
+              f"{s.mean_time_s * 1e6:.3f} us sequential")
+for b in bad:
+    print("FAIL: " + b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PYEOF
+}
+
 expect_error() { # NEEDLE COMMAND...: exit status 2 and NEEDLE on stderr, within 60 s
   local needle=$1 rc=0
   shift
@@ -319,8 +391,8 @@ case_errors() {
 }
 
 case "$CASE" in
-frames | hooks | poisson | incast | repeat | errors) "case_$CASE" ;;
-all) case_frames; case_hooks; case_poisson; case_incast; case_repeat; case_errors ;;
-*) echo "error: unknown case '$CASE' (frames, hooks, poisson, incast, repeat, errors, all)" >&2; exit 2 ;;
+frames | hooks | poisson | incast | repeat | collectives | errors) "case_$CASE" ;;
+all) case_frames; case_hooks; case_poisson; case_incast; case_repeat; case_collectives; case_errors ;;
+*) echo "error: unknown case '$CASE' (frames, hooks, poisson, incast, repeat, collectives, errors, all)" >&2; exit 2 ;;
 esac
 echo "PASS: mpi-tests $CASE"

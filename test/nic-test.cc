@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+#include <utility>
 #include <vector>
 
 using namespace ns3;
@@ -141,5 +143,60 @@ TEST(RdmaNic, ReceiverStateFreedAfterMessage)
     Simulator::Run();
     EXPECT_EQ(flows->GetNCompleted(), 2u);
     EXPECT_EQ(f->GetNic(rx)->GetNReceivingFlows(), 0u);
+    Simulator::Destroy();
+}
+
+// The two completion signals of a message on an idle path (40 Gb/s, 5 us on each of the four
+// links host - leaf - spine - leaf - host): FlowSent when the sender hands the last packet to the
+// device for the first time (a 3-packet message: two frame times after it started),
+// MessageReceived when the receiver has its last byte (that packet serialized on four links
+// and propagated over them), with the sender's address, the flow's UDP port, the message's bytes;
+// FlowComplete when the ACK of the last byte is back (four ACK frames and four delays later).
+TEST(RdmaNic, SentAndReceivedSignals)
+{
+    LeafSpineHelper ls(1, 2, 1);
+    RdmaFabricHelper fh;
+    fh.SetCongestionControl("none");
+    Ptr<RdmaFabric> f = fh.Build(ls.GetTopology());
+    Ptr<RdmaFlowHelper> flows = Create<RdmaFlowHelper>(f);
+    const uint32_t a = ls.GetHost(0, 0);
+    const uint32_t b = ls.GetHost(1, 0);
+    const Time t0 = MicroSeconds(10);
+    flows->AddFlow(a, b, 3000, t0, 3, 4242);
+    std::vector<std::pair<uint32_t, Time>> sent;
+    std::vector<std::tuple<Ipv4Address, uint16_t, uint64_t, Time>> received;
+    Time completed;
+    f->GetNic(a)->TraceConnectWithoutContext("FlowSent",
+                                             Callback<void, uint32_t>(
+                                                 [&sent](uint32_t id)
+                                                 {
+                                                     sent.emplace_back(id, Simulator::Now());
+                                                 }));
+    f->GetNic(b)->TraceConnectWithoutContext(
+        "MessageReceived",
+        Callback<void, Ipv4Address, uint16_t, uint32_t, uint64_t>(
+            [&received](Ipv4Address src, uint16_t sport, uint32_t, uint64_t bytes)
+            {
+                received.emplace_back(src, sport, bytes, Simulator::Now());
+            }));
+    f->GetNic(a)->TraceConnectWithoutContext("FlowComplete",
+                                             Callback<void, const RdmaFlowRecord&>(
+                                                 [&completed](const RdmaFlowRecord& r)
+                                                 {
+                                                     completed = r.end;
+                                                 }));
+    Simulator::Run();
+    const DataRate rate("40Gbps");
+    const Time frame = rate.CalculateBytesTxTime(f->GetNic(a)->GetDataWireBytes(1000));
+    const Time ack = rate.CalculateBytesTxTime(f->GetNic(a)->GetAckWireBytes());
+    ASSERT_EQ(sent.size(), 1u);
+    EXPECT_EQ(sent[0].first, 0u);
+    EXPECT_EQ(sent[0].second, t0 + 2 * frame);
+    ASSERT_EQ(received.size(), 1u);
+    EXPECT_EQ(std::get<0>(received[0]), f->GetAddress(a));
+    EXPECT_EQ(std::get<1>(received[0]), 4242);
+    EXPECT_EQ(std::get<2>(received[0]), 3000u);
+    EXPECT_EQ(std::get<3>(received[0]), sent[0].second + 4 * (frame + MicroSeconds(5)));
+    EXPECT_EQ(completed, std::get<3>(received[0]) + 4 * (ack + MicroSeconds(5)));
     Simulator::Destroy();
 }

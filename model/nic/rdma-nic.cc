@@ -30,6 +30,8 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
 DCON_REGISTER_TRACE_CALLBACK(ns3::RdmaNic::CnmReceivedTracedCallback);
 DCON_REGISTER_TRACE_CALLBACK(ns3::RdmaNic::FlowCompleteTracedCallback);
 DCON_REGISTER_TRACE_CALLBACK(ns3::RdmaNic::FlowStartTracedCallback);
+DCON_REGISTER_TRACE_CALLBACK(ns3::RdmaNic::FlowSentTracedCallback);
+DCON_REGISTER_TRACE_CALLBACK(ns3::RdmaNic::MessageReceivedTracedCallback);
 
 namespace
 {
@@ -86,6 +88,17 @@ RdmaNic::GetTypeId()
                               "A flow started: flow id, its state",
                               MakeTraceSourceAccessor(&RdmaNic::m_flowStartTrace),
                               "ns3::RdmaNic::FlowStartTracedCallback")
+              .AddTraceSource("FlowSent",
+                              "Every byte of a flow was sent once: its last packet left for the "
+                              "first time (retransmissions may follow): flow id",
+                              MakeTraceSourceAccessor(&RdmaNic::m_flowSentTrace),
+                              "ns3::RdmaNic::FlowSentTracedCallback")
+              .AddTraceSource("MessageReceived",
+                              "The receiver got the last byte of a message in order (its "
+                              "completion at the receiver): the sender's address, the UDP "
+                              "source port, the queue pair number, the message's bytes",
+                              MakeTraceSourceAccessor(&RdmaNic::m_messageReceivedTrace),
+                              "ns3::RdmaNic::MessageReceivedTracedCallback")
               .AddTraceSource("CnmReceived",
                               "A CNM arrived: the CNM, the flow id (UINT32_MAX if its flow has "
                               "ended), the flow's rate before, whether it was applied",
@@ -492,6 +505,7 @@ RdmaNic::BuildDataPacket(const Ptr<RdmaQueuePair>& qp, Time now)
     bth.SetIntPresent(qp->hopRecords); // an empty INT stack: switches append to it
     AddRoceHeader(p, roce, qp->dstValue, qp->sport, qp->request.priority, true);
 
+    bool firstSendOfLast = false; // FlowSent: every byte sent once
     if (offset + payload > s->m_sentHighWater)
     {
         s->m_sentHighWater = offset + payload;
@@ -500,6 +514,7 @@ RdmaNic::BuildDataPacket(const Ptr<RdmaQueuePair>& qp, Time now)
             // only first transmissions give RTT samples (Karn's rule)
             qp->sendTimes.emplace_back(index, now);
         }
+        firstSendOfLast = last;
     }
     else
     {
@@ -519,6 +534,10 @@ RdmaNic::BuildDataPacket(const Ptr<RdmaQueuePair>& qp, Time now)
     // The algorithm may hold the next packet back (RdmaFlowState::m_holdUntil, set by OnSent):
     // folded in once per packet sent, not per pull.
     qp->nextAvail = std::max(qp->nextAvail, s->m_holdUntil);
+    if (firstSendOfLast)
+    {
+        m_flowSentTrace(qp->request.flowId);
+    }
     return p;
 }
 
@@ -693,6 +712,7 @@ RdmaNic::ReceiveData(const RoceHeader& roce)
             rx->cc = nullptr;
             m_completedRx[key] = psn;
             m_rxQps.erase(key);
+            m_messageReceivedTrace(src, sport, rx->qpn, rx->state->m_bytesReceived);
         }
     }
     else if (diff < (PSN_MASK + 1) / 2)

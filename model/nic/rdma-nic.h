@@ -211,6 +211,19 @@ public:
     /// Signature of the FlowStart trace: flow id, the flow's state.
     typedef void (*FlowStartTracedCallback)(uint32_t flowId, Ptr<RdmaFlowState> state);
 
+    /// Signature of the FlowSent trace: the flow id.
+    typedef void (*FlowSentTracedCallback)(uint32_t flowId);
+
+    /**
+     * Signature of the MessageReceived trace (the receiver's completion of a message): the
+     * sender's address, the connection's UDP source port, its queue pair number (BTH
+     * destination QP) and the message's bytes.
+     */
+    typedef void (*MessageReceivedTracedCallback)(Ipv4Address src,
+                                                  uint16_t sport,
+                                                  uint32_t qpn,
+                                                  uint64_t bytes);
+
     /**
      * Signature of the CnmReceived trace: the CNM, the flow it names (its destination QP's
      * flow id; UINT32_MAX if no open QP has it: the flow has ended), the flow's sending rate
@@ -382,6 +395,9 @@ private:
 
     TracedCallback<const RdmaFlowRecord&> m_flowCompleteTrace;
     TracedCallback<uint32_t, Ptr<RdmaFlowState>> m_flowStartTrace;
+    TracedCallback<uint32_t> m_flowSentTrace; //!< the last packet's first transmission
+    /// the receiver got a message's last byte in order
+    TracedCallback<Ipv4Address, uint16_t, uint32_t, uint64_t> m_messageReceivedTrace;
     TracedCallback<const CnmHeader&, uint32_t, DataRate, bool> m_cnmReceivedTrace;
 };
 
