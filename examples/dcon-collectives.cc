@@ -312,6 +312,9 @@ main(int argc, char* argv[])
         {
             frame.PrepareOutputFolder(outdir, DconCollectives::GetOutputKinds());
         }
+        frame.ReadyToRun(std::to_string(run.GetWorkload()->GetJobs().size()) + " job(s), "
+                         + std::to_string(run.GetWorkload()->GetMessages().size())
+                         + " messages with --cc=" + cfg.cc);
         std::ostream& log = ParallelRun::IsRoot() ? std::cout : Nowhere();
         const auto& jobs = run.GetWorkload()->GetJobs();
         log << ParallelRun::Who() << "fabric " << cfg.spines << " spines x " << cfg.leaves

@@ -268,7 +268,7 @@ DconCollectives::Write(const std::string& dir,
     }
     {
         AtomicOutputFile file(fs::path(dir) / "run.json");
-        std::ofstream& out = file.Stream();
+        std::ostream& out = file.Stream();
         out << std::setprecision(12);
         out << "{\n"
             << (runRecord.empty() ? "" : runRecord + ",\n") << "  \"cc\": " << JsonString(c.cc)

@@ -1284,7 +1284,7 @@ CollectiveWorkload::Write(const std::string& dir,
     };
     {
         AtomicOutputFile file(dir + "/collectives.csv");
-        std::ofstream& out = file.Stream();
+        std::ostream& out = file.Stream();
         out << "job,name,iteration,op,algorithm,chunks,bytes,ranks,start_s,end_s,time_s,"
                "algbw_gbps,busbw_gbps,ideal_s,slowdown\n";
         for (const Iteration& x : its)
@@ -1311,7 +1311,7 @@ CollectiveWorkload::Write(const std::string& dir,
     if (steps)
     {
         AtomicOutputFile file(dir + "/steps.csv");
-        std::ofstream& out = file.Stream();
+        std::ostream& out = file.Stream();
         out << "job,iteration,step,chunk,src_rank,dst_rank,src,dst,bytes,flow_id,sport,path,"
                "start_s,sent_s,end_s,acked_s\n";
         auto time = [](Time t)
@@ -1338,7 +1338,7 @@ CollectiveWorkload::Write(const std::string& dir,
     }
     {
         AtomicOutputFile file(dir + "/ranks.csv");
-        std::ofstream& out = file.Stream();
+        std::ostream& out = file.Stream();
         out << "job,name,rank,host,leaf\n";
         for (uint32_t j = 0; j < m_jobs.size(); ++j)
         {
@@ -1353,7 +1353,7 @@ CollectiveWorkload::Write(const std::string& dir,
         file.Commit();
     }
     AtomicOutputFile file(dir + "/jobs.csv");
-    std::ofstream& out = file.Stream();
+    std::ostream& out = file.Stream();
     out << "job,name,op,algorithm,ranks,bytes,chunks,iterations,placement,paths,completed,"
            "ideal_s,mean_time_s,max_time_s,mean_slowdown,max_slowdown,mean_busbw_gbps,"
            "victim_others_s,victim_others_hold_s,own_hold_s,unknown_hold_s\n";

@@ -712,7 +712,7 @@ RdmaNic::ReceiveData(const RoceHeader& roce)
             rx->cc = nullptr;
             m_completedRx[key] = psn;
             m_rxQps.erase(key);
-            m_messageReceivedTrace(src, sport, rx->qpn, rx->state->m_bytesReceived);
+            m_messageReceivedTrace(rx->src, sport, rx->qpn, rx->state->m_bytesReceived);
         }
     }
     else if (diff < (PSN_MASK + 1) / 2)
