@@ -124,7 +124,7 @@ DconCollectives::DconCollectives(const DconCollectivesConfig& config)
     fh.SetNicAttribute("Mtu", UintegerValue(c.mtu));
     fh.SetDeviceAttribute("Mtu", UintegerValue(std::max<uint32_t>(1500, c.mtu + HEADER_ROOM)));
     fh.SetPartitionFile(c.partitionFile);
-    m_fabric = fh.Build(m_topo.GetTopology());
+    m_fabric = m_config.sw.Build(fh, m_topo.GetTopology());
     m_fabric->SetSwitchAgentWindowInRtts(c.cnmWindowRtts);
 
     m_flows = Create<RdmaFlowHelper>(m_fabric);

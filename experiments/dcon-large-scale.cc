@@ -173,7 +173,7 @@ DconLargeScale::DconLargeScale(const DconLargeScaleConfig& config)
     m_config.sw = config.sw.ForCc(config.cc, config.linkRate);
     m_qcnm = m_config.sw.Apply(fh, config.cc, config.linkDelay, config.linkRate);
     fh.SetPartitionFile(config.partitionFile);
-    m_fabric = fh.Build(m_topo.GetTopology());
+    m_fabric = m_config.sw.Build(fh, m_topo.GetTopology());
     m_fabric->SetSwitchAgentWindowInRtts(config.cnmWindowRtts);
 
     std::vector<uint32_t> hosts = m_topo.GetTopology().GetHostIds();

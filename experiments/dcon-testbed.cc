@@ -165,7 +165,7 @@ DconTestbed::DconTestbed(const DconTestbedConfig& config)
     m_qcnm
         = m_config.sw.Apply(fh, config.cc, m_topo.GetFabricLinkDelay(), m_topo.GetFabricLinkRate());
     fh.SetPartitionFile(config.partitionFile);
-    m_fabric = fh.Build(m_topo.GetTopology());
+    m_fabric = m_config.sw.Build(fh, m_topo.GetTopology());
     m_fabric->SetSwitchAgentWindowInRtts(config.cnmWindowRtts);
     m_flows = Create<RdmaFlowHelper>(m_fabric);
     m_flows->SetStopWhenDone(config.runToCompletion);

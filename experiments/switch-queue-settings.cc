@@ -439,6 +439,26 @@ SwitchQueueSettings::Apply(RdmaFabricHelper& fh,
     return s.ApplySettings(fh, s.GetQueueDisc(cc), linkDelay);
 }
 
+Ptr<RdmaFabric>
+SwitchQueueSettings::Build(const RdmaFabricHelper& fh, const TopologySpec& topo) const
+{
+    try
+    {
+        return fh.Build(topo);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        const std::string what = e.what();
+        if (what.find("exceeds BufferSize") == std::string::npos)
+        {
+            throw;
+        }
+        throw std::invalid_argument("--bufferSize (" + std::to_string(bufferSize.GetValue())
+                                    + " B) cannot hold the PFC headroom every port reserves: "
+                                    + what);
+    }
+}
+
 QueueSize
 SwitchQueueSettings::ApplySettings(RdmaFabricHelper& fh, const std::string& q, Time linkDelay) const
 {

@@ -8,6 +8,7 @@
 #include "ns3/attribute.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
+#include "ns3/ptr.h"
 #include "ns3/queue-size.h"
 
 #include <set>
@@ -18,8 +19,10 @@
 namespace ns3
 {
 
+class RdmaFabric;
 class RdmaFabricHelper;
 class ProgramFrame;
+struct TopologySpec;
 
 /**
  * \ingroup dcon-experiments
@@ -146,6 +149,16 @@ struct SwitchQueueSettings
                     const std::string& cc,
                     Time linkDelay,
                     DataRate linkRate) const;
+
+    /**
+     * \brief Build the fabric of a helper these settings were applied to, with a refusal of
+     * the switches' buffer (it cannot hold every port's PFC headroom) worded for the option
+     * that sets it: "--bufferSize (100000 B) cannot hold ...".
+     * \param fh the fabric helper (after Apply)
+     * \param topo the topology
+     * \return the fabric
+     */
+    Ptr<RdmaFabric> Build(const RdmaFabricHelper& fh, const TopologySpec& topo) const;
 
 private:
     /**

@@ -556,6 +556,13 @@ CASES += [
                r"and flow until --stopTime \(0.06 s\): give at least 6e-09 s"),
     Case("dcon-testbed", "message", ["--bufferSize=1KB"],
          error=r"--xoff \(320000 B\) is above --bufferSize \(1000 B\)"),
+    # a buffer too small for the ports' PFC headroom: named as the option, in every program
+    Case("dcon-testbed", "message", ["--pfcThreshold=dynamic", "--bufferSize=100KB"],
+         error=r"--bufferSize \(100000 B\) cannot hold the PFC headroom every port reserves"),
+    Case("dcon-large-scale", "message", ["--xoff=50KB", "--xon=40KB", "--bufferSize=100KB"],
+         error=r"--bufferSize \(100000 B\) cannot hold the PFC headroom every port reserves"),
+    Case("dcon-collectives", "message", ["--pfcThreshold=dynamic", "--bufferSize=100KB"],
+         error=r"--bufferSize \(100000 B\) cannot hold the PFC headroom every port reserves"),
     Case("dcon-large-scale", "message", ["--load=5"],
          error=r"--load: got '5', expected at most [0-9.]+ with --loadType=core"),
     Case("dcon-testbed", "message", ["--burstStart=5ms", "--stopTime=2ms"],
