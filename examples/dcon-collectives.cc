@@ -49,17 +49,6 @@
 
 using namespace ns3;
 
-namespace
-{
-/// A stream that discards what it is given (progress of ranks other than 0).
-std::ostream&
-Nowhere()
-{
-    static std::ostream none(nullptr);
-    return none;
-}
-} // namespace
-
 int
 main(int argc, char* argv[])
 {
@@ -315,7 +304,7 @@ main(int argc, char* argv[])
         frame.ReadyToRun(std::to_string(run.GetWorkload()->GetJobs().size()) + " job(s), "
                          + std::to_string(run.GetWorkload()->GetMessages().size())
                          + " messages with --cc=" + cfg.cc);
-        std::ostream& log = ParallelRun::IsRoot() ? std::cout : Nowhere();
+        std::ostream& log = ParallelRun::Log();
         const auto& jobs = run.GetWorkload()->GetJobs();
         log << ParallelRun::Who() << "fabric " << cfg.spines << " spines x " << cfg.leaves
             << " leaves x " << cfg.hostsPerLeaf << " hosts, " << cfg.linkRate.GetBitRate() / 1e9

@@ -54,17 +54,6 @@
 
 using namespace ns3;
 
-namespace
-{
-/// A stream that discards what it is given (progress of ranks other than 0).
-std::ostream&
-Nowhere()
-{
-    static std::ostream none(nullptr);
-    return none;
-}
-} // namespace
-
 int
 main(int argc, char* argv[])
 {
@@ -227,7 +216,7 @@ main(int argc, char* argv[])
             frame.PrepareOutputFolder(outdir, kinds);
         }
         frame.ReadyToRun(std::to_string(run.GetFlowSpecs().size()) + " flows with --cc=" + cfg.cc);
-        std::ostream& log = ParallelRun::IsRoot() ? std::cout : Nowhere();
+        std::ostream& log = ParallelRun::Log();
         const auto [arrivalStart, arrivalDuration] = run.GetArrivalWindow();
         log << ParallelRun::Who() << "fabric " << cfg.spines << " spines x " << cfg.leaves
             << " leaves x " << cfg.hostsPerLeaf << " hosts; ";

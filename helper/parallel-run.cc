@@ -249,6 +249,13 @@ ParallelRun::IsRoot()
     return RankTransport::GetRank() == 0;
 }
 
+std::ostream&
+ParallelRun::Log()
+{
+    static std::ostream none(nullptr); // a stream without a buffer discards its output
+    return IsRoot() ? std::cout : none;
+}
+
 std::string
 ParallelRun::Who()
 {

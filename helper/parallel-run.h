@@ -10,6 +10,7 @@
 #include "ns3/ptr.h"
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,10 @@ public:
 
     /// \return "rank R of N: " in a parallel run, "" otherwise (a prefix for messages).
     static std::string Who();
+
+    /// \return std::cout on rank 0 (and in a sequential run), a stream that discards what it
+    /// is given on the other ranks: for progress that only rank 0 prints.
+    static std::ostream& Log();
 
     /**
      * \brief Collect one string from every rank at rank 0 (a collective call: every rank
