@@ -10,8 +10,8 @@
 //
 //   build/examples/dcon-hpcc-files                         # the files of data/examples/
 //   build/examples/dcon-hpcc-files --cc=dcon --outdir=results/hpcc-files-dcon
-//   build/examples/dcon-hpcc-files --topo=data/bench/fat-tree-320.topo \
-//       --flows=data/bench/websearch-30pct-2ms.flows       # the benchmark's 1,131 flows
+//   build/examples/dcon-hpcc-files --topo=data/bench/fat-tree-320.topo
+//       --flows=data/bench/websearch-30pct-2ms.flows       # (one line) the benchmark's 1,131 flows
 //
 // Run it from the repository root (the default paths are relative to it), or give the paths.
 
