@@ -49,6 +49,14 @@ completion ratio, stationarity: see its docstring), and the sweep writes per fig
                           flagged_runs (each flagged run and why);
 and scripts/plot_large.py draws RESULTS/<fig>.png.
 
+--extend [MAX]: after the runs, every run whose verdict asks for more time (not at equilibrium
+and not an overload: not settled, still falling, too short, Little's law off) is run again with
+twice its arrival window (same warm-up, cool-down and seed; e.g. -d150ms -> -d300ms, its own
+folder and record), round after round, up to windows of MAX (default 600ms). The tables always
+report each point's longest run with statistics, extended or not (runs.csv: run, arrival_window,
+extended; <fig>.csv: extended, arrival_windows), so an extension made by an earlier sweep counts
+without --extend.
+
 --quick: scale small (4 spines x 4 leaves x 12 hosts), 2 ms window with 0.5 ms of warm-up, loads
 0.4 0.6 0.8 (sens 0.8), one seed; explicit options still win. Quick runs have their own
 directories but the tables and figures have the same names as a full sweep's: use --results
@@ -57,7 +65,7 @@ results/large-quick to keep both.
 Usage: /usr/bin/python3 -m scripts.large_sweep FIG [FIG ...]|all [--quick] [--list] [--jobs N]
          [--seeds 1 2 3] [--loads 0.4 0.6 0.8] [--duration 60ms] [--warmup 30ms]
          [--cooldown 0ms] [--max-time 200s] [--scale full] [--build DIR] [--scheduler ADDRESS]
-         [--results results/large] [--no-plot]
+         [--results results/large] [--extend [MAX]] [--no-plot]
 
 The simulator is the fastest build's (build-mpi/bin when up to date, else build/: see
 scripts/builds.py; --build DIR to choose), and each run's record and row of <fig>-runs.csv say
@@ -248,6 +256,63 @@ def plan(figs, **settings):
     return runs
 
 
+# --extend: a run whose verdict asks for more time (not at equilibrium, not an overload) is run
+# again with twice its arrival window, up to this many (--extend MAX to change).
+EXTEND_MAX = "600ms"
+
+
+def extended(run):
+    """The same run with twice its arrival window ('150ms' -> '300ms'; warm-up, cool-down,
+    seed and settings unchanged): its own name, its own record."""
+    m = sweep_runner.TIME_RE.match(run.duration)
+    return run._replace(duration=canonical_time(fmt_num(2 * float(m.group(1))) + m.group(2)))
+
+
+def wants_more_time(stats):
+    """True when a run's statistics (data-driven window) flag it for a reason a longer window
+    can settle: not at equilibrium (not settled, still falling, too short, Little's law) and
+    not an overload (a backlog that keeps growing is a result: its growth rate is reported)."""
+    return (bool(stats.get("equilibrium_method")) and stats.get("stationary") is False
+            and not stats.get("overload"))
+
+
+def latest(run, stats):
+    """The longest run of `run`'s extensions (run, extended(run), ...) that has statistics:
+    what the tables report for the point (run itself when no extension has any)."""
+    while run_name(extended(run)) in stats:
+        run = extended(run)
+    return run
+
+
+def with_extensions(runs, results, store=None):
+    """runs plus every extension of them that has finished (a folder in results) or has a record
+    in the store, following each chain while its next link exists: the runs whose statistics the
+    tables may need."""
+    out = dict(runs)
+    for run in runs.values():
+        nxt = extended(run)
+        while (is_complete(os.path.join(results, run_name(nxt)))
+               or (store is not None and os.path.isfile(run_store.path(store, run_name(nxt))))):
+            out.setdefault(run_name(nxt), nxt)
+            nxt = extended(nxt)
+    return out
+
+
+def extensions_due(runs, stats, max_duration=EXTEND_MAX):
+    """{name: Run}: for each planned run, the extension of its longest finished run when that
+    run wants more time (wants_more_time) and the extension's window is at most max_duration."""
+    due = {}
+    for run in runs.values():
+        last = latest(run, stats)
+        s = stats.get(run_name(last))
+        if s is None or not wants_more_time(s):
+            continue
+        nxt = extended(last)
+        if seconds(nxt.duration) <= seconds(max_duration) * (1 + 1e-9):
+            due[run_name(nxt)] = nxt
+    return due
+
+
 def is_complete(run_dir):
     """Finished run: has summary.json and run.json and is not a .tmp directory."""
     return fct_stats.is_complete(run_dir)
@@ -383,14 +448,19 @@ def record_columns(s):
 
 
 def runs_table(fig, fig_run_list, stats):
-    """One row per run of `fig` that has stats: figure keys + metrics (None -> NaN)."""
+    """One row per run of `fig` that has stats: figure keys (those of the planned run: its
+    duration is the WINDOWS table's), the run actually reported (`run`: its longest extension
+    with statistics, see latest), its arrival_window, extended (True when that is an
+    extension) and metrics (None -> NaN)."""
     rows = []
     for r in fig_run_list:
-        s = stats.get(run_name(r))
+        last = latest(r, stats)
+        s = stats.get(run_name(last))
         if s is None:
             continue
-        row = {"fig": fig, "run": run_name(r), "label": variants.label(r.variant),
-               **{k: v for k, v in r._asdict().items() if k in RUN_KEYS}}
+        row = {"fig": fig, "run": run_name(last), "label": variants.label(r.variant),
+               **{k: v for k, v in r._asdict().items() if k in RUN_KEYS},
+               "arrival_window": last.duration, "extended": last != r}
         for col, v in record_columns(s).items():
             row[col] = math.nan if v is None and col not in TEXT_COLUMNS else v
         spread = s.get("spreading") or {}
@@ -398,8 +468,8 @@ def runs_table(fig, fig_run_list, stats):
             row[col] = spread.get(col, math.nan)
         row["build"] = builds.label(s.get("build"))
         rows.append(row)
-    return pd.DataFrame(rows, columns=RUN_KEYS + list(RUN_METRICS) + ["criterion", "flag"]
-                        + SPREAD_METRICS + ["build"])
+    return pd.DataFrame(rows, columns=RUN_KEYS + ["arrival_window", "extended"]
+                        + list(RUN_METRICS) + ["criterion", "flag"] + SPREAD_METRICS + ["build"])
 
 
 SUMMARY_KEYS = ["fig", "workload", "variant", "label", "load", "duration", "warmup", "cooldown",
@@ -410,8 +480,9 @@ def summary_table(runs):
     """One row per variant and load of a runs_table: n, METRIC_mean/_std/_ci95 of CI_METRICS
     (those of the measured window and of the nominal one), seeds (space-separated),
     non_stationary (runs with stationary false), overloaded (runs with overload true),
-    fixed_window (runs recorded before the data-driven window), flagged_runs ("s<seed>: <flag>" of
-    each flagged run, "; "-separated), max_equilibrium_start_s and
+    fixed_window (runs recorded before the data-driven window), extended (runs reported from an
+    extension, see --extend), arrival_windows ("/"-separated, e.g. 150ms/300ms), flagged_runs
+    ("s<seed>: <flag>" of each flagged run, "; "-separated), max_equilibrium_start_s and
     min_completion_ratio_measured."""
     def extra(g):
         flags = [f"s{seed}: {flag}" for seed, flag in zip(g.seed, g["flag"].fillna(""))
@@ -420,6 +491,8 @@ def summary_table(runs):
                 "non_stationary": int((g.stationary == False).sum()),  # noqa: E712
                 "overloaded": int((g.overload == True).sum()),  # noqa: E712
                 "fixed_window": int((g.criterion == "fixed window").sum()),
+                "extended": int((g.extended == True).sum()),  # noqa: E712
+                "arrival_windows": "/".join(dict.fromkeys(g.arrival_window.astype(str))),
                 "flagged_runs": "; ".join(flags),
                 "max_equilibrium_start_s": pd.to_numeric(g.equilibrium_start_s,
                                                          errors="coerce").max(),
@@ -485,6 +558,11 @@ def parse_args(argv):
                     help="run nothing: tables and plots of the runs finished so far (e.g. while "
                          "another sweep is still running)")
     ap.add_argument("--no-plot", action="store_true", help="write the tables but do not plot")
+    ap.add_argument("--extend", nargs="?", const=EXTEND_MAX, default=None, metavar="MAX",
+                    help="then run again, with twice the arrival window, every run whose verdict "
+                         "asks for more time (not at equilibrium and not an overload), round "
+                         "after round, up to windows of MAX (default %s); the tables report each "
+                         "point's longest run" % EXTEND_MAX)
     ap.add_argument("--only-variants", nargs="+", default=None, metavar="VARIANT",
                     help="run (and tabulate) only these variants of the chosen figures, e.g. "
                          "the baselines after a change to DCON alone")
@@ -519,6 +597,8 @@ def parse_args(argv):
     args.cooldown = (canonical_time(cooldown, "--cooldown", allow_zero=True)
                      if cooldown else None)
     args.max_time = canonical_time(args.max_time, "--max-time")
+    if args.extend is not None:
+        args.extend = canonical_time(args.extend, "--extend")
     args.scale = args.scale or quick.get("scale", "full")
     if args.scale not in SCALES:
         raise SweepError(f"--scale must be one of {', '.join(SCALES)}, got {args.scale!r}")
@@ -533,6 +613,24 @@ def parse_args(argv):
                          extra_variants=tuple(dict.fromkeys(args.add_variants)),
                          only_variants=tuple(args.only_variants) if args.only_variants else None)
     return args
+
+
+def extend(runs, binary, args):
+    """--extend: rounds of extensions_due (each run of a round after the statistics of the last)
+    until none is due; returns the failure messages."""
+    failures = []
+    while True:
+        stats, stat_failures = collect_stats(with_extensions(runs, args.results, args.store),
+                                             args.results, args.store)
+        due = extensions_due(runs, stats, args.extend)
+        if not due:
+            return failures + stat_failures
+        print(f"--extend: {len(due)} run(s) want more time: {', '.join(due)}")
+        round_failures = execute(due, binary, args.results, args.jobs, args.ranks, args.store,
+                                 args.scheduler)
+        failures += round_failures
+        if round_failures:  # do not loop on a run that fails
+            return failures
 
 
 def print_plan(runs, binary, results, ranks=1):
@@ -567,7 +665,13 @@ def main(argv=None):
         return 2
     except KeyboardInterrupt:
         return 130
-    stats, stat_failures = collect_stats(runs, args.results, args.store)
+    try:
+        if args.extend is not None and not args.tables_only:
+            failures += extend(runs, binary, args)
+    except KeyboardInterrupt:
+        return 130
+    stats, stat_failures = collect_stats(with_extensions(runs, args.results, args.store),
+                                         args.results, args.store)
     failures += stat_failures
     for fig in args.figs:
         runs_t = runs_table(fig, fig_runs(fig, **args.settings), stats)

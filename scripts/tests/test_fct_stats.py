@@ -900,7 +900,7 @@ FAKE_SIM = textwrap.dedent('''\
     the middle of the measured window and never completes; 10 PAUSE frames in the middles of the
     tenths of the measured window and one in the warm-up; the buffer is empty in the warm-up
     and 1 MB after it (so that the data-driven warm-up ends at W), growing (1e9 x t bytes)
-    for T = 4."""
+    for T = 4; with $FAKE_SIM_SETTLE_S = S it falls from 3 MB at 0 to 1 MB at S and holds."""
     import json, os, sys
     args = dict(a[2:].split("=", 1) for a in sys.argv[1:])
     fail = os.environ.get("FAKE_SIM_FAIL")
@@ -917,6 +917,7 @@ FAKE_SIM = textwrap.dedent('''\
     T = float(args.get("cnmWindowRtts", 3))
     D, W = sec(args["duration"]), sec(args["warmup"])
     fct = load * T * seed / 1e3
+    settle = float(os.environ.get("FAKE_SIM_SETTLE_S", 0))
     mid = W + (D - W) / 2
     W1 = W + (D - W) / 100
     with open(os.path.join(d, "flows.csv"), "w") as f:
@@ -934,7 +935,11 @@ FAKE_SIM = textwrap.dedent('''\
         f.write("time_s,total_bytes,max_switch_bytes\\n")
         for j in range(int(round(D / 1e-4))):
             t = j * 1e-4
-            f.write("%r,%r,0\\n" % (t, 1e9 * t if T == 4 else 0.0 if t < W else 1e6))
+            if settle:  # falls from 3 MB to 1 MB at t = settle, then holds
+                b = 1e6 + 2e6 * max(0.0, 1 - t / settle)
+            else:
+                b = 1e9 * t if T == 4 else 0.0 if t < W else 1e6
+            f.write("%r,%r,0\\n" % (t, b))
     json.dump({"cc": args["cc"], "arrival_start_s": 0.0, "arrival_duration_s": D,
                "warmup_s": W, "load": load}, open(os.path.join(d, "run.json"), "w"))
     json.dump({"wall_time_s": 1.0, "events_executed": 10, "flows_total": 3,
@@ -1181,6 +1186,75 @@ class SweepTest(unittest.TestCase):
                 open(os.path.join(d2 + ".tmp", n), "w").close()
             self.assertFalse(large_sweep.is_complete(d2))
             self.assertFalse(large_sweep.is_complete(d2 + ".tmp"))
+
+    def test_extension_chain(self):
+        r = large_sweep.fig_runs("fig9", seeds=[2], loads=[0.4], only_variants=("dcon",))[0]
+        x = large_sweep.extended(r)
+        self.assertEqual((x.duration, x.warmup, x.cooldown, x.seed), ("300ms", "40ms", "30ms", 2))
+        self.assertEqual(large_sweep.run_name(x),
+                         "websearch-dcon-load0.4-s2-d300ms-w40ms-full-c30ms")
+        self.assertEqual(large_sweep.extended(r._replace(duration="0.5ms")).duration, "1ms")
+        # what wants more time: flagged, data-driven, not an overload
+        eq = {"equilibrium_method": "level band"}
+        want = large_sweep.wants_more_time
+        self.assertTrue(want(dict(eq, stationary=False, overload=False)))
+        self.assertFalse(want(dict(eq, stationary=False, overload=True)))
+        self.assertFalse(want(dict(eq, stationary=True, overload=False)))
+        self.assertFalse(want({"stationary": False}))  # a record of the old fixed window
+        # latest follows the chain while its next link has statistics
+        runs = {large_sweep.run_name(r): r}
+        flagged = dict(eq, stationary=False, overload=False)
+        stats = {large_sweep.run_name(r): flagged}
+        self.assertEqual(large_sweep.latest(r, stats), r)
+        self.assertEqual(large_sweep.extensions_due(runs, stats), {large_sweep.run_name(x): x})
+        stats[large_sweep.run_name(x)] = flagged
+        x2 = large_sweep.extended(x)
+        self.assertEqual(large_sweep.latest(r, stats), x)
+        self.assertEqual(list(large_sweep.extensions_due(runs, stats)),
+                         [large_sweep.run_name(x2)])  # 600 ms: the default limit
+        self.assertEqual(large_sweep.extensions_due(runs, stats, "599ms"), {})
+        stats[large_sweep.run_name(x)] = dict(eq, stationary=True, overload=False)
+        self.assertEqual(large_sweep.extensions_due(runs, stats), {})
+        stats[large_sweep.run_name(x)] = dict(eq, stationary=False, overload=True)
+        self.assertEqual(large_sweep.extensions_due(runs, stats), {})  # growth is the answer
+        with self.assertRaisesRegex(large_sweep.SweepError, "--extend.*'long'"):
+            large_sweep.parse_args(["fig9", "--extend", "long"])
+
+    def test_extend_end_to_end(self):
+        # the fake simulator's buffer falls until 1.6 ms: a 2 ms window is "still falling",
+        # its 4 ms extension is at equilibrium
+        with tempfile.TemporaryDirectory() as tmp:
+            build = make_fake_build(tmp)
+            res = os.path.join(tmp, "res")
+            argv = ["fig12", "--quick", "--loads", "0.4", "--only-variants", "dcon",
+                    "--jobs", "1", "--build", build, "--results", res, "--no-plot"]
+            name = "websearch-dcon-load0.4-s1-d%s-w0.5ms-small"
+            os.environ["FAKE_SIM_SETTLE_S"] = "0.0016"
+            try:
+                rc, out, err = quiet(large_sweep.main, argv + ["--extend", "3ms"])
+                self.assertEqual(rc, 0, err)
+                runs = pd.read_csv(os.path.join(res, "fig12-runs.csv"))
+                self.assertEqual(list(runs.run), [name % "2ms"])  # 4 ms is over the limit
+                self.assertEqual(runs.flag[0], "still falling")
+                self.assertFalse(runs.extended[0])
+                rc, out, err = quiet(large_sweep.main, argv + ["--extend", "8ms"])
+                self.assertEqual(rc, 0, err)
+            finally:
+                del os.environ["FAKE_SIM_SETTLE_S"]
+            self.assertIn("--extend: 1 run(s) want more time: " + name % "4ms", out)
+            self.assertTrue(large_sweep.is_complete(os.path.join(res, name % "4ms")))
+            self.assertFalse(os.path.exists(os.path.join(res, name % "8ms")))
+            for extra in ([], ["--tables-only"]):  # the extension counts without --extend
+                rc, out, err = quiet(large_sweep.main, argv + extra)
+                self.assertEqual(rc, 0, err)
+                runs = pd.read_csv(os.path.join(res, "fig12-runs.csv"))
+                self.assertEqual(list(runs.run), [name % "4ms"])
+                self.assertEqual((runs.duration[0], runs.arrival_window[0]), ("2ms", "4ms"))
+                self.assertTrue(runs.extended[0])
+                self.assertTrue(runs.stationary[0])
+                point = pd.read_csv(os.path.join(res, "fig12.csv"))
+                self.assertEqual((point.extended[0], point.arrival_windows[0],
+                                  point.non_stationary[0]), (1, "4ms", 0))
 
     def test_sweep_end_to_end(self):
         with tempfile.TemporaryDirectory() as tmp:
