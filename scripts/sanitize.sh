@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build dcon with AddressSanitizer + UndefinedBehaviorSanitizer (-DDCON_SANITIZE=ON, -O1 -g,
+# Build dcon with AddressSanitizer + UndefinedBehaviorSanitizer (-DDCON_SANITIZE=ON, -O1 -g1,
 # NS_ASSERT on) in build-asan/, then run the whole test suite and the testbed example (DCQCN and
 # DCON) with leak checking on. Any sanitizer report fails: ASan and LSan always exit non-zero,
 # UBSan halts on the first report (halt_on_error=1). Known reports inside ns-3's own headers and
