@@ -598,6 +598,9 @@ def parse_args(argv):
                      if cooldown else None)
     args.max_time = canonical_time(args.max_time, "--max-time")
     if args.extend is not None:
+        if args.tables_only:
+            raise SweepError("--extend runs simulations and --tables-only runs none: give one "
+                             "of them (the tables report extensions made earlier anyway)")
         args.extend = canonical_time(args.extend, "--extend")
     args.scale = args.scale or quick.get("scale", "full")
     if args.scale not in SCALES:
@@ -616,21 +619,20 @@ def parse_args(argv):
 
 
 def extend(runs, binary, args):
-    """--extend: rounds of extensions_due (each run of a round after the statistics of the last)
-    until none is due; returns the failure messages."""
+    """The statistics of the runs and their extensions (collect_stats) and its failure
+    messages; with --extend (and not --tables-only), first rounds of extensions_due, each run
+    after the statistics of the last, until none is due (or a round has a failed run)."""
     failures = []
     while True:
         stats, stat_failures = collect_stats(with_extensions(runs, args.results, args.store),
                                              args.results, args.store)
-        due = extensions_due(runs, stats, args.extend)
+        due = ({} if args.extend is None or args.tables_only or failures
+               else extensions_due(runs, stats, args.extend))
         if not due:
-            return failures + stat_failures
+            return stats, failures + stat_failures
         print(f"--extend: {len(due)} run(s) want more time: {', '.join(due)}")
-        round_failures = execute(due, binary, args.results, args.jobs, args.ranks, args.store,
-                                 args.scheduler)
-        failures += round_failures
-        if round_failures:  # do not loop on a run that fails
-            return failures
+        failures += execute(due, binary, args.results, args.jobs, args.ranks, args.store,
+                            args.scheduler)
 
 
 def print_plan(runs, binary, results, ranks=1):
@@ -666,13 +668,10 @@ def main(argv=None):
     except KeyboardInterrupt:
         return 130
     try:
-        if args.extend is not None and not args.tables_only:
-            failures += extend(runs, binary, args)
+        stats, more_failures = extend(runs, binary, args)
     except KeyboardInterrupt:
         return 130
-    stats, stat_failures = collect_stats(with_extensions(runs, args.results, args.store),
-                                         args.results, args.store)
-    failures += stat_failures
+    failures += more_failures
     for fig in args.figs:
         runs_t = runs_table(fig, fig_runs(fig, **args.settings), stats)
         path = os.path.join(args.results, fig + "-runs.csv")

@@ -1219,6 +1219,9 @@ class SweepTest(unittest.TestCase):
         self.assertEqual(large_sweep.extensions_due(runs, stats), {})  # growth is the answer
         with self.assertRaisesRegex(large_sweep.SweepError, "--extend.*'long'"):
             large_sweep.parse_args(["fig9", "--extend", "long"])
+        with self.assertRaisesRegex(large_sweep.SweepError, "--extend runs simulations and "
+                                    "--tables-only runs none"):
+            large_sweep.parse_args(["fig9", "--extend", "--tables-only"])
 
     def test_extend_end_to_end(self):
         # the fake simulator's buffer falls until 1.6 ms: a 2 ms window is "still falling",
