@@ -10,6 +10,7 @@
 #include "ns3/parallel-run.h"
 #include "ns3/simulator.h"
 #include "ns3/value-text.h"
+#include "process-resources.h"
 
 #include <algorithm>
 #include <chrono>
@@ -18,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <sstream>
 #include <stdexcept>
 #include <type_traits>
 
@@ -743,7 +745,21 @@ FabricMonitor::Write(const std::string& dir, double wallSeconds) const
         out << "  \"incomplete_reason\": \"" << m_incomplete << "\",\n";
     }
     out << "  \"simulated_time_s\": " << Seconds(t.now) << ",\n";
-    out << "  \"wall_time_s\": " << wallSeconds << ",\n";
+    // What differs between two identical runs stays on this one line (see Write's doc).
+    const std::optional<double> peak = ProcessPeakResidentBytes();
+    out << "  \"wall_time_s\": " << wallSeconds << ", \"cpu_time_s\": " << ProcessCpuSeconds()
+        << ", \"peak_rss_mib\": ";
+    if (peak)
+    {
+        std::ostringstream mib; // one decimal: 0.1 MiB is finer than the kernel's page counts
+        mib << std::fixed << std::setprecision(1) << *peak / (1024.0 * 1024.0);
+        out << mib.str();
+    }
+    else
+    {
+        out << "null";
+    }
+    out << ",\n";
     out << "  \"events_executed\": " << t.events << ",\n";
     out << "  \"flows_total\": " << m_flows->GetFlows().size() << ",\n";
     out << "  \"flows_completed\": " << m_records.size() << ",\n";

@@ -246,8 +246,10 @@ public:
      * Collect), and summary.json holds the totals over all ranks.
      * \param dir output directory
      * \param wallSeconds the wall-clock time of the run, recorded as summary.json's
-     * wall_time_s (the one value that differs between two identical runs); a program that
-     * measured the run itself passes it here, Write(dir) measures it from Start()
+     * wall_time_s; a program that measured the run itself passes it here, Write(dir) measures
+     * it from Start(). The same line of summary.json holds cpu_time_s (this process's CPU
+     * time so far) and peak_rss_mib (its peak resident memory so far, ProcessPeakResidentBytes;
+     * in a parallel run rank 0's): the one line that differs between two identical runs.
      */
     void Write(const std::string& dir, double wallSeconds) const;
 

@@ -124,7 +124,8 @@ def summarize_runs(outdir, plan, store=None, stop_time=STOP_TIME):
                     "avg_short_fct_ms": f[f.flow_id >= 2].fct_s.mean() * 1e3}
             build = builds.of_run(d)
             if store:
-                run_store.save(store, name, args, data, build=build)
+                run_store.save(store, name, args, data, build=build,
+                               resources=sweep_runner.read_resources(d))
         rows.append({"panel": r.panel, "variant": r.variant, "label": variants.label(r.variant),
                      "value": r.value, "seed": r.seed, **data, "build": builds.label(build)})
     return pd.DataFrame(rows, columns=RUN_COLUMNS)

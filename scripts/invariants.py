@@ -330,8 +330,9 @@ def check_run(run_dir):
     return out
 
 
-# The lines that differ between two runs of one case by construction: summary.json's wall time,
-# run.json's command line and options (they name the output folder).
+# The lines that differ between two runs of one case by construction: summary.json's line of
+# wall time, CPU time and peak memory, run.json's command line and options (they name the output
+# folder).
 RUN_SPECIFIC = {"summary.json": (b'"wall_time_s"',),
                 "run.json": (b'"command_line"', b'"options_given"')}
 

@@ -41,13 +41,16 @@ summary.json and run.json; finished runs are skipped, so an interrupted sweep (C
 restarted. A failed run's stderr tail is printed, the others go on, and the exit code is 1.
 Then scripts/fct_stats.py writes NAME/stats.json for every finished run (measured window,
 completion ratio, stationarity: see its docstring), and the sweep writes per figure
-  RESULTS/<fig>-runs.csv  one row per run: the figure keys and the run's metrics;
+  RESULTS/<fig>-runs.csv  one row per run: the figure keys, the run's metrics and what it
+                          cost (cpu_s, max_rss_mib, host: scripts/sweep_runner.py's
+                          resources.json, kept in the run's record);
   RESULTS/<fig>.csv       one row per variant and load: n seeds, mean, std and 95% confidence
                           half-width (Student's t, scripts/seed_stats.py) of avg_fct_s,
                           p99_fct_s and pause_rate_per_s and of their nominal-window values,
                           non_stationary (runs not at equilibrium), overloaded and
                           flagged_runs (each flagged run and why);
-and scripts/plot_large.py draws RESULTS/<fig>.png.
+and scripts/plot_large.py draws RESULTS/<fig>.png. Per figure it prints the CPU hours of the
+runs in its table and the largest peak memory per variant (over the runs that have resources).
 
 --extend [MAX]: after the runs, every run whose verdict asks for more time (not at equilibrium
 and not an overload: not settled, still falling, too short, Little's law off) is run again with
@@ -351,7 +354,7 @@ MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
 # run.json's record of the command line, which names the binary and the output folder), wall
 # time and the per-link detail (the tables use none of them), and run.json's build (the record
 # keeps the run's build record apart, with the program's path: builds.of_run).
-RECORD_DROP = {"cdf_file", "command_line", "options_given", "wall_time_s", "build",
+RECORD_DROP = {"cdf_file", "command_line", "options_given", "wall_time_s", "build", "resources",
                "pause_frames_in_window_per_link", "pause_rate_per_link",
                "pause_frames_per_link_total"}
 # summary.json objects kept in the record besides stats.json (DCON's queue and CNM totals).
@@ -391,7 +394,8 @@ def stored(runs, store):
     for name, run in runs.items():
         rec = run_store.current(store, name, run_args(run), record=True)
         if rec is not None:
-            out[name] = dict(rec["data"], build=rec.get("build"))
+            out[name] = dict(rec["data"], build=rec.get("build"),
+                             resources=rec.get("resources"))
     return out
 
 
@@ -418,9 +422,11 @@ def collect_stats(runs, results, store=None):
             else:
                 stats[name] = fct_stats.write_stats(d)
             stats[name]["build"] = builds.of_run(d)
+            stats[name]["resources"] = sweep_runner.read_resources(d)
             if store is not None:
                 run_store.save(store, name, run_args(runs[name]), record_data(d, stats[name]),
-                               build=stats[name]["build"])
+                               build=stats[name]["build"],
+                               resources=stats[name]["resources"])
         except (fct_stats.StatsError, run_store.StoreError) as e:
             failures.append(f"{name}: stats: {e}")
             tqdm.write(f"FAILED stats of {name}: {e}", file=sys.stderr)
@@ -467,9 +473,37 @@ def runs_table(fig, fig_run_list, stats):
         for col in SPREAD_METRICS:
             row[col] = spread.get(col, math.nan)
         row["build"] = builds.label(s.get("build"))
+        res = s.get("resources") or {}
+        for col in RESOURCE_COLUMNS:
+            row[col] = res.get(col, math.nan if col != "host" else "")
         rows.append(row)
     return pd.DataFrame(rows, columns=RUN_KEYS + ["arrival_window", "extended"]
-                        + list(RUN_METRICS) + ["criterion", "flag"] + SPREAD_METRICS + ["build"])
+                        + list(RUN_METRICS) + ["criterion", "flag"] + SPREAD_METRICS + ["build"]
+                        + RESOURCE_COLUMNS)
+
+
+# <fig>-runs.csv columns from the run's resources (scripts/sweep_runner.py; NaN for runs
+# recorded before the sweeps measured them)
+RESOURCE_COLUMNS = ["cpu_s", "max_rss_mib", "host"]
+
+
+def cost_text(runs_t):
+    """One line on what the reported runs of a runs_table cost: their CPU hours and the largest
+    peak memory per variant, over the runs that have resources (and how many do not)."""
+    if not len(runs_t):
+        return "cost: no run in this table"
+    cpu = pd.to_numeric(runs_t.cpu_s, errors="coerce")
+    measured = runs_t[cpu.notna()]
+    if not len(measured):
+        return "cost: no run of this table has its resources recorded"
+    peaks = (measured.assign(m=pd.to_numeric(measured.max_rss_mib, errors="coerce"))
+             .groupby("variant", sort=False).m.max())
+    text = (f"cost: {cpu.sum() / 3600:.2f} CPU hours over {len(measured)} run(s)"
+            + (f" ({len(runs_t) - len(measured)} without resources)"
+               if len(measured) < len(runs_t) else "")
+            + "; peak memory " + ", ".join(f"{v} {m:.0f} MiB" if pd.notna(m) else f"{v} n/a"
+                                           for v, m in peaks.items()))
+    return text
 
 
 SUMMARY_KEYS = ["fig", "workload", "variant", "label", "load", "duration", "warmup", "cooldown",
@@ -684,6 +718,7 @@ def main(argv=None):
         print(f"wrote {path} ({len(runs_t)} runs) and {fig}.csv ({len(summary)} points"
               + (f"; {flagged} run(s) not at equilibrium" if flagged else "")
               + (f", {over} of them overloaded" if over else "") + ")")
+        print("  " + cost_text(runs_t))
     if not args.no_plot:
         plot_large.plot_dir(args.results, args.figs)
     return sweep_runner.report_failures(failures)

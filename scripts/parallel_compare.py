@@ -4,8 +4,9 @@ inputs: which output files are identical, and how far the flows' completion time
 Usage: /usr/bin/python3 -m scripts.parallel_compare SEQ_DIR PAR_DIR [--json OUT] [--max-rel X]
 
 Both folders hold a program's outputs (flows.csv, pfc.csv, summary.json, ...). Prints, for every
-file, "identical" or "differs"; summary.json is compared without wall_time_s, events_executed,
-simulated_time_s and DCON's dcon_queues.queue_seconds.below_qecn (the engines count their own
+file, "identical" or "differs"; summary.json is compared without wall_time_s, cpu_time_s,
+peak_rss_mib, events_executed, simulated_time_s and DCON's dcon_queues.queue_seconds.below_qecn
+(the engines count their own
 events, and a parallel run that stops when its flows are done stops up to the completion-message
 delay later, which the time below Q_ECN runs on to; doc/parallel.rst).
 Then, over the flows completed in both runs (flows.csv, by flow_id): how many differ, the
@@ -25,7 +26,8 @@ import pandas as pd
 
 from . import fct_stats
 
-IGNORED_SUMMARY_KEYS = ("wall_time_s", "events_executed", "simulated_time_s")
+IGNORED_SUMMARY_KEYS = ("wall_time_s", "cpu_time_s", "peak_rss_mib", "events_executed",
+                        "simulated_time_s")
 
 
 # run.json's record of the command line differs (mpirun's arguments, the partition, the folder),

@@ -5,7 +5,8 @@ committed. What the tables, the claims and the figures need from a run is small:
 Each finished run leaves one JSON record in a store folder of the repository,
 
   data/validation/<sweep>/<run name>.json
-  {"run": NAME, "args": [...], "models": {...}, "data": {...}, "build": {...}}
+  {"run": NAME, "args": [...], "models": {...}, "data": {...}, "build": {...},
+   "resources": {...}}
 
 - "args": the simulator arguments that define the run (without the binary and the output
   folder), so a record is only used for the run it was made for;
@@ -18,6 +19,9 @@ Each finished run leaves one JSON record in a store folder of the repository,
   ns-3 version and dcon's git commit, from the run's run.json); not in the records made before
   the programs recorded their build. It does not decide whether a record is current: two builds
   of the same code give the same results (the tables name the builds they mix).
+- "resources": what the run cost where the sweep measured it (scripts/sweep_runner.py's
+  resources.json: wall_s, cpu_s, max_rss_mib, host); not in records made before the sweeps
+  measured them. Like "build", it decides nothing.
 
 A sweep treats a run with a current record (same args and models) as finished and does not run
 it; its tables are made from the records, so they regenerate on any machine from the repository
@@ -88,14 +92,16 @@ def current(store, name, args, record=False):
     return rec if record else rec["data"]
 
 
-def save(store, name, args, data, build=None):
-    """Write (or replace) the record of run `name`, with its build record when given;
-    atomically."""
+def save(store, name, args, data, build=None, resources=None):
+    """Write (or replace) the record of run `name`, with its build record and its resources
+    when given; atomically."""
     os.makedirs(store, exist_ok=True)
     p = path(store, name)
     rec = {"run": name, "args": list(args), "models": models_for(args), "data": data}
     if build is not None:
         rec["build"] = build
+    if resources is not None:
+        rec["resources"] = resources
     tmp = p + ".part"
     try:
         with open(tmp, "w") as f:

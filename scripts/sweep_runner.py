@@ -18,15 +18,27 @@ Two executors run the same runs the same way (records, resumption, Ctrl-C, progr
   one). Ctrl-C sets a Dask Event that the tasks poll every second: they terminate their
   simulators, and the tasks not started yet do nothing. The tasks' code is sent to the workers
   (cloudpickle by value), so they need Python and python3-distributed only, not this package.
+
+What each finished run cost is written next to its outputs, in RESULTS/NAME/resources.json
+(read_resources): wall_s, the wall time of the simulator process; cpu_s, its CPU time, from
+os.wait4 when it is reaped (with --ranks > 1 that process is mpirun, and the CPU time includes
+the ranks it waited for); max_rss_mib, the peak resident memory the simulator reports of itself
+(summary.json's peak_rss_mib: its VmHWM; rank 0's in a parallel run), not wait4's ru_maxrss,
+which on Linux starts from the Python process's own size at the spawn; and host, where it ran.
+The sweeps copy it into the run's record; it is not an output of the simulation (it differs from
+run to run) and decides nothing.
 """
 import concurrent.futures as cf
+import json
 import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
+import time
 import uuid
 
 from tqdm import tqdm
@@ -61,6 +73,54 @@ def seconds(time_text):
     if not m:
         raise SweepError(f"not a time like 5ms, 500us or 0.01s: {time_text!r}")
     return float(m.group(1)) * TIME_UNITS[m.group(2)]
+
+
+RESOURCES_FILE = "resources.json"
+
+
+class _MeasuredPopen(subprocess.Popen):
+    """A Popen that keeps the child's resource usage (os.wait4) when it reaps the child:
+    `rusage` (None until then, or when this Python reaps it by another path)."""
+
+    rusage = None
+
+    def _try_wait(self, wait_flags):
+        try:
+            pid, sts, ru = os.wait4(self.pid, wait_flags)
+        except ChildProcessError:  # reaped elsewhere (SIGCHLD ignored): no status, no usage
+            return self.pid, 0
+        if pid == self.pid:
+            self.rusage = ru
+        return pid, sts
+
+
+def resources_of(proc, wall_s, run_dir):
+    """{wall_s, cpu_s, max_rss_mib, host} of a finished _MeasuredPopen whose outputs are in
+    run_dir: cpu_s only when it was reaped through wait4, max_rss_mib only when its
+    summary.json has a numeric peak_rss_mib (see the module's doc)."""
+    out = {"wall_s": round(wall_s, 3), "host": socket.gethostname()}
+    ru = getattr(proc, "rusage", None)
+    if ru is not None:
+        out["cpu_s"] = round(ru.ru_utime + ru.ru_stime, 3)
+    try:
+        with open(os.path.join(run_dir, "summary.json")) as f:
+            peak = json.load(f).get("peak_rss_mib")
+    except (OSError, ValueError, AttributeError):
+        peak = None
+    if isinstance(peak, (int, float)) and not isinstance(peak, bool):
+        out["max_rss_mib"] = peak
+    return out
+
+
+def read_resources(run_dir):
+    """The resources.json of a finished run (see the module's doc), or None when it has none
+    (runs made before the sweeps measured them) or it cannot be read."""
+    try:
+        with open(os.path.join(run_dir, RESOURCES_FILE)) as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
 
 
 def is_complete(run_dir, required):
@@ -117,9 +177,10 @@ class Runner:
         with self._lock:
             if self.stopping.is_set():
                 return name, "stopped", ""
-            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    stdin=subprocess.DEVNULL, text=True, errors="replace",
-                                    cwd=self.cwd, env=self.env)
+            started = time.monotonic()
+            proc = _MeasuredPopen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  stdin=subprocess.DEVNULL, text=True, errors="replace",
+                                  cwd=self.cwd, env=self.env)
             self._procs.add(proc)
         try:
             if self.should_stop is None:
@@ -135,6 +196,7 @@ class Runner:
         finally:
             with self._lock:
                 self._procs.discard(proc)
+        wall_s = time.monotonic() - started
         if proc.returncode != 0 and (self.stopping.is_set() or proc.returncode == -signal.SIGINT):
             return name, "stopped", ""
         problem = None
@@ -151,6 +213,9 @@ class Runner:
             return name, "failed", f"{' '.join(cmd)}\n{problem}; stderr tail:\n{tail}"
         with open(os.path.join(tmp, "sweep.log"), "w") as f:
             f.write(" ".join(cmd) + "\n--- stdout\n" + out + "\n--- stderr\n" + err)
+        with open(os.path.join(tmp, RESOURCES_FILE), "w") as f:
+            json.dump(resources_of(proc, wall_s, tmp), f, sort_keys=True)
+            f.write("\n")
         shutil.rmtree(final, ignore_errors=True)  # an incomplete leftover, if any
         os.rename(tmp, final)
         return name, "done", ""

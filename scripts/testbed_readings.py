@@ -239,7 +239,8 @@ def table(results, runs, settings=DEFAULT_SETTINGS, store=None):
             build = builds.of_run(d)
             if store:
                 try:
-                    run_store.save(store, name, args, data, build=build)
+                    run_store.save(store, name, args, data, build=build,
+                                   resources=sweep_runner.read_resources(d))
                 except run_store.StoreError as e:
                     errors.append(str(e))
         r = {k: data.get(k, math.nan) for k in READINGS + CNM_READINGS}

@@ -16,6 +16,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 using namespace ns3;
@@ -187,6 +188,16 @@ TEST_F(LargeScale, SummarySaysWhetherTheRunIsComplete)
         std::filesystem::remove_all(dir);
         run.Write(dir, 0);
         std::string summary = Slurp(dir + "/summary.json");
+        // the one run-specific line: wall time, then this process's CPU time and peak memory
+        std::smatch m;
+        ASSERT_TRUE(std::regex_search(summary,
+                                      m,
+                                      std::regex("\n  \"wall_time_s\": [0-9.e+-]+, "
+                                                 "\"cpu_time_s\": ([0-9.e+-]+), "
+                                                 "\"peak_rss_mib\": ([0-9.]+),\n")))
+            << summary;
+        EXPECT_GT(std::stod(m[1]), 0.0);
+        EXPECT_GT(std::stod(m[2]), 1.0); // MiB: the program's code alone is more
         if (stopEarly)
         {
             EXPECT_NE(summary.find("\"complete\": false"), std::string::npos) << summary;

@@ -900,7 +900,8 @@ FAKE_SIM = textwrap.dedent('''\
     the middle of the measured window and never completes; 10 PAUSE frames in the middles of the
     tenths of the measured window and one in the warm-up; the buffer is empty in the warm-up
     and 1 MB after it (so that the data-driven warm-up ends at W), growing (1e9 x t bytes)
-    for T = 4; with $FAKE_SIM_SETTLE_S = S it falls from 3 MB at 0 to 1 MB at S and holds."""
+    for T = 4; with $FAKE_SIM_SETTLE_S = S it falls from 3 MB at 0 to 1 MB at S and holds.
+    Its peak memory (summary.json's peak_rss_mib) is 100 x load + seed MiB."""
     import json, os, sys
     args = dict(a[2:].split("=", 1) for a in sys.argv[1:])
     fail = os.environ.get("FAKE_SIM_FAIL")
@@ -942,7 +943,8 @@ FAKE_SIM = textwrap.dedent('''\
             f.write("%r,%r,0\\n" % (t, b))
     json.dump({"cc": args["cc"], "arrival_start_s": 0.0, "arrival_duration_s": D,
                "warmup_s": W, "load": load}, open(os.path.join(d, "run.json"), "w"))
-    json.dump({"wall_time_s": 1.0, "events_executed": 10, "flows_total": 3,
+    json.dump({"wall_time_s": 1.0, "cpu_time_s": 0.9, "peak_rss_mib": 100 * load + seed,
+               "events_executed": 10, "flows_total": 3,
                "flows_completed": 2, "pause_frames_sent": 11, "drops": {},
                "ecn_marks": 0, "cnps_sent": 4, "cnms_received": 5},
               open(os.path.join(d, "summary.json"), "w"))
@@ -1348,7 +1350,16 @@ class SweepTest(unittest.TestCase):
             self.assertEqual(rec["models"], {"fabric": large_sweep.run_store.MODEL_VERSIONS[
                 "fabric"], "dcon": large_sweep.run_store.MODEL_VERSIONS["dcon"]})
             self.assertNotIn("wall_time_s", rec["data"])
+            # what the run cost, measured by the sweep, kept beside the data (not in it)
+            self.assertNotIn("resources", rec["data"])
+            self.assertGreater(rec["resources"]["cpu_s"], 0)
+            # dcon-T4 at 0.8, seed 2: its peak as the stand-in reports it, 100 x 0.8 + 2 MiB
+            self.assertEqual(rec["resources"]["max_rss_mib"], 82)
+            # the largest per variant: load 0.8, seed 3 (dcon-T4 too, after the rerun)
+            self.assertRegex(out, r"cost: [0-9.]+ CPU hours over 18 run\(s\); peak memory "
+                             r"dcon-T2 83 MiB, dcon 83 MiB, dcon-T4 83 MiB")
             before = pd.read_csv(os.path.join(res, "fig12-runs.csv"))
+            self.assertTrue(before.cpu_s.notna().all())
             shutil.rmtree(res)
             rc, out, _ = quiet(large_sweep.main, argv + ["--store", store, "--no-plot",
                                                         "--build", os.path.join(tmp, "none")])

@@ -21,6 +21,7 @@ import json
 import logging
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -102,6 +103,76 @@ def alive(pid):
         return False
 
 
+# A stand-in that costs what the test knows: it touches 64 MiB, spins 0.4 s of CPU, and writes
+# DIR/summary.json with its own peak (VmHWM), as the simulators do.
+HUNGRY_SIM = textwrap.dedent('''\
+    #!/usr/bin/python3
+    import json, os, sys, time
+    d = sys.argv[1].split("=", 1)[1]
+    os.makedirs(d)
+    block = bytearray(64 << 20)
+    for i in range(0, len(block), 4096):
+        block[i] = 1
+    end = time.process_time() + 0.4
+    while time.process_time() < end:
+        pass
+    with open("/proc/self/status") as f:
+        kib = next(int(l.split()[1]) for l in f if l.startswith("VmHWM:"))
+    with open(os.path.join(d, "summary.json"), "w") as f:
+        json.dump({"wall_time_s": 0.5, "peak_rss_mib": round(kib / 1024, 1)}, f)
+''')
+
+
+class ResourcesTest(unittest.TestCase):
+    """What a run cost, as sweep_runner measures it (os.wait4 of the simulator process)."""
+
+    def test_measured_run(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            sim = os.path.join(tmp, "hungry-sim")
+            with open(sim, "w") as f:
+                f.write(HUNGRY_SIM)
+            os.chmod(sim, 0o755)
+            results = os.path.join(tmp, "res")
+            failures = sweep_runner.execute(
+                {"r": 0}, lambda run, outdir: [sim, "--outdir=" + outdir], sim, results, 1,
+                ("summary.json",), "runs")
+            self.assertEqual(failures, [])
+            res = sweep_runner.read_resources(os.path.join(results, "r"))
+            # the child's own peak as it reports it: its 64 MiB block and the interpreter
+            # (about 10 MiB), whatever this process's size; its CPU (wait4): the 0.4 s loop and
+            # the interpreter's start (tens of ms)
+            self.assertGreaterEqual(res["max_rss_mib"], 64)
+            self.assertLess(res["max_rss_mib"], 64 + 32)
+            self.assertGreaterEqual(res["cpu_s"], 0.4)
+            self.assertLess(res["cpu_s"], 5)
+            self.assertGreaterEqual(res["wall_s"], 0.4)
+            self.assertEqual(res["host"], socket.gethostname())
+
+    def test_without_peak(self):
+        """A summary.json without a numeric peak_rss_mib (a program that does not report it):
+        no max_rss_mib, the rest as measured."""
+        with tempfile.TemporaryDirectory() as tmp:
+            proc = sweep_runner._MeasuredPopen([sys.executable, "-c", "pass"])
+            proc.wait()
+            for text in ("{}", '{"peak_rss_mib": null}', '{"peak_rss_mib": "12"}', "[]", "{"):
+                with open(os.path.join(tmp, "summary.json"), "w") as f:
+                    f.write(text)
+                res = sweep_runner.resources_of(proc, 1.5, tmp)
+                self.assertNotIn("max_rss_mib", res, text)
+                self.assertEqual(res["wall_s"], 1.5)
+                self.assertGreater(res["cpu_s"], 0)
+
+    def test_unreadable(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            self.assertIsNone(sweep_runner.read_resources(tmp))  # a run made before
+            with open(os.path.join(tmp, sweep_runner.RESOURCES_FILE), "w") as f:
+                f.write("{not json")
+            self.assertIsNone(sweep_runner.read_resources(tmp))
+            with open(os.path.join(tmp, sweep_runner.RESOURCES_FILE), "w") as f:
+                f.write("[1, 2]")
+            self.assertIsNone(sweep_runner.read_resources(tmp))
+
+
 class DaskTest(unittest.TestCase):
     """Everything that needs a Dask cluster: one LocalCluster of 2 worker processes."""
 
@@ -142,10 +213,17 @@ class DaskTest(unittest.TestCase):
             names = sorted(os.listdir(out["local"][1]))
             self.assertEqual(len(names), 5)
             self.assertEqual(names, sorted(os.listdir(out["dask"][1])))
-            for n in names:
-                with open(os.path.join(out["local"][1], n), "rb") as a, \
-                        open(os.path.join(out["dask"][1], n), "rb") as b:
-                    self.assertEqual(a.read(), b.read(), n)
+            for n in names:  # equal but for what each run cost (measured where it ran)
+                recs = []
+                for k in ("local", "dask"):
+                    with open(os.path.join(out[k][1], n)) as f:
+                        recs.append(json.load(f))
+                    res = recs[-1].pop("resources")
+                    self.assertGreater(res["cpu_s"], 0, (k, n))
+                    self.assertGreater(res["max_rss_mib"], 1, (k, n))
+                    self.assertGreaterEqual(res["wall_s"], 0, (k, n))
+                    self.assertTrue(res["host"], (k, n))
+                self.assertEqual(recs[0], recs[1], n)
             with open(os.path.join(out["dask"][1], names[0])) as f:
                 rec = json.load(f)
             self.assertEqual(rec["build"]["path"], builds.rel(binary))
@@ -154,7 +232,8 @@ class DaskTest(unittest.TestCase):
             self.assertNotIn("build", rec["data"])
             for table in ("fig9-runs.csv", "fig9.csv"):
                 a, b = (pd.read_csv(os.path.join(out[k][0], table)) for k in ("local", "dask"))
-                drop = [c for c in a.columns if c.startswith("wall_time")]
+                drop = [c for c in a.columns if c.startswith("wall_time")
+                        or c in large_sweep.RESOURCE_COLUMNS]
                 pd.testing.assert_frame_equal(a.drop(columns=drop), b.drop(columns=drop))
                 self.assertEqual(set(a.build), {builds.label(rec["build"])})
 
