@@ -446,16 +446,11 @@ SwitchQueueSettings::Build(const RdmaFabricHelper& fh, const TopologySpec& topo)
     {
         return fh.Build(topo);
     }
-    catch (const std::invalid_argument& e)
+    catch (const BufferTooSmallError& e)
     {
-        const std::string what = e.what();
-        if (what.find("exceeds BufferSize") == std::string::npos)
-        {
-            throw;
-        }
         throw std::invalid_argument("--bufferSize (" + std::to_string(bufferSize.GetValue())
                                     + " B) cannot hold the PFC headroom every port reserves: "
-                                    + what);
+                                    + e.what());
     }
 }
 

@@ -17,6 +17,7 @@
 #include "ns3/rdma-switch-agent.h"
 #include "ns3/red-ecn-queue-disc.h"
 #include "ns3/string.h"
+#include "ns3/switch-mmu.h"
 #include "ns3/uinteger.h"
 #include "rank-partition.h"
 
@@ -1139,6 +1140,10 @@ RdmaFabricHelper::Build(const TopologySpec& topo) const
         try
         {
             sw->Finalize();
+        }
+        catch (const BufferTooSmallError& e) // keeps its type (SwitchQueueSettings::Build)
+        {
+            throw BufferTooSmallError("switch " + std::to_string(s) + ": " + e.what());
         }
         catch (const std::invalid_argument& e)
         {

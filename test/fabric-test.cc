@@ -28,6 +28,7 @@
 #include "ns3/rdma-switch.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/switch-mmu.h"
 #include "ns3/uinteger.h"
 #include "test-items.h"
 
@@ -333,6 +334,50 @@ TEST_F(Fabric, SwitchAgentAttributeWithoutAgentIsRefused)
         EXPECT_NE(std::string(e.what()).find("SetSwitchAgentAttribute(CnmInterval)"),
                   std::string::npos)
             << e.what();
+    }
+    Simulator::Destroy();
+}
+
+// A buffer that cannot hold the headroom every port reserves is refused as BufferTooSmallError
+// (its own type, kept through the "switch N:" the helper adds), so a program can name its
+// --bufferSize without reading the text; another MMU error stays a plain invalid_argument.
+TEST_F(Fabric, BufferTooSmallKeepsItsType)
+{
+    LeafSpineHelper ls(1, 2, 2); // leaves: 2 host ports + 1 uplink; the spine: 2 ports
+    ls.SetHostLink(DataRate("40Gbps"), MicroSeconds(1));
+    ls.SetFabricLink(DataRate("40Gbps"), MicroSeconds(1));
+    // The helper sizes each port's headroom from its link: 2 x 1 us x 40 Gb/s = 10 kB in
+    // flight plus 3 frames, about 13.3 kB; a leaf's 3 ports need about 40 kB of the 30 kB.
+    RdmaFabricHelper fh;
+    fh.SetMmuAttribute("BufferSize", QueueSizeValue(QueueSize("30kB")));
+    try
+    {
+        fh.Build(ls.GetTopology());
+        FAIL() << "no exception";
+    }
+    catch (const BufferTooSmallError& e)
+    {
+        const std::string what = e.what();
+        EXPECT_EQ(what.rfind("switch ", 0), 0u) << what;
+        EXPECT_NE(what.find("3 ports x Headroom"), std::string::npos) << what;
+        EXPECT_NE(what.find("exceeds BufferSize 30000 B"), std::string::npos) << what;
+    }
+    Simulator::Destroy();
+
+    RdmaFabricHelper other; // a size in packets: refused by the MMU, not as a small buffer
+    other.SetMmuAttribute("BufferSize", QueueSizeValue(QueueSize("1000p")));
+    try
+    {
+        other.Build(ls.GetTopology());
+        FAIL() << "no exception";
+    }
+    catch (const BufferTooSmallError& e)
+    {
+        FAIL() << "a size in packets is not a buffer size error: " << e.what();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_EQ(std::string(e.what()).rfind("switch ", 0), 0u) << e.what();
     }
     Simulator::Destroy();
 }

@@ -530,9 +530,9 @@ TEST(SwitchMmu, ConfigureErrors)
     try
     {
         mmu->Configure(4, 8);
-        FAIL() << "expected std::invalid_argument";
+        FAIL() << "expected BufferTooSmallError";
     }
-    catch (const std::invalid_argument& e)
+    catch (const BufferTooSmallError& e)
     {
         std::string msg = e.what();
         EXPECT_NE(msg.find("100000"), std::string::npos) << msg;
@@ -543,7 +543,7 @@ TEST(SwitchMmu, ConfigureErrors)
     EXPECT_NO_THROW(mmu->Configure(3, 8));
     EXPECT_EQ(mmu->GetSharedPoolSize(), 10000u);
     mmu->SetAttribute("Reserved", QueueSizeValue(QueueSize("500B")));
-    EXPECT_THROW(mmu->Configure(3, 8), std::invalid_argument);
+    EXPECT_THROW(mmu->Configure(3, 8), BufferTooSmallError);
 
     // XOn > XOff in STATIC mode.
     Ptr<SwitchMmu> s = CreateObject<SwitchMmu>();

@@ -163,7 +163,7 @@ SwitchMmu::Configure(uint32_t nPorts, uint32_t nPriorities)
            << " priorities x Reserved " << reserved << " B + " << nPorts << " ports x Headroom "
            << headroom << " B = " << reservedTotal + headroomTotal << " B exceeds BufferSize "
            << buffer << " B";
-        throw std::invalid_argument(os.str());
+        throw BufferTooSmallError(os.str());
     }
     if (m_pfcEnabled && m_mode == STATIC)
     {

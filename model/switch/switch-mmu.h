@@ -11,11 +11,25 @@
 
 #include <cstdint>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace ns3
 {
+
+/**
+ * \ingroup dcon
+ * \brief The error of SwitchMmu::Configure when the reserved and headroom bytes every port
+ * sets aside do not fit in BufferSize: a std::invalid_argument of its own type, so that a caller
+ * that can name the setting to change (e.g. a program's --bufferSize) recognises it without
+ * reading the message. RdmaFabricHelper keeps the type when it adds the switch to the message.
+ */
+class BufferTooSmallError : public std::invalid_argument
+{
+public:
+    using std::invalid_argument::invalid_argument;
+};
 
 /**
  * \ingroup dcon-switch
@@ -144,9 +158,11 @@ public:
      * \brief Size the tables and cache the attributes; resets all accounting and pause state.
      * \param nPorts number of switch ports (> 0)
      * \param nPriorities number of priorities (1..8, 802.1Qbb has 8)
+     * \throws BufferTooSmallError (a std::invalid_argument) if the reserved + headroom totals
+     *         are larger than BufferSize
      * \throws std::invalid_argument on a zero count, more than 8 priorities, a QueueSize
-     *         attribute in packets, reserved + headroom totals larger than BufferSize, or (STATIC
-     *         with PFC on) XOff == 0 or XOn > XOff, or (DYNAMIC with PFC on) Alpha <= 0.
+     *         attribute in packets, or (STATIC with PFC on) XOff == 0 or XOn > XOff, or
+     *         (DYNAMIC with PFC on) Alpha <= 0.
      */
     void Configure(uint32_t nPorts, uint32_t nPriorities = 8);
 
