@@ -37,6 +37,7 @@ growth rate, too short, ...; scripts/fct_stats.py). Kinds of claim and their ver
 
 Usage: /usr/bin/python3 -m scripts.paper_claims [--large results/large] [--fig7 results/fig7]
          [--testbed results/testbed-readings] [--out results/claims.csv] [--tables] [--bias]
+         [--figures FIG ...]
 Prints the table (reStructuredText) and writes it as CSV to --out; --tables also prints, per
 large-scale figure, the mean +- 95% CI over the seeds of the average FCT, p99 FCT and pause rate
 of every variant and load (from LARGE/<fig>.csv), with the runs not at equilibrium and why;
@@ -439,6 +440,12 @@ def claims(large, fig7_dir, testbed_dir):
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
+def figure_of(figure):
+    """A claim's figure without its panel letter: 'Fig. 9b' -> 'Fig. 9', 'Testbed' as it is."""
+    return figure.rstrip("abcdefgh") if figure[-1:].isalpha() and figure[-2:-1].isdigit() \
+        else figure
+
+
 def rst(table):
     """The table as an reStructuredText list-table."""
     lines = [".. list-table::", "   :header-rows: 1", "   :widths: 8 30 10 10 30 12", "",
@@ -653,12 +660,24 @@ def main(argv=None):
     ap.add_argument("--tables", action="store_true",
                     help="also print each large-scale figure's table (LARGE/<fig>.csv): mean "
                          "+- 95%% CI of the average and p99 FCT and the pause rate per point")
+    ap.add_argument("--figures", nargs="+", metavar="FIG", default=None,
+                    help="keep only the claims of these figures (their figure column without "
+                         "the panel letter, e.g. 'Fig. 9' for Fig. 9a-9c; 'Testbed'), in the "
+                         "printed table and the CSV")
     ap.add_argument("--bias", action="store_true",
                     help="also print, per large-scale figure, the old (fixed, nominal window) "
                          "and the new (data-driven window) means of the average and p99 FCT and "
                          "the pause rate per point, and the old window's bias")
     args = ap.parse_args(argv)
     table = claims(args.large, args.fig7, args.testbed)
+    if args.figures:
+        keep = table.figure.map(lambda f: figure_of(f) in args.figures)
+        if not keep.any():
+            known = sorted(set(table.figure.map(figure_of)))
+            print(f"error: --figures {' '.join(args.figures)} matches no claim (figures: "
+                  f"{', '.join(known)})", file=sys.stderr)
+            return 2
+        table = table[keep]
     out_dir = os.path.dirname(args.out)
     if out_dir:
         os.makedirs(out_dir, exist_ok=True)

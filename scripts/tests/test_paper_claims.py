@@ -340,6 +340,22 @@ class ClaimsTest(unittest.TestCase):
 
 
 
+    def test_figures_filter(self):
+        self.assertEqual([pc.figure_of(f) for f in ("Fig. 9b", "Fig. 10", "Fig. 11a", "Testbed")],
+                         ["Fig. 9", "Fig. 10", "Fig. 11", "Testbed"])
+        out = os.path.join(self.tmp.name, "claims.csv")
+        args = ["--large", self.large, "--out", out, "--fig7", self.tmp.name, "--testbed",
+                self.tmp.name]
+        rc, text, _ = quiet(pc.main, args + ["--figures", "Fig. 9"])
+        self.assertEqual(rc, 0)
+        figures = set(pd.read_csv(out).figure)
+        self.assertTrue(figures and all(f.startswith("Fig. 9") for f in figures), figures)
+        self.assertNotIn("Fig. 10", text)
+        rc, _, err = quiet(pc.main, args + ["--figures", "Fig. 99"])
+        self.assertEqual(rc, 2)
+        self.assertIn("--figures Fig. 99 matches no claim (figures: ", err)
+
+
 class RecordTablesTest(unittest.TestCase):
     """causes_table and spread_table from run records written by hand."""
 
