@@ -1203,6 +1203,18 @@ class SweepTest(unittest.TestCase):
         self.assertFalse(want(dict(eq, stationary=False, overload=True)))
         self.assertFalse(want(dict(eq, stationary=True, overload=False)))
         self.assertFalse(want({"stationary": False}))  # a record of the old fixed window
+        # an overload wants more time when the run is too short, or when only the buffered
+        # bytes grow while the open flows hold their level
+        both = {"active_flows": {"overload": True}, "buffer_bytes": {"overload": True}}
+        bufs = {"active_flows": {"overload": False}, "buffer_bytes": {"overload": True}}
+        flows = {"active_flows": {"overload": True}, "buffer_bytes": {"overload": False}}
+        over = dict(eq, stationary=False, overload=True, equilibrium_too_short=False)
+        self.assertFalse(want(dict(over, equilibrium_series=both)))
+        self.assertFalse(want(dict(over, equilibrium_series=flows)))
+        self.assertTrue(want(dict(over, equilibrium_series=bufs)))
+        self.assertTrue(want(dict(over, equilibrium_series=both, equilibrium_too_short=True)))
+        # without the open flows (no flows.txt) a buffer overload is the only evidence: kept
+        self.assertFalse(want(dict(over, equilibrium_series={"buffer_bytes": {"overload": True}})))
         # latest follows the chain while its next link has statistics
         runs = {large_sweep.run_name(r): r}
         flagged = dict(eq, stationary=False, overload=False)
