@@ -18,7 +18,8 @@ build-ns3/ns-3.48, another ns-3 version).
 
 Each program writes run.json's "build" (experiments/program-frame.cc: build type, "debian",
 "installed" or "in-tree" ns-3, dcon's git commit) next to "ns3_version"; of_run() adds the
-program's path (relative to the repository when inside it) to make a run's build record, which
+program's path (relative to the repository, or to the dcon checkout that holds it: rel()) to
+make a run's build record, which
 the sweeps keep in the run's record (scripts/run_store.py) and show as a column of their tables
 (label()), warning when one table mixes builds (warn_if_mixed()). The commit is recorded but is
 not part of a build's label: the model versions of run_store.py say when a change of the code
@@ -72,10 +73,23 @@ def is_stale(binary, root=ROOT):
 
 
 def rel(path, root=ROOT):
-    """`path` relative to the repository when inside it, else absolute."""
+    """`path` relative to the repository when inside it; else relative to the dcon checkout
+    that holds it (another clone or git worktree of dcon: a folder above it with a .git entry
+    and this file's scripts/builds.py), so that one build has one name whichever checkout's
+    scripts ran the sweep; else absolute."""
     p = os.path.abspath(path)
     r = os.path.relpath(p, root)
-    return p if r == os.pardir or r.startswith(os.pardir + os.sep) else r
+    if not (r == os.pardir or r.startswith(os.pardir + os.sep)):
+        return r
+    d = os.path.dirname(p)
+    while True:
+        if (os.path.exists(os.path.join(d, ".git"))
+                and os.path.isfile(os.path.join(d, "scripts", "builds.py"))):
+            return os.path.relpath(p, d)
+        parent = os.path.dirname(d)
+        if parent == d:
+            return p
+        d = parent
 
 
 def choose(program, build=None, root=ROOT):

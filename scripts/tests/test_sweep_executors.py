@@ -396,6 +396,26 @@ class BuildsTest(unittest.TestCase):
             self.assertEqual(builds.label(builds.of_run(d)), builds.UNRECORDED)
             self.assertEqual(builds.label(None), builds.UNRECORDED)
 
+    def test_path_in_another_checkout(self):
+        """A build in another checkout of dcon (a clone, a git worktree) is named as it is in
+        that checkout, so one build has one name whichever checkout's scripts ran the sweep;
+        a program outside any checkout keeps its absolute path."""
+        with tempfile.TemporaryDirectory() as d:
+            other = os.path.join(d, "wt", "sweep")
+            os.makedirs(os.path.join(other, "scripts"))
+            os.makedirs(os.path.join(other, "build", "examples"))
+            open(os.path.join(other, "scripts", "builds.py"), "w").close()
+            with open(os.path.join(other, ".git"), "w") as f:  # a worktree's .git is a file
+                f.write("gitdir: /somewhere\n")
+            sim = os.path.join(other, "build", "examples", "dcon-large-scale")
+            self.assertEqual(builds.rel(sim), "build/examples/dcon-large-scale")
+            lone = os.path.join(d, "bin", "dcon-large-scale")  # no checkout above it
+            self.assertEqual(builds.rel(lone), os.path.abspath(lone))
+            os.remove(os.path.join(other, "scripts", "builds.py"))  # a git checkout, not dcon's
+            self.assertEqual(builds.rel(sim), os.path.abspath(sim))
+            self.assertEqual(builds.rel(os.path.join(builds.ROOT, "build", "examples", "x")),
+                             "build/examples/x")
+
     def test_mixed_builds(self):
         import pandas as pd
         runs = pd.DataFrame({"variant": ["a", "a", "b"], "seed": [1, 2, 1],
