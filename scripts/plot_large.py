@@ -56,10 +56,28 @@ def series(table, variant, metric):
     return out.dropna(subset=["load", "mean"]).sort_values("load").reset_index(drop=True)
 
 
+def _seconds(text):
+    """'150ms' -> 0.15 (for ordering window lengths; unknown units last)."""
+    for unit, f in (("ms", 1e-3), ("us", 1e-6), ("ns", 1e-9), ("s", 1.0)):
+        if text.endswith(unit):
+            try:
+                return float(text[:-len(unit)]) * f
+            except ValueError:
+                break
+    return float("inf")
+
+
 def subtitle(table):
+    """The figure's subtitle: scale, the arrival windows of the runs it shows (a point reported
+    from a --extend extension has a longer window than the planned one: arrival_windows),
+    warm-up and seeds per point."""
     parts = []
+    windows = table.arrival_windows if "arrival_windows" in table else None
     for col, fmt in (("scale", "scale %s"), ("duration", "%s window"), ("warmup", "%s warm-up")):
-        if col in table and table[col].nunique() > 0:
+        if col == "duration" and windows is not None and windows.notna().any():
+            found = {w for ws in windows.dropna().astype(str) for w in ws.split("/") if w}
+            parts.append("%s arrival windows" % "/".join(sorted(found, key=_seconds)))
+        elif col in table and table[col].nunique() > 0:
             parts.append(fmt % "/".join(map(str, sorted(table[col].astype(str).unique()))))
     if "n" in table and len(table):
         ns = sorted(pd.to_numeric(table.n, errors="coerce").dropna().astype(int).unique())

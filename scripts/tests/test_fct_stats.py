@@ -1510,6 +1510,16 @@ class PlotTest(unittest.TestCase):
         self.assertEqual(list(s.load), [0.4, 0.8])  # sorted by load
         self.assertEqual(list(s["mean"]), [2e-3, 2e-3])
 
+    def test_subtitle_names_the_windows_shown(self):
+        t = pd.DataFrame({"scale": ["full"] * 3, "duration": ["150ms"] * 3,
+                          "warmup": ["40ms"] * 3, "n": [3, 3, 3],
+                          "arrival_windows": ["150ms", "300ms/150ms", None]})
+        self.assertEqual(plot_large.subtitle(t), "scale full, 150ms/300ms arrival windows, "
+                                                 "40ms warm-up, seeds per point 3")
+        # tables without the column (before --extend): the planned window
+        self.assertEqual(plot_large.subtitle(t.drop(columns=["arrival_windows"])),
+                         "scale full, 150ms window, 40ms warm-up, seeds per point 3")
+
     def test_plot_lines_bars_and_missing(self):
         with tempfile.TemporaryDirectory() as tmp:
             summary_rows("fig9", ["dcon", "dcqcn"], [0.4, 0.8],  # swift, pcn missing
