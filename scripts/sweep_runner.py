@@ -80,7 +80,9 @@ RESOURCES_FILE = "resources.json"
 
 class _MeasuredPopen(subprocess.Popen):
     """A Popen that keeps the child's resource usage (os.wait4) when it reaps the child:
-    `rusage` (None until then, or when this Python reaps it by another path)."""
+    `rusage` (None until then, or when this Python reaps it by another path). CPython's Popen
+    reaps through _try_wait (wait, communicate); a Python that does not leaves rusage None, and
+    the run's resources then lack cpu_s (ResourcesTest checks that this one does)."""
 
     rusage = None
 
