@@ -29,7 +29,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from .large_figures import FIG_NAMES, FIGURES  # noqa: E402
-from .sweep_runner import fmt_num  # noqa: E402
+from .sweep_runner import TIME_RE, fmt_num, seconds  # noqa: E402
 from . import variants  # noqa: E402
 
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", ">", "*"]
@@ -56,17 +56,6 @@ def series(table, variant, metric):
     return out.dropna(subset=["load", "mean"]).sort_values("load").reset_index(drop=True)
 
 
-def _seconds(text):
-    """'150ms' -> 0.15 (for ordering window lengths; unknown units last)."""
-    for unit, f in (("ms", 1e-3), ("us", 1e-6), ("ns", 1e-9), ("s", 1.0)):
-        if text.endswith(unit):
-            try:
-                return float(text[:-len(unit)]) * f
-            except ValueError:
-                break
-    return float("inf")
-
-
 def subtitle(table):
     """The figure's subtitle: scale, the arrival windows of the runs it shows (a point reported
     from a --extend extension has a longer window than the planned one: arrival_windows),
@@ -76,7 +65,8 @@ def subtitle(table):
     for col, fmt in (("scale", "scale %s"), ("duration", "%s window"), ("warmup", "%s warm-up")):
         if col == "duration" and windows is not None and windows.notna().any():
             found = {w for ws in windows.dropna().astype(str) for w in ws.split("/") if w}
-            parts.append("%s arrival windows" % "/".join(sorted(found, key=_seconds)))
+            parts.append("%s arrival windows" % "/".join(sorted(
+                found, key=lambda w: seconds(w) if TIME_RE.match(w) else float("inf"))))
         elif col in table and table[col].nunique() > 0:
             parts.append(fmt % "/".join(map(str, sorted(table[col].astype(str).unique()))))
     if "n" in table and len(table):
