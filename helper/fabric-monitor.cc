@@ -751,7 +751,7 @@ FabricMonitor::Write(const std::string& dir, double wallSeconds) const
         << ", \"peak_rss_mib\": ";
     if (peak)
     {
-        std::ostringstream mib; // one decimal: 0.1 MiB is finer than the kernel's page counts
+        std::ostringstream mib; // MiB with one decimal (the kernel counts kB)
         mib << std::fixed << std::setprecision(1) << *peak / (1024.0 * 1024.0);
         out << mib.str();
     }
