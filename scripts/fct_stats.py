@@ -65,14 +65,26 @@ Definitions (1 KB = 1000 B, 1 MB = 10^6 B):
   lag-1 autocorrelation of 0.5 ms means is 0.95 to 0.98: long flows) it truncates after any
   slow excursion; on a 20 ms ramp followed by AR(1) noise of lag-1 correlation 0.92 per batch
   (140 ms) it put the truncation in the last half in 20 of 100 series, the band in none
-  (scripts/equilibrium_mc.py, which checks every number of this paragraph). A warm-up that
-  ends in the last half of the window (also when no y_k is in the band) means the run is too
-  short to show its equilibrium:
+  (scripts/equilibrium_mc.py, which checks every number of this paragraph).
+  The fill floor: the start found so is moved, when later, to a + t_f rounded up to a batch
+  edge, t_f (fill_time_s) the M/G/infinity fill time of the FCTs W of the flows started from
+  the band's start (fill_time: the least t with E[min(W, t)] >= 95% of E[W]; an unfinished
+  flow counts as in Little's law, below). Flows arriving at a constant rate from a with FCTs
+  of that law have lambda E[min(W, t - a)] of them open at t, against lambda E[W] in
+  equilibrium: t_f is when they reach 95% of it, an independent check of the band from the
+  FCT law itself, which weighs the long flows that the band's short stretches may not yet
+  show (heavy tails such as DataMining's, where 2% of the flows hold most of the flow-time).
+  It is computed once (from the band's window), from at least 100 FCTs (else fill_time_s is
+  null), and applied only when the band's window shows no overload (a backlog has no
+  equilibrium FCT law: its verdict stands on the band's window, and the note says "not
+  applied"); the verdict below is then made on the moved window. A warm-up (band or fill
+  floor) that ends in the last half of the window (also when no y_k is in the band) means the
+  run is too short to show its equilibrium:
   equilibrium_too_short is true, the measured window is then the last half, and
   equilibrium_more_needed_s estimates the arrival time still needed, 2 (t_cut - a) - (D - C)
-  (the cut in the first half; a lower bound), when the late series has settled (not
-  overloaded, no change beyond its threshold, below, in the last half of the measured window),
-  null otherwise.
+  (t_cut the band's cut or a + t_f, in the first half; a lower bound), when the late series
+  has settled (not overloaded, no change beyond its threshold, below, in the last half of the
+  measured window), null otherwise.
 * Stationarity verdict, on the measured window. For each series, the measured window and its
   last half are each cut into 10 equal batches and a least-squares line is fitted to their
   means: the slope b, its standard error s_b, t = b / s_b against t(0.995, 8) = 3.355 (a
@@ -82,7 +94,7 @@ Definitions (1 KB = 1000 B, 1 MB = 10^6 B):
   max(10% of its mean, 3 sqrt(2 x mean), 2 flows) (3 standard deviations of the difference of
   two independent Poisson counts: what N of an M/G/infinity system in equilibrium wanders
   across a window; no flag in 100 such systems over 300 ms with 208,000 arrivals/s and the
-  WebSearch sizes at a rate giving 6 ms FCTs, where the t-test alone flags 14%), for B
+  WebSearch sizes at a rate giving 6 ms FCTs, where the t-test alone flags 17%), for B
   max(20% of its mean, 10 KB) (stationary AR(1) noise: 0 to 4% flagged for correlation times
   up to 1 ms, 3 to 8% at 3 ms, 15 to 25% at 10 ms). A flagged growth that the last
   half still shows significantly is an *overload*; one that stopped is "not settled"; a
@@ -409,6 +421,9 @@ POISSON_SDS = 3.0         # the active flows' trend must exceed 3 sd of a Poisso
 LITTLE_TOLERANCE = 0.15   # |mean N / (lambda W) - 1| above this flags the run (or above
 LITTLE_SDS = 3.0          # 3 standard deviations of its edge terms, when that is larger)
 EQUILIBRIUM_METHOD = "level band (5% / 2 sd of 2.5 ms means) on "  # + the series
+FILL_SHARE = 0.95         # the measured window starts no earlier than the M/G/inf fill time
+FILL_METHOD = ", not before the M/G/inf fill time (95%)"
+FILL_MIN_FLOWS = 100      # fewer FCTs than this in the window: no law to take a fill time from
 
 
 def t995(df):
@@ -539,6 +554,39 @@ def truncation(x, floor=0.0, poisson=False):
             "too_short": bool(k >= half or not inside.any())}
 
 
+def fill_time(fct, share=FILL_SHARE):
+    """The M/G/infinity fill time of a law of FCTs: the least t with E[min(W, t)] >= share x
+    E[W], W drawn from fct (seconds). Arrivals at a constant rate lambda from time 0 whose
+    FCTs follow that law have lambda E[min(W, t)] flows open at t, against lambda E[W] in
+    equilibrium (Little), so the open flows reach the share `share` of their equilibrium
+    level at this time. None for no FCTs (or a zero mean)."""
+    w = np.sort(np.asarray(fct, dtype=float))
+    n = len(w)
+    if n == 0 or not w.sum() > 0:
+        return None
+    target = share * float(w.mean())
+    # g(t) = E[min(W, t)] is piecewise linear: at w[k], (sum of w[:k+1] + (n - k - 1) w[k]) / n
+    g = (np.cumsum(w) + (n - 1 - np.arange(n)) * w) / n
+    # the first sorted FCT at which g reaches the target (the last one, against rounding)
+    k = min(int(np.searchsorted(g, target)), n - 1)
+    lo, glo = (0.0, 0.0) if k == 0 else (float(w[k - 1]), float(g[k - 1]))
+    return lo + (target - glo) * n / (n - k)  # slope of g on [w[k-1], w[k]]: (n - k) / n
+
+
+def window_fcts(flows_txt, flows, start, end, sim_end=None):
+    """The FCTs of the flows of flows_txt started in [start, end), from flows.csv's ends; a
+    flow that did not complete counts with sim_end - start_s (a lower bound) when sim_end is
+    given, else is left out. Returns (fcts, number of unfinished flows)."""
+    starts = flows_txt.start_s.to_numpy(dtype=float)
+    ends = flow_ends(flows_txt, flows)
+    sel = (starts >= start) & (starts < end)
+    fct = ends[sel] - starts[sel]
+    unfinished = int(np.isinf(fct).sum())
+    if unfinished and sim_end is not None:
+        fct = np.where(np.isinf(fct), np.maximum(float(sim_end) - starts[sel], 0.0), fct)
+    return fct[np.isfinite(fct)], unfinished
+
+
 def mser5(x):
     """MSER-5 (White 1997) on batch means x (batches of 5 samples of 0.1 ms when x has 0.5 ms
     batches): the d in [0, n - 5] that minimises sum_{i >= d} (x_i - mean(x[d:]))^2 / (n - d)^2.
@@ -593,17 +641,11 @@ def little(active, flows_txt, flows, start, end, sim_end=None):
     complete), little_ratio = mean_active_flows / (lambda x W), little_edge_sd (the standard
     deviation of that ratio's edge terms in equilibrium, sqrt(2 lambda E[FCT^3] / 3) / (lambda
     W x window)) and little_tolerance = max(LITTLE_TOLERANCE, 3 x little_edge_sd)."""
+    fct, unfinished = window_fcts(flows_txt, flows, start, end, sim_end)
     starts = flows_txt.start_s.to_numpy(dtype=float)
-    ends = flow_ends(flows_txt, flows)
-    sel = (starts >= start) & (starts < end)
-    fct = ends[sel] - starts[sel]
-    unfinished = int(np.isinf(fct).sum())
-    if unfinished and sim_end is not None:
-        fct = np.where(np.isinf(fct), np.maximum(float(sim_end) - starts[sel], 0.0), fct)
-    fct = fct[np.isfinite(fct)]
     mean_n = active.mean(start, end)
     length = end - start
-    lam = int(sel.sum()) / length
+    lam = int(((starts >= start) & (starts < end)).sum()) / length
     w = float(fct.mean()) if len(fct) else None
     out = {"mean_active_flows": mean_n, "little_lambda_per_s": lam, "little_w_s": w,
            "little_unfinished": unfinished, "little_ratio": None, "little_edge_sd": None,
@@ -654,9 +696,9 @@ def equilibrium(run, flows_txt=None, flows=None, buffer=None, sim_end=None):
 
     Returns the stats.json fields equilibrium_start_s, equilibrium_method, equilibrium_batch_s,
     equilibrium_series ({series: truncation_s, level, band, too_short, mser5_s, and trend: the
-    trend of the measured window}), equilibrium_too_short, equilibrium_more_needed_s, the growth
-    rates, mean_active_flows, mean_buffer_bytes, the Little's law fields, stationary, overload
-    and stationarity_note."""
+    trend of the measured window}), equilibrium_too_short, equilibrium_more_needed_s,
+    fill_time_s, the growth rates, mean_active_flows, mean_buffer_bytes, the Little's law
+    fields, stationary, overload and stationarity_note."""
     a = float(run["arrival_start_s"])
     nominal_start, end = nominal_window(run)
     # a run stopped early (a safety stop) is analysed up to where it stopped
@@ -674,7 +716,7 @@ def equilibrium(run, flows_txt=None, flows=None, buffer=None, sim_end=None):
     out = {"equilibrium_start_s": nominal_start, "equilibrium_method": None,
            "equilibrium_batch_s": batch, "equilibrium_series": {},
            "equilibrium_too_short": None, "equilibrium_more_needed_s": None,
-           "active_growth_per_s": None, "active_growth_pct_per_10ms": None,
+           "fill_time_s": None, "active_growth_per_s": None, "active_growth_pct_per_10ms": None,
            "buffer_growth_bytes_per_s": None, "buffer_growth_pct_per_10ms": None,
            "mean_active_flows": None, "mean_buffer_bytes": None, "little_lambda_per_s": None,
            "little_w_s": None, "little_unfinished": None, "little_ratio": None,
@@ -694,14 +736,40 @@ def equilibrium(run, flows_txt=None, flows=None, buffer=None, sim_end=None):
         cuts[name]["mser5_s"] = float(edges[mser5(x)])
     # a warm-up that ends in the last half makes the run too short; it is then measured over
     # the last half
-    k = min(max(c["batch"] for c in cuts.values()), (len(edges) - 1) // 2)
+    half = (len(edges) - 1) // 2
+    k = min(max(c["batch"] for c in cuts.values()), half)
+    # the fill floor: the M/G/inf fill time of the FCTs of the flows started from there on
+    # (one pass). Applied only to a run that is not overloaded (a backlog has no equilibrium
+    # FCT law, and its verdict stands on the band's window): the start moves to it, rounded up
+    # to a batch edge, and the verdict is made again on that window; a fill time in the last
+    # half makes the run too short (measured over the last half).
+    fill = None
+    if "active_flows" in series:
+        fcts = window_fcts(flows_txt, flows, float(edges[k]), end, sim_end)[0]
+        fill = fill_time(fcts) if len(fcts) >= FILL_MIN_FLOWS else None
+    method = (EQUILIBRIUM_METHOD + " and ".join(SERIES_WHAT[n] for n in series)
+              + (", the later" if len(series) > 1 else "")
+              + (FILL_METHOD if "active_flows" in series else ""))
+    base = dict(out, equilibrium_method=method, fill_time_s=fill)
+    args = (series, cuts, edges, a, end, flows_txt, flows, sim_end, stopped)
+    out = _verdict(dict(base), k, fill, False, *args)
+    if fill is not None and not out["overload"]:
+        kf = int(np.searchsorted(edges, a + fill - 1e-12 * max(1.0, abs(a + fill))))
+        if kf > k:
+            out = _verdict(dict(base), min(kf, half), fill, kf > half, *args)
+    return out
+
+
+def _verdict(out, k, fill, fill_late, series, cuts, edges, a, end, flows_txt, flows, sim_end,
+             stopped):
+    """equilibrium()'s verdict on the window [edges[k], end): the series' trends, too short
+    (a band's cut in the last half, or fill_late), Little's law and the note, into out."""
     start = float(edges[k])
     out.update(equilibrium_start_s=start,
-               equilibrium_method=EQUILIBRIUM_METHOD + " and ".join(
-                   SERIES_WHAT[n] for n in series) + (", the later" if len(series) > 1 else ""),
-               equilibrium_too_short=any(c["too_short"] for c in cuts.values()))
+               equilibrium_too_short=fill_late or any(c["too_short"] for c in cuts.values()))
     failed, info, overloaded = [], [], set()
     out["overload"] = False
+    out["equilibrium_series"] = {}
     for name, s in series.items():
         whole = series_trend(name, s, start, end)
         last = series_trend(name, s, (start + end) / 2, end)
@@ -741,23 +809,23 @@ def equilibrium(run, flows_txt=None, flows=None, buffer=None, sim_end=None):
         else:
             info.append(text)
     late = [n for n, c in cuts.items() if c["too_short"]]
-    if late:
+    if late or fill_late:
         window = end - a
         # the length needed is estimated only when the series has settled: not overloaded,
         # and no change beyond the threshold (significant or not) in the last half of the
-        # measured window; the truncation must then lie in the first half (a lower bound: the
-        # level may still move)
-        changing = any(n in overloaded
-                       or abs(out["equilibrium_series"][n]["trend_last_half"]["change"])
-                       > out["equilibrium_series"][n]["trend_last_half"]["threshold"]
-                       for n in late)
-        need = (None if changing
-                else 2 * (max(cuts[n]["truncation_s"] for n in late) - a) - window)
+        # measured window; the truncation (or the fill time) must then lie in the first half
+        # (a lower bound: the level may still move)
+        changing = (fill_late and bool(overloaded)) or any(
+            n in overloaded or abs(out["equilibrium_series"][n]["trend_last_half"]["change"])
+            > out["equilibrium_series"][n]["trend_last_half"]["threshold"] for n in late)
+        cut = max([cuts[n]["truncation_s"] - a for n in late] + [fill if fill_late else 0.0])
+        need = None if changing else 2 * cut - window
         out["equilibrium_more_needed_s"] = need
         failed.append("too short: %s in the last half of the %.3g ms window (%s)" % (
-            ", ".join("%s reach their level (%s) only at %.5g ms" % (
+            ", ".join(["%s reach their level (%s) only at %.5g ms" % (
                 SERIES_WHAT[n], _fmt(cuts[n]["level"], n), 1e3 * cuts[n]["truncation_s"])
-                for n in late), 1e3 * window,
+                for n in late] + (["the M/G/inf fill time of the window's FCTs is %.4g ms"
+                                   % (1e3 * fill)] if fill_late else [])), 1e3 * window,
             "still changing: the length needed is not known" if need is None
             else "at least about %.2g ms more arrivals needed" % (1e3 * need)))
     if "active_flows" in series:
@@ -780,7 +848,10 @@ def equilibrium(run, flows_txt=None, flows=None, buffer=None, sim_end=None):
         info.append("buffered bytes not checked (no buffer.csv)")
     out["stationary"] = not failed
     head = "equilibrium from %.5g ms (%s)" % (1e3 * start, ", ".join(
-        "%s %.5g ms" % (SERIES_WHAT[n], 1e3 * c["truncation_s"]) for n, c in cuts.items()))
+        ["%s %.5g ms" % (SERIES_WHAT[n], 1e3 * c["truncation_s"]) for n, c in cuts.items()]
+        + (["fill time %.4g ms after the arrivals start%s" % (
+            1e3 * fill, " (not applied: overload)" if out["overload"] else "")]
+           if fill is not None else [])))
     if stopped:
         info.append("series up to %.4g ms, where the run stopped (before the end of the "
                     "arrivals and cool-down)" % (1e3 * end))

@@ -766,13 +766,68 @@ class EquilibriumTest(unittest.TestCase):
         self.assertIn("series up to 30 ms, where the run stopped", eq["stationarity_note"])
         self.assertLess(eq["equilibrium_start_s"], 0.03)
         self.assertEqual(eq["equilibrium_method"],
-                         "level band (5% / 2 sd of 2.5 ms means) on active flows")
+                         "level band (5% / 2 sd of 2.5 ms means) on active flows, not before "
+                         "the M/G/inf fill time (95%)")
         self.assertGreater(eq["little_unfinished"], 0)
         self.assertGreater(eq["little_w_s"], 0)
         # stopped before the arrivals: the nominal window, no verdict
         eq = fct_stats.equilibrium(arrival_run(0.06), txt, flows, sim_end=-1.0)
         self.assertIsNone(eq["stationary"])
         self.assertIn("stopped at -1 s, before its arrivals", eq["stationarity_note"])
+
+    def test_fill_time_by_hand(self):
+        # FCTs 1 and 3 ms: E[W] = 2 ms, target 0.95 x 2 = 1.9 ms; E[min(W, t)] = (1 + t) / 2
+        # for 1 <= t <= 3 ms: t = 2.8 ms
+        self.assertAlmostEqual(fct_stats.fill_time([0.003, 0.001]), 0.0028)
+        # one FCT W: E[min(W, t)] = t, so 0.95 W; share 1: the largest FCT
+        self.assertAlmostEqual(fct_stats.fill_time([0.004] * 5), 0.0038)
+        self.assertAlmostEqual(fct_stats.fill_time([0.001, 0.003], share=1.0), 0.003)
+        # exponential FCTs of mean m: E[min(W, t)] = m (1 - exp(-t / m)), so m ln 20
+        w = np.random.default_rng(4).exponential(0.002, 200_000)
+        self.assertAlmostEqual(fct_stats.fill_time(w), 0.002 * math.log(20), delta=6e-5)
+        self.assertIsNone(fct_stats.fill_time([]))
+        self.assertIsNone(fct_stats.fill_time([0.0, 0.0]))
+
+    def test_fill_floor(self):
+        # Poisson arrivals at 20,000/s; 98% of the flows last 0.05 ms, 2% last 50 ms: the
+        # equilibrium N is 20,000 x (0.049 + 1) ms = 21, and the band (2 sqrt(21) = 9.2 flows
+        # wide) takes N near 12 for its level, about 27 ms in. Only 2% of the flows carry 95%
+        # of the flow-time, so the open flows reach 95% of their level when
+        # 0.049 + 0.02 t = 0.95 x 1.049 ms: t = 47.4 ms (fill_time of the exact law, 47.38 ms)
+        # into the arrivals. The start moves there (47.5 ms, the next batch edge) and the
+        # verdict is made on [47.5, 140 ms).
+        def law(r, n):
+            return np.where(r.uniform(size=n) < 0.02, 0.05, 0.00005)
+        txt, flows = poisson_flows(2e4, 0.15, law, seed=6)
+        eq = fct_stats.equilibrium(arrival_run(0.15), txt, flows)
+        self.assertLess(eq["equilibrium_series"]["active_flows"]["truncation_s"], 0.04)
+        self.assertAlmostEqual(eq["fill_time_s"], 0.04738, delta=0.004)
+        self.assertAlmostEqual(eq["equilibrium_start_s"],
+                               math.ceil(eq["fill_time_s"] / 5e-4) * 5e-4)
+        self.assertIs(eq["equilibrium_too_short"], False)
+        self.assertIs(eq["stationary"], True, eq["stationarity_note"])
+        self.assertIn("fill time 4", eq["stationarity_note"])
+        # arrivals for 80 ms (70 ms with the cool-down): the fill time is in the last half, the
+        # run is too short, measured over the last half, and needs about 2 x 47 - 70 = 25 ms more
+        txt, flows = poisson_flows(2e4, 0.08, law, seed=6)
+        eq = fct_stats.equilibrium(arrival_run(0.08), txt, flows)
+        self.assertIs(eq["equilibrium_too_short"], True)
+        self.assertIs(eq["stationary"], False)
+        self.assertAlmostEqual(eq["equilibrium_start_s"], 0.035)
+        self.assertIn("the M/G/inf fill time of the window's FCTs is", eq["stationarity_note"])
+        self.assertAlmostEqual(eq["equilibrium_more_needed_s"], 2 * eq["fill_time_s"] - 0.07)
+        self.assertIn("too short (+", fct_stats.flag_text(eq))
+        # an overload keeps the band's window: a quarter of the flows never complete (N grows
+        # by 5,000/s); the fill time is reported, not applied
+        txt, flows = poisson_flows(2e4, 0.15, law, seed=6, never=0.25)
+        eq = fct_stats.equilibrium(arrival_run(0.15), txt, flows)
+        self.assertIs(eq["overload"], True)
+        self.assertAlmostEqual(eq["equilibrium_start_s"], min(
+            eq["equilibrium_series"]["active_flows"]["truncation_s"], 0.07))  # the band's
+        self.assertIn("(not applied: overload)", eq["stationarity_note"])
+        # fewer than FILL_MIN_FLOWS flows in the window: no fill time
+        txt, flows = poisson_flows(600, 0.15, law, seed=6)
+        self.assertIsNone(fct_stats.equilibrium(arrival_run(0.15), txt, flows)["fill_time_s"])
 
     def test_short_windows_get_short_batches(self):
         # a 2 ms window (--quick) has 20 batches of 0.1 ms; 40 ms has 80 of 0.5 ms
