@@ -107,7 +107,10 @@ from . import variants
 #   ("websearch", 0.8, "dcon"): {"duration": "200ms", "warmup": "40ms"},
 WINDOWS = {
     ("websearch", None, None): {"duration": "150ms", "warmup": "40ms", "cooldown": "30ms"},
-    ("datamining", None, None): {"duration": "60ms", "warmup": "10ms", "cooldown": "10ms"},
+    # DataMining: the fill time of its FCT law (2% of the flows hold most of the flow-time)
+    # was 337 ms in a 150 ms run at load 0.8 (doc/validation/equilibrium.rst): the window's
+    # first half must hold it, with room for FCTs that grow as the fabric fills
+    ("datamining", None, None): {"duration": "1s", "warmup": "100ms", "cooldown": "30ms"},
 }
 WINDOW_FIELDS = ("duration", "warmup", "cooldown")
 MAX_TIME = "200s"  # the simulator's safety stop (--maxTime)

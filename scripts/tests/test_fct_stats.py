@@ -1062,7 +1062,7 @@ class SweepTest(unittest.TestCase):
     def test_windows(self):
         runs = large_sweep.fig_runs("fig10", seeds=[1])
         self.assertEqual({(r.duration, r.warmup, r.cooldown, r.max_time) for r in runs},
-                         {("60ms", "10ms", "10ms", "200s")})
+                         {("1s", "100ms", "30ms", "200s")})
         runs = large_sweep.fig_runs("fig9", seeds=[1], duration="10ms", warmup="0ms",
                                     cooldown="0ms")
         self.assertEqual({(r.duration, r.warmup) for r in runs}, {("10ms", "0ms")})
