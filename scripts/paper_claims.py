@@ -12,7 +12,11 @@ raises" (variant dcon-raises: line 2 read as an assignment that may raise a thro
 C/N). Fig. 11 and 12 compare DCON variants with each other (dcon-q0.4, dcon-q0.6, dcon-T2,
 dcon-T4), under the default reading. Large-scale verdicts carry the stationarity flag of their
 runs ("; k of n runs not at equilibrium (...)" with each flagged run and why: overload with its
-growth rate, too short, ...; scripts/fct_stats.py). Kinds of claim and their verdicts:
+growth rate, too short, ...; scripts/fct_stats.py). Comparisons are over the seeds that every
+compared variant has at the point and at which the compared runs not at equilibrium share one
+arrival window (Source.comparable: an overload's FCT grows with the window, and --extend may
+have lengthened one scheme's run only); ours names the seeds used when some were left out.
+Kinds of claim and their verdicts:
 
   lowest     "DCON has the lowest METRIC": at each point (load, burst interval or size) DCON's
              mean over the seeds is compared with each baseline's. Verdict "holds" (lowest at
@@ -86,12 +90,31 @@ class Source:
         t = self.table
         return set(t[(t.variant == variant) & (t[self.point] == point)].seed)
 
+    def comparable(self, variants, point, seeds):
+        """(kept, dropped): the seeds among `seeds` at which the variants' runs that are not at
+        equilibrium (the stationary column not true, or no such column) all have the same
+        arrival window (the arrival_window column; every seed when there is none), and the
+        others. One seed gives every scheme the same flows, but a run not at equilibrium
+        (e.g. an overload, whose FCT grows with the window) compares only with runs of its own
+        window, and an extension (large_sweep --extend) may have lengthened one scheme's run
+        and not another's; a run at equilibrium has the same statistics in any longer window."""
+        seeds = sorted(seeds)
+        if "arrival_window" not in self.table.columns:
+            return seeds, []
+        t = self.table[(self.table[self.point] == point) & self.table.variant.isin(variants)]
+        if "stationary" in t.columns:
+            t = t[t.stationary.astype(str).str.lower() != "true"]
+        kept = [s for s in seeds if t[t.seed == s].arrival_window.nunique() <= 1]
+        return kept, [s for s in seeds if s not in kept]
+
     def paired(self, variant, other, point, metric):
-        """[(seed, variant's value, other's value)] for the seeds both have."""
+        """[(seed, variant's value, other's value)] for the seeds both have, with the same
+        arrival window (comparable)."""
         t = self.table[self.table[self.point] == point]
         a = t[t.variant == variant].set_index("seed")[metric].dropna()
         b = t[t.variant == other].set_index("seed")[metric].dropna()
-        return [(s, float(a[s]), float(b[s])) for s in sorted(set(a.index) & set(b.index))]
+        both, _ = self.comparable([variant, other], point, set(a.index) & set(b.index))
+        return [(s, float(a[s]), float(b[s])) for s in both]
 
 
 def stationarity_note(src, variants, points=None):
@@ -155,7 +178,8 @@ def compare_points(src, subject, others, metric, describe):
     parts, wins, n = [], 0, 0
     for p in src.points(subject):
         per_variant = [src.seeds(v, p) for v in [subject] + others]
-        common = sorted(set.intersection(*per_variant))
+        common, windows_differ = src.comparable([subject] + others, p,
+                                                set.intersection(*per_variant))
         if not common:
             continue
         means = {v: src.mean(v, p, metric, common) for v in [subject] + others}
@@ -166,8 +190,9 @@ def compare_points(src, subject, others, metric, describe):
         wins += rank == 1
         text = describe(p, means, rank)
         if any(s != set(common) for s in per_variant):
-            text += " (seed%s %s)" % ("s" if len(common) > 1 else "",
-                                      " ".join(str(s) for s in common))
+            text += " (seed%s %s%s)" % ("s" if len(common) > 1 else "",
+                                        " ".join(str(s) for s in common),
+                                        windows_note(windows_differ))
         parts.append(text)
     if n == 0:
         return "", "not run"
@@ -212,6 +237,15 @@ def fmt_interval(n, mean, ci):
     return "%+.0f%% +- %.0f" % (0.0 - mean, ci)
 
 
+def windows_note(seeds):
+    """"; seed(s) S ...: arrival windows differ" for the seeds left out of a comparison
+    because its runs not at equilibrium have different arrival windows ("" for none)."""
+    if not seeds:
+        return ""
+    return "; seed%s %s: arrival windows differ" % ("s" if len(seeds) > 1 else "",
+                                                    " ".join(str(s) for s in seeds))
+
+
 def claim_reduction(src, dcon, baseline, point, metric, paper_pct=None):
     """(ours, verdict) of "DCON's metric is paper_pct % below baseline's at point" (paper_pct
     None: "below baseline's", a claim without a published number, never "reproduced")."""
@@ -221,6 +255,10 @@ def claim_reduction(src, dcon, baseline, point, metric, paper_pct=None):
     if n == 0:
         return "", "not run"
     ours = "%s vs %s" % (fmt_interval(n, mean, ci), NAMES[baseline])
+    _, differ = src.comparable([dcon, baseline], point,
+                               src.seeds(dcon, point) & src.seeds(baseline, point))
+    if differ:
+        ours += " (%d seed%s%s)" % (n, "s" if n > 1 else "", windows_note(differ))
     if not math.isnan(ci) and mean - ci <= 0 <= mean + ci:
         return ours, "no difference shown"
     if paper_pct is not None and not math.isnan(ci) and abs(mean - paper_pct) <= ci:

@@ -146,6 +146,39 @@ class ClaimsTest(unittest.TestCase):
         self.assertEqual(r.ours, "0.8: 2.00 / 4.00 / 3.00 (seed 1)")
         self.assertEqual(r.verdict, "no")
 
+    def test_windows_must_match(self):
+        # Fig. 9 at 0.8, three seeds; seed 1 of Swift was extended to 300 ms (its FCT grew to
+        # 9 ms), the others' runs are 150 ms. Seed 1 compares runs of different windows, so it
+        # is left out: DCON vs Swift over seeds 2 and 3 (DCON 2, 3 ms, Swift 1, 1.5 ms:
+        # reductions -100, -100%: +100%, CI 0), and "lowest" over seeds 2 and 3 too.
+        web = {("dcon", 0.8): [(1e-3, 0, 0), (2e-3, 0, 0), (3e-3, 0, 0)],
+               ("dcqcn", 0.8): [(2e-3, 0, 0), (4e-3, 0, 0), (6e-3, 0, 0)],
+               ("swift", 0.8): [(9e-3, 0, 0), (1e-3, 0, 0), (1.5e-3, 0, 0)],
+               ("pcn", 0.8): [(2e-3, 0, 0), (4e-3, 0, 0), (6e-3, 0, 0)]}
+        t = runs_table(web)
+        t["arrival_window"] = ["300ms" if (v, seed) == ("swift", 1) else "150ms"
+                               for v, seed in zip(t.variant, t.seed)]
+        t.to_csv(os.path.join(self.large, "fig9-runs.csv"), index=False)
+        table = pc.claims(self.large, os.path.join(self.tmp.name, "none"),
+                          os.path.join(self.tmp.name, "none"))
+        r = row(table, "fig9b", "default", "vs Swift")
+        self.assertEqual(r.ours, "+100% +- 0 vs Swift (2 seeds; seed 1: arrival windows differ)")
+        self.assertEqual(r.verdict, "opposite")
+        # DCQCN's seed 1 has the same window as DCON's: all three seeds, no note
+        self.assertEqual(row(table, "fig9b", "default", "vs DCQCN").ours, "-50% +- 0 vs DCQCN")
+        r = row(table, "fig9b", "default", "lowest average")
+        self.assertEqual(r.ours, "0.8: 2.50 ms (rank 2; best baseline Swift 1.25) "
+                                 "(seeds 2 3; seed 1: arrival windows differ)")
+        # a run at equilibrium compares over any window: with Swift's 300 ms run at equilibrium
+        # and every other run flagged, seed 1 counts again (DCON 1 ms vs Swift 9 ms: 89%)
+        t["stationary"] = [(v, seed) == ("swift", 1) for v, seed in zip(t.variant, t.seed)]
+        t.to_csv(os.path.join(self.large, "fig9-runs.csv"), index=False)
+        table = pc.claims(self.large, os.path.join(self.tmp.name, "none"),
+                          os.path.join(self.tmp.name, "none"))
+        self.assertNotIn("windows differ", row(table, "fig9b", "default", "vs Swift").ours)
+        self.assertEqual(row(table, "fig9b", "default", "lowest average").ours,
+                         "0.8: 2.00 ms (rank 1; best baseline Swift 3.83)")
+
     def test_facts(self):
         readings = pd.DataFrame([
             {"variant": "dcqcn", "spacing": "15us", "seed": s, **{c: True for c, _ in
