@@ -73,7 +73,7 @@ Definitions (1 KB = 1000 B, 1 MB = 10^6 B):
   of that law have lambda E[min(W, t - a)] of them open at t, against lambda E[W] in
   equilibrium: t_f is when they reach 95% of it, an independent check of the band from the
   FCT law itself, which weighs the long flows that the band's short stretches may not yet
-  show (heavy tails such as DataMining's, where 2% of the flows hold most of the flow-time).
+  show (heavy tails such as DataMining's, where 3% of the flows hold 85% of the flow-time).
   It is computed once (from the band's window), from at least 100 FCTs (else fill_time_s is
   null), and applied only when the band's window shows no overload (a backlog has no
   equilibrium FCT law: its verdict stands on the band's window, and the note says "not

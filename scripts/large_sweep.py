@@ -107,7 +107,7 @@ from . import variants
 #   ("websearch", 0.8, "dcon"): {"duration": "200ms", "warmup": "40ms"},
 WINDOWS = {
     ("websearch", None, None): {"duration": "150ms", "warmup": "40ms", "cooldown": "30ms"},
-    # DataMining: the fill time of its FCT law (2% of the flows hold most of the flow-time)
+    # DataMining: the fill time of its FCT law (3% of the flows hold 85% of the flow-time)
     # was 337 ms in a 150 ms run at load 0.8 (doc/validation/equilibrium.rst): the window's
     # first half must hold it, with room for FCTs that grow as the fabric fills
     ("datamining", None, None): {"duration": "1s", "warmup": "100ms", "cooldown": "30ms"},
