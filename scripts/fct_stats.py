@@ -850,7 +850,8 @@ def _verdict(out, k, fill, fill_late, series, cuts, edges, a, end, flows_txt, fl
     head = "equilibrium from %.5g ms (%s)" % (1e3 * start, ", ".join(
         ["%s %.5g ms" % (SERIES_WHAT[n], 1e3 * c["truncation_s"]) for n, c in cuts.items()]
         + (["fill time %.4g ms after the arrivals start%s" % (
-            1e3 * fill, " (not applied: overload)" if out["overload"] else "")]
+            1e3 * fill, " (not applied: overload)"
+            if out["overload"] and start < a + fill - 1e-12 * max(1.0, abs(a + fill)) else "")]
            if fill is not None else [])))
     if stopped:
         info.append("series up to %.4g ms, where the run stopped (before the end of the "
