@@ -751,19 +751,21 @@ def equilibrium(run, flows_txt=None, flows=None, buffer=None, sim_end=None):
               + (", the later" if len(series) > 1 else "")
               + (FILL_METHOD if "active_flows" in series else ""))
     base = dict(out, equilibrium_method=method, fill_time_s=fill)
+    # the first batch edge at or after the fill time (None without one)
+    kf = (None if fill is None
+          else int(np.searchsorted(edges, a + fill - 1e-12 * max(1.0, abs(a + fill)))))
     args = (series, cuts, edges, a, end, flows_txt, flows, sim_end, stopped)
-    out = _verdict(dict(base), k, fill, False, *args)
-    if fill is not None and not out["overload"]:
-        kf = int(np.searchsorted(edges, a + fill - 1e-12 * max(1.0, abs(a + fill))))
-        if kf > k:
-            out = _verdict(dict(base), min(kf, half), fill, kf > half, *args)
+    out = _verdict(dict(base), k, fill, kf, False, *args)
+    if kf is not None and kf > k and not out["overload"]:
+        out = _verdict(dict(base), min(kf, half), fill, kf, kf > half, *args)
     return out
 
 
-def _verdict(out, k, fill, fill_late, series, cuts, edges, a, end, flows_txt, flows, sim_end,
-             stopped):
+def _verdict(out, k, fill, kf, fill_late, series, cuts, edges, a, end, flows_txt, flows,
+             sim_end, stopped):
     """equilibrium()'s verdict on the window [edges[k], end): the series' trends, too short
-    (a band's cut in the last half, or fill_late), Little's law and the note, into out."""
+    (a band's cut in the last half, or fill_late: the fill time's batch kf in the last half),
+    Little's law and the note, into out."""
     start = float(edges[k])
     out.update(equilibrium_start_s=start,
                equilibrium_too_short=fill_late or any(c["too_short"] for c in cuts.values()))
@@ -850,8 +852,7 @@ def _verdict(out, k, fill, fill_late, series, cuts, edges, a, end, flows_txt, fl
     head = "equilibrium from %.5g ms (%s)" % (1e3 * start, ", ".join(
         ["%s %.5g ms" % (SERIES_WHAT[n], 1e3 * c["truncation_s"]) for n, c in cuts.items()]
         + (["fill time %.4g ms after the arrivals start%s" % (
-            1e3 * fill, " (not applied: overload)"
-            if out["overload"] and start < a + fill - 1e-12 * max(1.0, abs(a + fill)) else "")]
+            1e3 * fill, " (not applied: overload)" if out["overload"] and k < kf else "")]
            if fill is not None else [])))
     if stopped:
         info.append("series up to %.4g ms, where the run stopped (before the end of the "

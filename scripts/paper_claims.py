@@ -108,13 +108,13 @@ class Source:
         return kept, [s for s in seeds if s not in kept]
 
     def paired(self, variant, other, point, metric):
-        """[(seed, variant's value, other's value)] for the seeds both have, with the same
-        arrival window (comparable)."""
+        """([(seed, variant's value, other's value)] for the seeds both have that are
+        comparable, [the seeds both have that are not])."""
         t = self.table[self.table[self.point] == point]
         a = t[t.variant == variant].set_index("seed")[metric].dropna()
         b = t[t.variant == other].set_index("seed")[metric].dropna()
-        both, _ = self.comparable([variant, other], point, set(a.index) & set(b.index))
-        return [(s, float(a[s]), float(b[s])) for s in both]
+        both, dropped = self.comparable([variant, other], point, set(a.index) & set(b.index))
+        return [(s, float(a[s]), float(b[s])) for s in both], dropped
 
 
 def stationarity_note(src, variants, points=None):
@@ -223,10 +223,12 @@ def fmt_value(x):
 
 
 def paired_reduction(src, dcon, baseline, point, metric):
-    """(n, mean, ci95) of the per-seed reductions 1 - dcon/baseline, in %."""
-    pairs = [(s, a, b) for s, a, b in src.paired(dcon, baseline, point, metric) if b > 0]
-    n, mean, _, ci = seed_stats.mean_std_ci95([100.0 * (1.0 - a / b) for _, a, b in pairs])
-    return n, mean, ci
+    """(n, mean, ci95, seeds left out because their windows differ) of the per-seed
+    reductions 1 - dcon/baseline, in %."""
+    pairs, dropped = src.paired(dcon, baseline, point, metric)
+    n, mean, _, ci = seed_stats.mean_std_ci95([100.0 * (1.0 - a / b)
+                                               for _, a, b in pairs if b > 0])
+    return n, mean, ci, dropped
 
 
 def fmt_interval(n, mean, ci):
@@ -251,12 +253,10 @@ def claim_reduction(src, dcon, baseline, point, metric, paper_pct=None):
     None: "below baseline's", a claim without a published number, never "reproduced")."""
     if src is None or metric not in src.table.columns or point not in src.points(dcon):
         return "", "not run"
-    n, mean, ci = paired_reduction(src, dcon, baseline, point, metric)
+    n, mean, ci, differ = paired_reduction(src, dcon, baseline, point, metric)
     if n == 0:
         return "", "not run"
     ours = "%s vs %s" % (fmt_interval(n, mean, ci), NAMES[baseline])
-    _, differ = src.comparable([dcon, baseline], point,
-                               src.seeds(dcon, point) & src.seeds(baseline, point))
     if differ:
         ours += " (%d seed%s%s)" % (n, "s" if n > 1 else "", windows_note(differ))
     if not math.isnan(ci) and mean - ci <= 0 <= mean + ci:

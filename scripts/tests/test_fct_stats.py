@@ -828,6 +828,13 @@ class EquilibriumTest(unittest.TestCase):
         # note gives the fill time without "not applied")
         self.assertIn("fill time 47", eq["stationarity_note"])
         self.assertNotIn("not applied", eq["stationarity_note"])
+        # the same over 80 ms of arrivals: the band's window starts at the last half (35 ms),
+        # before the fill time (47 ms), and stays there: "not applied"
+        txt, flows = poisson_flows(2e4, 0.08, law, seed=6, never=0.25)
+        eq = fct_stats.equilibrium(arrival_run(0.08), txt, flows)
+        self.assertIs(eq["overload"], True)
+        self.assertAlmostEqual(eq["equilibrium_start_s"], 0.035)
+        self.assertIn("(not applied: overload)", eq["stationarity_note"])
         # fewer than FILL_MIN_FLOWS flows in the window: no fill time
         txt, flows = poisson_flows(600, 0.15, law, seed=6)
         self.assertIsNone(fct_stats.equilibrium(arrival_run(0.15), txt, flows)["fill_time_s"])
