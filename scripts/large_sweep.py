@@ -11,8 +11,8 @@ runs, one command per figure, over named scheme variants (scripts/variants.py).
   fig12  WebSearch:  dcon-T2 dcon dcon-T4                (CNM window T = 2 / 3 / 4 RTT)
   sens   WebSearch, load 0.8 only by default: dcon and DCON's readings one at a time
          (dcon-listing dcon-raises dcon-cnmrateonly dcon-tlastport dcon-hyper dcon-m1 dcon-m2
-         dcon-mdesign dcon-mqecn dcon-dynpfc dcon-dynpfc-m2 dcon-dcqcnsender dcon-prev), dcqcn
-         and dcqcn-dynpfc
+         dcon-mdesign dcon-mqecn dcon-dynpfc dcon-dynpfc-m2 dcon-markinburst dcon-dcqcnsender
+         dcon-prev), dcqcn and dcqcn-dynpfc
   spread WebSearch, load 0.8 by default: dcon dcqcn swift pcn dcon-raises with --spreading
          (victim and culprit time, pause trees; run names end in -spread)
   swift  WebSearch:  swift swift-t100 swift-line swift-t100-line (a target below the base RTT,
@@ -662,6 +662,15 @@ def parse_args(argv):
     if args.scale not in SCALES:
         raise SweepError(f"--scale must be one of {', '.join(SCALES)}, got {args.scale!r}")
     args.figs = FIG_NAMES if "all" in args.figures else list(dict.fromkeys(args.figures))
+    if args.only_variants:
+        offered = list(dict.fromkeys([v for f in args.figs for v in FIGURES[f].variants]
+                                     + args.add_variants))
+        missing = [v for v in args.only_variants if v not in offered]
+        if missing:
+            # a name outside the chosen figures would silently run nothing
+            raise SweepError(f"--only-variants {missing[0]!r} is not a variant of "
+                             f"{', '.join(args.figs)} (they have {', '.join(offered)}); "
+                             "add it with --add-variants")
     if args.store is None:
         args.store = None if args.quick or args.scale != "full" else DEFAULT_STORE
     elif args.store == "none":

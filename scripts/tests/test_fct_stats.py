@@ -1169,18 +1169,21 @@ class SweepTest(unittest.TestCase):
                            (["fig9", "--loads", "1.5"], "--loads.*1.5"),
                            (["fig9", "--warmup", "5 ms"], "--warmup.*'5 ms'"),
                            (["fig9", "--seeds", "0"], "--seeds.*0"),
-                           (["fig9", "--duration", "2ms", "--warmup", "3ms"], "warm-up")):
+                           (["fig9", "--duration", "2ms", "--warmup", "3ms"], "warm-up"),
+                           (["sens", "--only-variants", "dcon-qecn40"],
+                            "--only-variants .dcon-qecn40. is not a variant of sens.*"
+                            "--add-variants")):
             rc, _, err = quiet(large_sweep.main, argv)
             self.assertEqual(rc, 2, argv)
             self.assertRegex(err, what)
 
     def test_run_counts(self):
-        # 5 variants x 3 loads x 3 seeds = 45; sens: 16 variants x load 0.8 x 3 seeds = 48
+        # 5 variants x 3 loads x 3 seeds = 45; sens: 17 variants x load 0.8 x 3 seeds = 51
         self.assertEqual(len(large_sweep.fig_runs("fig9")), 45)
         self.assertEqual(len(large_sweep.fig_runs("fig11")), 27)
-        self.assertEqual(len(large_sweep.fig_runs("sens")), 48)
+        self.assertEqual(len(large_sweep.fig_runs("sens")), 51)
         self.assertEqual({r.load for r in large_sweep.fig_runs("sens")}, {0.8})
-        self.assertEqual(len(large_sweep.fig_runs("sens", loads=[0.4, 0.8])), 96)
+        self.assertEqual(len(large_sweep.fig_runs("sens", loads=[0.4, 0.8])), 102)
         self.assertEqual([r.variant for r in large_sweep.fig_runs(
             "fig9", seeds=[1], loads=[0.8], only_variants=("dcqcn", "pcn"))], ["dcqcn", "pcn"])
         self.assertEqual(len(large_sweep.fig_runs("swift", seeds=[1])), 12)
@@ -1190,12 +1193,12 @@ class SweepTest(unittest.TestCase):
         # fig9 15; fig12 adds the T2/T4 variants (6), its dcon runs are fig9's
         self.assertEqual(len(large_sweep.plan(["fig9", "fig12"], **one)), 21)
         self.assertEqual(len(large_sweep.plan(["fig11", "fig12"], **one)), 15)  # 9 + 6
-        # sens shares dcon, dcqcn and dcon-raises at 0.8 with fig9: 15 + 13
-        self.assertEqual(len(large_sweep.plan(["fig9", "sens"], **one)), 28)
-        # all: fig9 15 + fig10 15 + fig11 6 + fig12 6 + sens 13 + spread 5 + swift 9 = 69 per
+        # sens shares dcon, dcqcn and dcon-raises at 0.8 with fig9: 15 + 14
+        self.assertEqual(len(large_sweep.plan(["fig9", "sens"], **one)), 29)
+        # all: fig9 15 + fig10 15 + fig11 6 + fig12 6 + sens 14 + spread 5 + swift 9 = 70 per
         # seed (spread's runs measure more, under their own names)
-        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES, **one)), 69)
-        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES)), 207)
+        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES, **one)), 70)
+        self.assertEqual(len(large_sweep.plan(large_sweep.FIG_NAMES)), 210)
         r = large_sweep.fig_runs("spread", **one)[0]
         self.assertEqual(large_sweep.run_name(r),
                          "websearch-dcon-load0.8-s1-d150ms-w40ms-full-c30ms-spread")
@@ -1231,8 +1234,8 @@ class SweepTest(unittest.TestCase):
                           + os.path.join(res, name + ".tmp") + " --cc=dcon --cnmWindowRtts=4 "
                           + " ".join(large_sweep.DCON_TIMELINE) + "\n",
                           out)
-            # fig12 9 + sens 16 - dcon at 0.8 shared
-            self.assertIn("\n24 runs\n", out)
+            # fig12 9 + sens 17 - dcon at 0.8 shared
+            self.assertIn("\n25 runs\n", out)
 
     def test_completeness(self):
         with tempfile.TemporaryDirectory() as tmp:
