@@ -1257,6 +1257,41 @@ class SweepTest(unittest.TestCase):
             self.assertFalse(large_sweep.is_complete(d2))
             self.assertFalse(large_sweep.is_complete(d2 + ".tmp"))
 
+    def test_reported_runs_share_a_window(self):
+        # Swift at 0.8: seed 1 extended to 300 ms, seeds 2 and 3 at 150 ms, all overloads
+        runs = large_sweep.fig_runs("fig9", seeds=[1, 2, 3], loads=[0.8],
+                                    only_variants=("swift", "dcon"))
+        name, ext = large_sweep.run_name, large_sweep.extended
+        over = {"equilibrium_method": "level band", "stationary": False, "overload": True}
+        eq = {"equilibrium_method": "level band", "stationary": True, "overload": False}
+        stats = {name(r): over for r in runs}
+        swift = [r for r in runs if r.variant == "swift"]
+        stats[name(ext(swift[0]))] = over
+        got = large_sweep.reported_runs(runs, stats)
+        self.assertEqual({got[r].duration for r in runs}, {"150ms"})  # one window per point
+        # once every seed has its 300 ms run, the point moves to 300 ms
+        for r in swift[1:]:
+            stats[name(ext(r))] = over
+        got = large_sweep.reported_runs(runs, stats)
+        self.assertEqual({got[r].duration for r in runs}, {"150ms"})  # dcon: 150 ms only
+        for r in runs:
+            stats[name(ext(r))] = over
+        got = large_sweep.reported_runs(runs, stats)
+        self.assertEqual({got[r].duration for r in runs}, {"300ms"})
+        for r in runs:
+            if r.variant == "dcon":
+                del stats[name(ext(r))]
+        # a run at equilibrium keeps its longest window; the others still share one
+        del stats[name(ext(swift[2]))]
+        stats[name(ext(swift[0]))] = eq
+        got = large_sweep.reported_runs(runs, stats)
+        self.assertEqual([got[r].duration for r in swift], ["300ms", "150ms", "150ms"])
+        # and the runs table reports them so
+        t = large_sweep.runs_table("fig9", swift, {k: dict(v, avg_fct_s=1e-3)
+                                                   for k, v in stats.items()})
+        self.assertEqual(list(t.arrival_window), ["300ms", "150ms", "150ms"])
+        self.assertEqual(list(t.extended), [True, False, False])
+
     def test_extension_chain(self):
         r = large_sweep.fig_runs("fig9", seeds=[2], loads=[0.4], only_variants=("dcon",))[0]
         x = large_sweep.extended(r)
