@@ -429,7 +429,8 @@ def claims(large, fig7_dir, testbed_dir):
         for reading, dcon in READINGS:
             add(claim, figure, what, "DCON lowest", reading,
                 with_note(claim_lowest(src, dcon, metric, scale, unit),
-                          stationarity_note(src, [dcon] + BASELINES)))
+                          stationarity_note(src, [dcon] + BASELINES,
+                                            src.points(dcon) if src is not None else None)))
         for baseline, point, m, pct in reductions.get(claim, []):
             where = ("at %g us" % point) if claim == "fig7a" else ("at load %g" % point)
             for reading, dcon in READINGS:

@@ -295,6 +295,17 @@ class ClaimsTest(unittest.TestCase):
         self.assertEqual(row(table, "fig9b", "default", "vs Swift").verdict, "same direction")
         self.assertTrue(row(table, "fig9b", "default", "lowest").verdict.endswith(
             "; 1 of 16 runs not at equilibrium"))
+        # a reading's "lowest" row counts only the runs at its own points: dcon-raises has
+        # load 0.8 alone, so a flagged run at 0.4 is DCON's business, not the reading's
+        t.loc[(t.variant == "dcqcn") & (t.load == 0.4), "stationary"] = False
+        t.to_csv(os.path.join(self.large, "fig9-runs.csv"), index=False)
+        table = pc.claims(self.large, os.path.join(self.tmp.name, "none"),
+                          os.path.join(self.tmp.name, "none"))
+        self.assertTrue(row(table, "fig9b", "default", "lowest").verdict.endswith(
+            "; 2 of 16 runs not at equilibrium"))
+        self.assertTrue(row(table, "fig9b", "CNM raises", "lowest").verdict.endswith(
+            "; 1 of 12 runs not at equilibrium"))
+        t.loc[(t.variant == "dcqcn") & (t.load == 0.4), "stationary"] = True
         # with large_sweep's flag and criterion columns: why, and the old records counted
         t["flag"] = ["overload (buffered bytes +12%/10 ms)" if not st else ""
                      for st in t.stationary]
