@@ -114,6 +114,11 @@ main(int argc, char* argv[])
                       Time(0),
                       ProgramFrame::GetMaxRunTime(),
                       true);
+        frame.AddTime("progress",
+                      "Wall-clock time between two progress lines on the log while the run goes "
+                      "on (simulated time, flows done, wall time), 0 = none",
+                      cfg.progress,
+                      Time(0));
         frame.AddTime("drain",
                       "Run this long after the last flow completed, until the fabric is empty",
                       cfg.drain,

@@ -13,6 +13,7 @@
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/value-text.h"
+#include "run-progress.h"
 #include "scenario-attributes.h"
 
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 
@@ -264,7 +266,38 @@ DconLargeScale::Run()
 {
     auto t0 = std::chrono::steady_clock::now();
     Simulator::Stop(m_config.maxTime);
+    std::unique_ptr<RunProgress> progress;
+    if (m_config.progress.IsStrictlyPositive() && ParallelRun::IsRoot())
+    {
+        // every simulated millisecond the clock is checked (the run stops by Simulator::Stop:
+        // when the flows are done, or at maxTime)
+        const Time arrivalsEnd = m_arrivalStart + m_arrivalDuration;
+        progress = std::make_unique<RunProgress>(
+            m_config.progress,
+            MilliSeconds(1),
+            [this, arrivalsEnd]()
+            {
+                std::ostringstream s;
+                const uint32_t done = m_flows->GetNCompleted();
+                if (ParallelRun::IsEnabled())
+                {
+                    s << done << " of rank 0's flows done";
+                }
+                else
+                {
+                    s << done << " of " << m_specs.size() << " flows done ("
+                      << std::fixed << std::setprecision(1)
+                      << 100.0 * done / std::max<std::size_t>(m_specs.size(), 1) << "%)";
+                }
+                s << std::fixed << std::setprecision(0) << ", arrivals end at +"
+                  << arrivalsEnd.GetSeconds() * 1e3 << " ms";
+                return s.str();
+            },
+            ParallelRun::Log());
+        progress->Start();
+    }
     Simulator::Run();
+    progress.reset();
     auto t1 = std::chrono::steady_clock::now();
     m_monitor->Collect(); // a parallel run: rank 0 gets every rank's results
     return std::chrono::duration<double>(t1 - t0).count();

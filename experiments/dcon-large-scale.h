@@ -60,6 +60,9 @@ struct DconLargeScaleConfig
     /// the switches), so that summary.json's mmu_at_end shows an empty fabric; 0 stops at once
     Time drain{Seconds(0)};
     Time maxTime{Seconds(2)};        //!< safety stop (flows unfinished by then are reported)
+    /// Wall-clock time between two progress lines on the log during Run (RunProgress: the
+    /// simulated time, the flows done, the wall time); 0 writes none
+    Time progress{Seconds(0)};
     uint32_t seed{1};                //!< run number (ns-3 RngSeedManager::SetRun)
     uint32_t spines{8};              //!< spines
     uint32_t leaves{10};             //!< leaves
