@@ -77,7 +77,10 @@ Definitions (1 KB = 1000 B, 1 MB = 10^6 B):
   It is computed once (from the band's window), from at least 100 FCTs (else fill_time_s is
   null), and applied only when the band's window shows no overload (a backlog has no
   equilibrium FCT law: its verdict stands on the band's window, and the note says "not
-  applied"); the verdict below is then made on the moved window. A warm-up (band or fill
+  applied"); the verdict below is then made on the moved window. An overload whose fill time
+  lies in the window's last half is too short all the same: the open flows of a stationary
+  FCT law are still rising there, so the growth may be the fill (DataMining at load 0.6 in
+  1 s windows, doc/validation/equilibrium.rst). A warm-up (band or fill
   floor) that ends in the last half of the window (also when no y_k is in the band) means the
   run is too short to show its equilibrium:
   equilibrium_too_short is true, the measured window is then the last half, and
@@ -742,7 +745,7 @@ def equilibrium(run, flows_txt=None, flows=None, buffer=None, sim_end=None):
     # (one pass). Applied only to a run that is not overloaded (a backlog has no equilibrium
     # FCT law, and its verdict stands on the band's window): the start moves to it, rounded up
     # to a batch edge, and the verdict is made again on that window; a fill time in the last
-    # half makes the run too short (measured over the last half).
+    # half makes the run too short (measured over the last half), overloaded or not.
     fill = None
     if "active_flows" in series:
         fcts = window_fcts(flows_txt, flows, float(edges[k]), end, sim_end)[0]
@@ -756,8 +759,14 @@ def equilibrium(run, flows_txt=None, flows=None, buffer=None, sim_end=None):
           else int(np.searchsorted(edges, a + fill - 1e-12 * max(1.0, abs(a + fill)))))
     args = (series, cuts, edges, a, end, flows_txt, flows, sim_end, stopped)
     out = _verdict(dict(base), k, fill, kf, False, *args)
-    if kf is not None and kf > k and not out["overload"]:
-        out = _verdict(dict(base), min(kf, half), fill, kf, kf > half, *args)
+    if kf is not None and kf > k:
+        if not out["overload"]:
+            out = _verdict(dict(base), min(kf, half), fill, kf, kf > half, *args)
+        elif kf > half:
+            # an overload seen in a window whose first half does not hold the fill time: the
+            # growth may be the fill itself (the open flows of a stationary FCT law still
+            # rising), so the run is too short to tell; the window stays the band's
+            out = _verdict(dict(base), k, fill, kf, True, *args)
     return out
 
 
@@ -826,8 +835,10 @@ def _verdict(out, k, fill, kf, fill_late, series, cuts, edges, a, end, flows_txt
         failed.append("too short: %s in the last half of the %.3g ms window (%s)" % (
             ", ".join(["%s reach their level (%s) only at %.5g ms" % (
                 SERIES_WHAT[n], _fmt(cuts[n]["level"], n), 1e3 * cuts[n]["truncation_s"])
-                for n in late] + (["the M/G/inf fill time of the window's FCTs is %.4g ms"
-                                   % (1e3 * fill)] if fill_late else [])), 1e3 * window,
+                for n in late] + (["the M/G/inf fill time of the window's FCTs is %.4g ms%s"
+                                   % (1e3 * fill, ", so the growth may be the fill"
+                                      if overloaded else "")] if fill_late else [])),
+            1e3 * window,
             "still changing: the length needed is not known" if need is None
             else "at least about %.2g ms more arrivals needed" % (1e3 * need)))
     if "active_flows" in series:

@@ -835,9 +835,38 @@ class EquilibriumTest(unittest.TestCase):
         self.assertIs(eq["overload"], True)
         self.assertAlmostEqual(eq["equilibrium_start_s"], 0.035)
         self.assertIn("(not applied: overload)", eq["stationarity_note"])
+        # ... and the fill time (47 ms) is in the last half: too short all the same
+        self.assertIs(eq["equilibrium_too_short"], True)
+        self.assertIn("so the growth may be the fill", eq["stationarity_note"])
         # fewer than FILL_MIN_FLOWS flows in the window: no fill time
         txt, flows = poisson_flows(600, 0.15, law, seed=6)
         self.assertIsNone(fct_stats.equilibrium(arrival_run(0.15), txt, flows)["fill_time_s"])
+
+    def test_fill_read_as_overload_is_too_short(self):
+        # an M/G/infinity system (a stationary FCT law, no backlog by construction) filling
+        # slowly, as DataMining's at load 0.6 in 1 s windows: 1,000,000 arrivals/s, 0.1% of them
+        # elephants lasting U(0.3, 0.6) s, the rest 0.5 ms. The open flows are 500 mice and
+        # 1,000 t elephants (t < 0.3 s): the band finds a level at 131.5 ms, in the first half
+        # of the 290 ms window, from where they still rise by 1.3%/10 ms: flagged as an
+        # overload. The fill time of the window's FCTs (the elephants hold 47% of the
+        # flow-time) is 439 ms, in the last half: the run is too short (the growth may be the
+        # fill), its length needed unknown, and a sweep's --extend runs it again
+        def law(r, n):
+            return np.where(r.uniform(size=n) < 0.001, r.uniform(0.3, 0.6, n), 5e-4)
+        txt, flows = poisson_flows(1e6, 0.3, law, seed=0)
+        eq = fct_stats.equilibrium(arrival_run(0.3), txt, flows)
+        self.assertLess(eq["equilibrium_series"]["active_flows"]["truncation_s"], 0.145)
+        self.assertAlmostEqual(eq["equilibrium_start_s"], 0.1315)
+        self.assertIs(eq["overload"], True)
+        self.assertAlmostEqual(eq["fill_time_s"], 0.44, delta=0.01)
+        self.assertIs(eq["equilibrium_too_short"], True)
+        self.assertIsNone(eq["equilibrium_more_needed_s"])
+        self.assertIn("fill time of the window's FCTs is 4", eq["stationarity_note"])
+        self.assertIn("so the growth may be the fill", eq["stationarity_note"])
+        self.assertIn("(not applied: overload)", eq["stationarity_note"])
+        self.assertEqual(fct_stats.flag_text(eq),
+                         "overload (active flows +1.3%/10 ms), too short, Little ratio 0.76")
+        self.assertTrue(large_sweep.wants_more_time(eq))
 
     def test_short_windows_get_short_batches(self):
         # a 2 ms window (--quick) has 20 batches of 0.1 ms; 40 ms has 80 of 0.5 ms
@@ -1071,8 +1100,10 @@ class SweepTest(unittest.TestCase):
 
     def test_windows(self):
         runs = large_sweep.fig_runs("fig10", seeds=[1])
-        self.assertEqual({(r.duration, r.warmup, r.cooldown, r.max_time) for r in runs},
-                         {("1s", "100ms", "30ms", "200s")})
+        self.assertEqual({(r.load, r.duration, r.warmup, r.cooldown, r.max_time) for r in runs},
+                         {(0.4, "1s", "100ms", "30ms", "200s"),
+                          (0.6, "2s", "100ms", "30ms", "200s"),
+                          (0.8, "2s", "100ms", "30ms", "200s")})
         runs = large_sweep.fig_runs("fig9", seeds=[1], duration="10ms", warmup="0ms",
                                     cooldown="0ms")
         self.assertEqual({(r.duration, r.warmup) for r in runs}, {("10ms", "0ms")})
