@@ -19,6 +19,8 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 
+#include "test-items.h"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -35,6 +37,7 @@
 #include <vector>
 
 using namespace ns3;
+using test::Slurp;
 
 namespace
 {
@@ -929,16 +932,6 @@ TEST(Collective, Placements)
 
 namespace
 {
-/// The whole of a file.
-std::string
-Slurp(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream o;
-    o << in.rdbuf();
-    return o.str();
-}
-
 /// A small scenario: 2 spines x 2 leaves x 4 hosts, a ring all-reduce of 6 randomly placed
 /// ranks over ECMP, a 2-rank all-to-all, and a WebSearch background at core load 0.3.
 DconCollectivesConfig

@@ -47,6 +47,7 @@
 #include <vector>
 
 using namespace ns3;
+using test::Slurp;
 
 namespace
 {
@@ -127,16 +128,6 @@ RunIncast(bool pfc, const std::string& buffer, uint64_t size)
         r.lastEnd = std::max(r.lastEnd, rec.end);
     }
     return r;
-}
-
-/// Contents of a file.
-std::string
-Slurp(const std::filesystem::path& p)
-{
-    std::ifstream in(p);
-    std::ostringstream os;
-    os << in.rdbuf();
-    return os.str();
 }
 
 /// Fixture: destroys the simulator after every test, also when an ASSERT ended it early, so

@@ -20,6 +20,7 @@
 #include <sstream>
 
 using namespace ns3;
+using test::Slurp;
 
 namespace
 {
@@ -46,20 +47,6 @@ TinyConfig(const std::string& cc)
     c.duration = MilliSeconds(3);
     c.dataDir = DCON_SOURCE_DIR "/data";
     return c;
-}
-
-/**
- * \brief Read a whole file.
- * \param path the file
- * \return its bytes
- */
-std::string
-Slurp(const std::string& path)
-{
-    std::ifstream in(path);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
 }
 
 } // namespace

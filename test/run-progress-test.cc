@@ -10,6 +10,8 @@
 #include "ns3/run-progress.h"
 #include "ns3/simulator.h"
 
+#include "test-items.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,6 +21,7 @@
 #include <sstream>
 
 using namespace ns3;
+using test::Slurp;
 
 namespace
 {
@@ -39,16 +42,6 @@ std::size_t
 Lines(const std::string& text)
 {
     return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
-}
-
-/// A whole file.
-std::string
-Slurp(const std::string& path)
-{
-    std::ifstream in(path);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
 }
 
 } // namespace

@@ -6,7 +6,8 @@
 #define DCON_TEST_ITEMS_H
 
 // Shared by the tests: build the switch's parsed packet the way RdmaSwitch does; count a
-// fabric's PAUSE frames; expect a bad-input error that names the bad value; a header's bytes.
+// fabric's PAUSE frames; expect a bad-input error that names the bad value; a header's bytes;
+// a whole file.
 
 #include "ns3/ipv4-header.h"
 #include "ns3/packet.h"
@@ -17,6 +18,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -112,6 +115,20 @@ WireBytes(const Header& h)
     std::vector<uint8_t> v(p->GetSize());
     p->CopyData(v.data(), v.size());
     return v;
+}
+
+/**
+ * \brief A whole file's bytes ("" when it cannot be read: the comparisons then fail).
+ * \param path the file
+ * \return its bytes
+ */
+inline std::string
+Slurp(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
 }
 
 } // namespace test
