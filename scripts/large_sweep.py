@@ -39,8 +39,10 @@ command
 Each run writes into NAME.tmp, renamed to NAME only when the simulator exits 0 having written
 summary.json and run.json; finished runs are skipped, so an interrupted sweep (Ctrl-C) is simply
 restarted. A failed run's stderr tail is printed, the others go on, and the exit code is 1.
-Then scripts/fct_stats.py writes NAME/stats.json for every finished run (measured window,
-completion ratio, stationarity: see its docstring), and the sweep writes per figure
+scripts/fct_stats.py writes NAME/stats.json for every finished run (measured window,
+completion ratio, stationarity: see its docstring), which becomes its record in the store
+(--store): with a store, as soon as the run finishes, so that a sweep cut off later keeps it.
+Then the sweep writes per figure
   RESULTS/<fig>-runs.csv  one row per run: the figure keys, the run's metrics and what it
                           cost (cpu_s, max_rss_mib, host: scripts/sweep_runner.py's
                           resources.json, kept in the run's record);
@@ -394,15 +396,23 @@ def command(binary, run, outdir, ranks=1):
 
 def execute(runs, binary, results, jobs, ranks=1, store=None, scheduler=None):
     """Run what is not finished yet (sweep_runner.execute; on the Dask scheduler `scheduler`
-    when given): runs with a current record in the store count as finished. Returns the
-    failure messages."""
+    when given): runs with a current record in the store count as finished, and each run that
+    finishes gets its statistics and its record in the store at once (collect_stats), so that
+    a sweep cut off later (a session that ends, a machine that goes) keeps every run it
+    finished. Returns the failure messages."""
     have = stored(runs, store)
     if have:
         print(f"{len(have)} of {len(runs)} runs have a current record in {store}")
     runs = {n: r for n, r in runs.items() if n not in have}
+
+    def record(name):  # collect_stats has reported its failures: "NAME: stats: ..."
+        return "; ".join(m.split(": ", 1)[1] for m in
+                         collect_stats({name: runs[name]}, results, store)[1]) or None
+
     return sweep_runner.execute(runs, lambda run, outdir: command(binary, run, outdir, ranks),
                                 binary, results, jobs, fct_stats.RUN_FILES, "large-scale runs",
-                                scheduler, MPI_ENV if ranks > 1 else None)
+                                scheduler, MPI_ENV if ranks > 1 else None,
+                                on_done=record if store is not None else None)
 
 
 # mpirun's permission to run as root (containers, CI)

@@ -255,12 +255,16 @@ def _interrupted(done):
           "to continue", file=sys.stderr)
 
 
-def execute(runs, command, binary, results, jobs, required, desc, scheduler=None, env=None):
+def execute(runs, command, binary, results, jobs, required, desc, scheduler=None, env=None,
+            on_done=None):
     """Run the runs of {name: run} that are not finished yet, `jobs` at a time on this machine
     (or on the Dask cluster of `scheduler`, see the module docstring), with a tqdm progress
     bar. command(run, outdir) -> the simulator's argv for `run` writing into outdir (called
     here, RESULTS/NAME.tmp); env: variables added to the simulators' environment. `binary` is
     checked before anything starts (SweepError naming it; on every Dask worker too).
+    on_done(name), when given, is called in this thread as soon as a run has finished (its
+    folder renamed to RESULTS/NAME), while the others go on: e.g. to record it at once, so that a
+    sweep cut off later keeps it; a message it returns is a failure of the sweep.
     Returns the list of failure messages; raises KeyboardInterrupt after cleaning up."""
     todo = {n: r for n, r in runs.items()
             if not is_complete(os.path.join(results, n), required)}
@@ -269,7 +273,7 @@ def execute(runs, command, binary, results, jobs, required, desc, scheduler=None
         return []
     cmds = {n: command(r, os.path.join(results, n + ".tmp")) for n, r in todo.items()}
     if scheduler:
-        return _execute_dask(cmds, binary, results, required, desc, scheduler, env)
+        return _execute_dask(cmds, binary, results, required, desc, scheduler, env, on_done)
     if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
         raise SweepError(f"simulator {binary} not found or not executable; build first "
                          "(scripts/setup.sh) or pass its build folder")
@@ -281,9 +285,7 @@ def execute(runs, command, binary, results, jobs, required, desc, scheduler=None
         with tqdm(total=len(futures), desc=desc, unit="run") as bar:
             for fut in cf.as_completed(futures):
                 name, status, msg = fut.result()
-                if status == "failed":
-                    failures.append(f"{name}: {msg}")
-                    tqdm.write(f"FAILED {name}: {msg}", file=sys.stderr)
+                _finished(name, status, msg, failures, on_done)
                 bar.update(1)
     except KeyboardInterrupt:
         runner.stop()
@@ -338,7 +340,19 @@ def _connect(distributed, scheduler, timeout="30s"):
                          f"({type(e).__name__}: {e})") from None
 
 
-def _execute_dask(cmds, binary, results, required, desc, scheduler, env):
+def _finished(name, status, msg, failures, on_done):
+    """A run's outcome: a failure is reported and listed; a run done goes to on_done, whose
+    message (if any) is listed as a failure."""
+    if status == "done" and on_done is not None:
+        problem = on_done(name)
+        if problem:
+            status, msg = "failed", problem
+    if status == "failed":
+        failures.append(f"{name}: {msg}")
+        tqdm.write(f"FAILED {name}: {msg}", file=sys.stderr)
+
+
+def _execute_dask(cmds, binary, results, required, desc, scheduler, env, on_done=None):
     try:
         import cloudpickle
         import distributed
@@ -383,9 +397,7 @@ def _execute_dask(cmds, binary, results, required, desc, scheduler, env):
                     name = fut.key[:-len(token) - 1]
                     status, msg = "failed", (f"{' '.join(cmds[name])}\non the Dask cluster: "
                                              f"{type(e).__name__}: {e}")
-                if status == "failed":
-                    failures.append(f"{name}: {msg}")
-                    tqdm.write(f"FAILED {name}: {msg}", file=sys.stderr)
+                _finished(name, status, msg, failures, on_done)
                 bar.update(1)
     except KeyboardInterrupt:
         done = 0

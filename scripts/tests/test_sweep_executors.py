@@ -148,6 +148,25 @@ class ResourcesTest(unittest.TestCase):
             self.assertGreaterEqual(res["wall_s"], 0.4)
             self.assertEqual(res["host"], socket.gethostname())
 
+    def test_on_done(self):
+        """on_done is called once per finished run, as soon as its folder is in place, not for
+        a failed run; a message it returns makes the run a failure of the sweep."""
+        with tempfile.TemporaryDirectory() as tmp:
+            sim, results = write_fake_sim(tmp), os.path.join(tmp, "res")
+            seen = []
+
+            def on_done(name):
+                seen.append((name, os.path.isfile(os.path.join(results, name, "summary.json"))))
+                return "no record" if name == "b" else None
+
+            rc, out, err = quiet(sweep_runner.execute, {"a": 0, "b": 0, "bad": "fail"},
+                                 fake_command(sim, 0), sim, results, 2, ("summary.json",),
+                                 "runs", None, None, on_done)
+            self.assertEqual(sorted(seen), [("a", True), ("b", True)])
+            self.assertEqual(sorted(m.split(":")[0] for m in rc), ["b", "bad"])
+            self.assertIn("b: no record", rc)
+            self.assertIn("FAILED b: no record", err)
+
     def test_without_peak(self):
         """A summary.json without a numeric peak_rss_mib (a program that does not report it):
         no max_rss_mib, the rest as measured."""
@@ -224,6 +243,12 @@ class DaskTest(unittest.TestCase):
                     self.assertGreaterEqual(res["wall_s"], 0, (k, n))
                     self.assertTrue(res["host"], (k, n))
                 self.assertEqual(recs[0], recs[1], n)
+            # the sweep's executor records each run as it finishes (a sweep cut off after it
+            # keeps them): execute() alone leaves the five records
+            runs = large_sweep.plan(["fig9"], **large_sweep.parse_args(argv).settings)
+            store = os.path.join(tmp, "execute-store")
+            quiet(large_sweep.execute, runs, binary, os.path.join(tmp, "execute"), 2, 1, store)
+            self.assertEqual(sorted(os.listdir(store)), names)
             with open(os.path.join(out["dask"][1], names[0])) as f:
                 rec = json.load(f)
             self.assertEqual(rec["build"]["path"], builds.rel(binary))
@@ -290,6 +315,11 @@ class DaskTest(unittest.TestCase):
                                  results, 1, ("summary.json",), "runs", self.address)
             self.assertEqual(len(rc), 1)
             self.assertTrue(rc[0].startswith("bad: " + sim), rc[0])
+            # on_done on the Dask cluster too, for the run done only
+            seen = []
+            quiet(sweep_runner.execute, {"good2": 0, "bad2": "fail"}, fake_command(sim, 0), sim,
+                  results, 1, ("summary.json",), "runs", self.address, None, seen.append)
+            self.assertEqual(seen, ["good2"])
             self.assertIn("exit code 3", rc[0])
             self.assertIn("(on Dask worker tcp://", rc[0])
             self.assertIn("error: simulated failure of " + os.path.join(results, "bad.tmp"),
