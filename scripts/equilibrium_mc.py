@@ -9,15 +9,24 @@ is known and counts how often the criterion gets it wrong.
           by the band test of fct_stats.truncation and by MSER-5 (fct_stats.mser5).
   mginf   the active flows of an M/G/infinity system (Poisson arrivals, independent FCTs), which
           reaches its equilibrium without any congestion: per arrival window, the runs flagged
-          by the verdict, too short, and those whose trend the t-test alone would flag. FCTs are
+          by the verdict, too short, and those whose trend the 10-batch t-test alone would
+          call significant (and the t-test weighed by the correlation too). FCTs are
           the WebSearch sizes (data/cdf/websearch.txt) at a fixed rate giving a mean FCT of
           6 ms (like the full-scale runs at load 0.8), or resampled from --run's flows.csv.
   buffer  a stationary buffer (a ramp to 10 MB over 20 ms, then AR(1) noise with correlation
           times 0.1 to 10 ms and standard deviations of 10% and 30%), 140 ms measured: the
           share flagged.
+  slow    criterion version 2's correlation weighing: a buffer of 8 MB level whose AR(1)
+          noise has correlation times (e-folding) of 10 to 300 ms and a standard deviation of
+          30% (DataMining's buffers at load 0.4), measured over 1 s and 2 s (arrivals from 0,
+          a 20 ms ramp), sampled every 0.5 ms: the share at equilibrium, flagged for a trend
+          (not settled, still falling or overload), called a trend by the 10-batch test alone
+          (criterion version 1: the trend shares plus the "slow" ones), and too short; with
+          a growth of 40% of the level across the window added (--growth), how often it is
+          flagged and how (the test's power).
 
 Usage: /usr/bin/python3 -m scripts.equilibrium_mc [--reps N] [--seed S] [--run RUN_DIR]
-         [--rate FLOWS_PER_S] [--experiments ramp mginf buffer]
+         [--rate FLOWS_PER_S] [--experiments ramp mginf buffer slow]
 """
 import argparse
 import collections
@@ -71,7 +80,8 @@ def ramp(reps, rng):
 
 
 def mginf(reps, rng, rate, fcts, durations=(0.15, 0.3, 0.5)):
-    """Experiment mginf: {arrival window s: Counter of flagged, too_short, t-test alone}."""
+    """Experiment mginf: {arrival window s: Counter of flagged, too short, t-test alone,
+    weighed, warm-up ms, mean N}."""
     out = {}
     for d in durations:
         c = collections.Counter()
@@ -87,7 +97,9 @@ def mginf(reps, rng, rate, fcts, durations=(0.15, 0.3, 0.5)):
             tr = eq["equilibrium_series"]["active_flows"]
             c["flagged"] += not eq["stationary"]
             c["too short"] += bool(eq["equilibrium_too_short"])
-            c["t-test alone"] += tr["trend"]["significant"] or tr["trend_last_half"]["significant"]
+            c["t-test alone"] += (tr["trend"]["significant_batches"]
+                                  or tr["trend_last_half"]["significant_batches"])
+            c["weighed"] += tr["trend"]["significant"] or tr["trend_last_half"]["significant"]
             c["warm-up ms"] += 1e3 * eq["equilibrium_start_s"] / reps
             c["mean N"] += eq["mean_active_flows"] / reps
         out[d] = c
@@ -113,6 +125,36 @@ def buffer(reps, rng):
     return out
 
 
+def slow(reps, rng, thetas_ms=(10.0, 30.0, 100.0, 300.0), windows_s=(1.0, 2.0), growth=0.0):
+    """Experiment slow: {(theta ms, window s): Counter of "stationary", "trend" (a flagged
+    trend), "v1 trend" (what the 10-batch test alone flags: flagged or slow), "too short",
+    "overload", "corr ms" (the mean estimated integrated correlation time of the buffer)}."""
+    out = {}
+    dt = 0.5e-3
+    for window in windows_s:
+        n = int(round(window / dt))
+        t = np.arange(n) * dt
+        run = {"arrival_start_s": 0.0, "arrival_duration_s": window, "cooldown_s": 0.0}
+        for theta in thetas_ms:
+            phi = math.exp(-dt / (1e-3 * theta))
+            c = collections.Counter()
+            for _ in range(reps):
+                b = 8e6 * (np.minimum(t / 0.02, 1.0) + growth * t / window
+                           + ar1(n, phi, 0.3, rng) * (t >= 0.02))
+                eq = fct_stats.equilibrium(run, buffer=pd.DataFrame(
+                    {"time_s": t, "total_bytes": np.maximum(b, 0.0)}))
+                e = eq["equilibrium_series"]["buffer_bytes"]
+                trends = (e["trend"], e["trend_last_half"])
+                c["stationary"] += bool(eq["stationary"])
+                c["trend"] += any(x["flagged"] for x in trends)
+                c["v1 trend"] += any(x["flagged"] or x["slow"] for x in trends)
+                c["too short"] += bool(eq["equilibrium_too_short"])
+                c["overload"] += bool(eq["overload"])
+                c["corr ms"] += 1e3 * e["corr_time_s"] / reps
+            out[(theta, window)] = c
+    return out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
@@ -123,8 +165,11 @@ def main(argv=None):
     ap.add_argument("--rate", type=float, default=208_000.0,
                     help="mginf: arrivals per second (default 208000, WebSearch at core load "
                          "0.8 on the full fabric)")
-    ap.add_argument("--experiments", nargs="+", default=["ramp", "mginf", "buffer"],
-                    choices=["ramp", "mginf", "buffer"])
+    ap.add_argument("--experiments", nargs="+", default=["ramp", "mginf", "buffer", "slow"],
+                    choices=["ramp", "mginf", "buffer", "slow"])
+    ap.add_argument("--growth", type=float, default=0.4,
+                    help="slow: the growth across the window added in its second pass, as a "
+                         "share of the level (default 0.4)")
     args = ap.parse_args(argv)
     if args.reps < 1:
         print(f"error: --reps must be >= 1, got {args.reps}", file=sys.stderr)
@@ -154,14 +199,27 @@ def main(argv=None):
                                        1e3 * np.percentile(sample, 99), 1e3 * sample.max(),
                                        args.reps))
         for d, c in mginf(args.reps, rng, args.rate, fcts).items():
-            print("  arrivals %3.0f ms: flagged %d, too short %d, t-test alone %d; mean warm-up "
-                  "%.0f ms, mean N %.0f" % (1e3 * d, c["flagged"], c["too short"],
-                                           c["t-test alone"], c["warm-up ms"], c["mean N"]))
+            print("  arrivals %3.0f ms: flagged %d, too short %d, t-test alone %d (weighed by "
+                  "the correlation too %d); mean warm-up %.0f ms, mean N %.0f" % (
+                      1e3 * d, c["flagged"], c["too short"], c["t-test alone"], c["weighed"],
+                      c["warm-up ms"], c["mean N"]))
     if "buffer" in args.experiments:
         print("stationary buffer (10 MB + AR(1) noise), 140 ms, %d series: flagged" % args.reps)
         for (tau, rel), share in buffer(args.reps, rng).items():
             print("  correlation time %4.1f ms, sd %2.0f%%: %5.1f%%" % (tau, 100 * rel,
                                                                       100 * share))
+    if "slow" in args.experiments:
+        for g in (0.0, args.growth):
+            print("buffer of 8 MB + AR(1) noise (sd 30%%)%s, %d series per case:" % (
+                "" if g == 0 else ", growing by %.0f%% of the level across the window"
+                % (100 * g), args.reps))
+            for (theta, window), c in slow(args.reps, rng, growth=g).items():
+                print("  theta %5.0f ms, %g s: at equilibrium %5.1f%%, trend flagged %5.1f%% "
+                      "(10-batch test alone %5.1f%%), overload %5.1f%%, too short %5.1f%%; "
+                      "correlation time %.0f ms (2 theta = %.0f)" % (
+                          theta, window, *(100 * c[k] / args.reps for k in (
+                              "stationary", "trend", "v1 trend", "overload", "too short")),
+                          c["corr ms"], 2 * theta))
     return 0
 
 

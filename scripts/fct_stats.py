@@ -88,25 +88,40 @@ Definitions (1 KB = 1000 B, 1 MB = 10^6 B):
   (t_cut the band's cut or a + t_f, in the first half; a lower bound), when the late series
   has settled (not overloaded, no change beyond its threshold, below, in the last half of the
   measured window), null otherwise.
-* Stationarity verdict, on the measured window. For each series, the measured window and its
-  last half are each cut into 10 equal batches and a least-squares line is fitted to their
-  means: the slope b, its standard error s_b, t = b / s_b against t(0.995, 8) = 3.355 (a
-  two-sided 1% test; the batches of a long window outlast the buffer's correlation, ~1 ms, but
-  not N's, which is why the size threshold below is needed), and the fitted change b x length.
-  A trend is *flagged* when it is significant and the change exceeds the threshold: for N
+* Stationarity verdict, on the measured window (criterion version 2, equilibrium_criterion;
+  version 1 had the 10-batch test alone). For each series, the measured window and its last
+  half are each tested for a linear trend twice: the 10-batch test (cut into 10 equal
+  batches, a least-squares line fitted to their means: the slope b, its standard error s_b,
+  t = b / s_b against t(0.995, 8) = 3.355, a two-sided 1% test) and the weighed test (the line
+  through the 0.5 ms batch means, s_b multiplied by sqrt(tau), tau the integrated
+  autocorrelation time of the residuals in batches, integrated_time; df = min(8, n_eff - 2),
+  n_eff = the window / corr_time_s, corr_time_s = tau x 0.5 ms; no test below n_eff = 3),
+  and the fitted change b x length. A trend is significant when both tests find it. It is
+  *flagged* when it is significant and the change exceeds the threshold: for N
   max(10% of its mean, 3 sqrt(2 x mean), 2 flows) (3 standard deviations of the difference of
   two independent Poisson counts: what N of an M/G/infinity system in equilibrium wanders
-  across a window; no flag in 100 such systems over 300 ms with 208,000 arrivals/s and the
-  WebSearch sizes at a rate giving 6 ms FCTs, where the t-test alone flags 17%), for B
-  max(20% of its mean, 10 KB) (stationary AR(1) noise: 0 to 4% flagged for correlation times
-  up to 1 ms, 3 to 8% at 3 ms, 15 to 25% at 10 ms). A flagged growth that the last
-  half still shows significantly is an *overload*; one that stopped is "not settled"; a
-  flagged fall is "still falling". Growth rates are reported from the measured window's fit
+  across a window; no flag in 100 such systems over 300 or 500 ms with 208,000 arrivals/s and
+  the WebSearch sizes at a rate giving 6 ms FCTs, where the 10-batch t-test alone finds 13%),
+  for B max(20% of its mean, 10 KB) (stationary AR(1) noise over 140 ms: 0 to 4% flagged for
+  correlation times up to 1 ms, 3 to 8% at 3 ms, 15 to 25% at 10 ms). A flagged growth that
+  the 10-batch test still finds in the last half is an *overload*; one that stopped is "not
+  settled"; a flagged fall is "still falling". A series with a trend of the 10-batch test
+  that its correlation explains (the weighed test is not significant: "slow") and no flagged
+  trend, or whose window holds fewer than N_EFF_MIN = 5 correlation times while its spread (2
+  sd of the 0.5 ms means around the line) exceeds its threshold (too_short_for_corr), makes
+  the run too short: "too short for its correlation" (equilibrium_more_needed_s: 5
+  correlation times minus the window for the second, not known for the first). On slow
+  stationary buffers (8 MB, AR(1) of 30% with e-folding times of 100 and 300 ms, 1 s
+  windows) version 1 called a trend in 26 and 40% of the series, version 2 in 10 and 10%
+  (too short: 16 and 35%); scripts/equilibrium_mc.py, experiment slow, measures this and the
+  power lost. Growth rates are reported from the measured window's fit
   (its last half's when only that one is flagged): active_growth_per_s (flows/s),
   buffer_growth_bytes_per_s (B/s), and both as % of the window's mean per 10 ms
   (active_growth_pct_per_10ms, buffer_growth_pct_per_10ms); the fits themselves are in
   equilibrium_series.<series>.trend and .trend_last_half (mean, slope_per_s, change,
-  change_share, pct_per_10ms, t, t_crit, significant, threshold, flagged). mean_active_flows
+  change_share, pct_per_10ms, t, t_crit, significant, significant_batches, threshold,
+  flagged, corr_time_s, n_eff, spread, t_corr, t_corr_crit, slow), with the series'
+  corr_time_s, n_eff and too_short_for_corr beside them. mean_active_flows
   and mean_buffer_bytes are the series' time averages over the measured window.
 * Little's law, on the measured window [T, E): mean_active_flows against lambda x W, lambda =
   little_lambda_per_s the flows of flows.txt started in the window per second, W = little_w_s
@@ -427,6 +442,13 @@ EQUILIBRIUM_METHOD = "level band (5% / 2 sd of 2.5 ms means) on "  # + the serie
 FILL_SHARE = 0.95         # the measured window starts no earlier than the M/G/inf fill time
 FILL_METHOD = ", not before the M/G/inf fill time (95%)"
 FILL_MIN_FLOWS = 100      # fewer FCTs than this in the window: no law to take a fill time from
+# The version of the equilibrium criterion (stats.json's equilibrium_criterion; a record without
+# it was made by version 1). Version 2 weighs each series' correlation time: the trend t-test's
+# standard error and degrees of freedom use the series' integrated autocorrelation time
+# (integrated_time), a window holding fewer than N_EFF_MIN of them is too short, and the band
+# takes the series' own spread around its level (the detrended last half) into account.
+CRITERION = 2
+N_EFF_MIN = 5.0           # independent stretches a window needs for a verdict (t-test df >= 3)
 
 
 def t995(df):
@@ -530,6 +552,31 @@ def _difference_sd(x, width):
     return float(np.median(np.abs(d))) / (0.6745 * math.sqrt(2)) if len(d) else 0.0
 
 
+def integrated_time(x):
+    """The integrated autocorrelation time of a series x (in samples, at least 1): tau = 1 +
+    2 sum_k rho_k, the factor by which its correlation inflates the variance of a mean (or of a
+    fitted slope) over independent samples, so a stretch of n samples holds about n / tau
+    independent ones. Estimated with Geyer's (1992) initial monotone sequence: the sample
+    autocorrelations rho_k of x - mean(x), summed in pairs Gamma_m = rho_2m + rho_2m+1 up to
+    the first pair that is not positive, each pair capped by the one before (Gamma decreases for
+    a reversible process), tau = 2 sum_m Gamma_m - 1. For an exponential correlation exp(-t /
+    theta) sampled every dt it is about 2 theta / dt. The caller passes the residuals of the
+    fit it tests (a trend left in x would read as correlation)."""
+    x = np.asarray(x, dtype=float)
+    n = len(x)
+    z = x - x.mean() if n else x
+    if n < 4 or not np.any(np.abs(z) > 1e-12 * max(1.0, float(np.max(np.abs(x))))):
+        return 1.0
+    f = np.fft.rfft(z, 2 * n)
+    acf = np.fft.irfft(f * np.conj(f))[:n]
+    acf = acf / acf[0]
+    m = (n - 1) // 2
+    pairs = acf[0:2 * m:2] + acf[1:2 * m:2]
+    stop = pairs <= 0
+    k = int(np.argmax(stop)) if stop.any() else len(pairs)
+    return max(1.0, float(2 * np.minimum.accumulate(pairs[:k]).sum() - 1))
+
+
 def truncation(x, floor=0.0, poisson=False):
     """The end of the warm-up of a series of batch means x (module docstring, Equilibrium):
     the first batch k whose SMOOTH_BATCHES-batch mean lies within the band level +- band, with
@@ -604,36 +651,46 @@ def mser5(x):
     return int(np.argmin(stat[:max(1, n - 4)]))
 
 
-def trend(x, length_s, floor=0.0, share=0.1):
-    """The linear trend of TREND_BATCHES batch means x of a window of length_s seconds, with a
-    t-test: the least-squares slope b, its standard error s_b and t = b / s_b against t(0.995,
-    n - 2) (two-sided 1%).
+def trend(x, length_s, floor=0.0, share=0.1, tau=1.0):
+    """The linear trend of n equal batch means x of a window of length_s seconds, with a t-test
+    that weighs their correlation: the least-squares slope b, its standard error s_b = the
+    classical one x sqrt(tau), tau the integrated autocorrelation time of x in batches (1 for
+    independent means; integrated_time), and t = b / s_b against t(0.995, df) (two-sided 1%),
+    df = min(TREND_BATCHES - 2, n / tau - 2) (n / tau the independent batches; no more degrees
+    of freedom than the 10-batch test of criterion version 1, since tau is itself estimated).
+    With n / tau < 3 there is no test (testable false: not significant, not flagged).
 
     Returns {"mean", "slope_per_s", "change", "change_share" (change / |mean|),
-    "pct_per_10ms", "t", "t_crit", "significant", "threshold", "flagged"} with change = b x
-    length_s (the fitted change across the window) and threshold = max(share x |mean|, floor);
-    flagged: significant and |change| > threshold."""
+    "pct_per_10ms", "t", "t_crit", "significant", "threshold", "flagged", "n_eff",
+    "testable"} with change = b x length_s (the fitted change across the window), n_eff = n /
+    tau and threshold = max(share x |mean|, floor); flagged: significant and |change| >
+    threshold."""
     x = np.asarray(x, dtype=float)
     n = len(x)
     if n < 3:
         raise StatsError(f"a trend needs at least 3 batches, got {n}")
+    if not tau >= 1:
+        raise StatsError(f"an integrated autocorrelation time must be >= 1 batch, got {tau!r}")
     tt = (np.arange(n) - (n - 1) / 2) * (length_s / n)
     mean = float(x.mean())
     slope = float(np.sum(tt * (x - mean)) / np.sum(tt * tt))
     if np.ptp(x) <= 1e-12 * max(1.0, abs(mean)):  # flat but for rounding
         slope = 0.0
     res = x - mean - slope * tt
-    se = math.sqrt(float(np.sum(res * res)) / (n - 2) / float(np.sum(tt * tt)))
+    se = math.sqrt(float(np.sum(res * res)) / (n - 2) / float(np.sum(tt * tt)) * tau)
     t = slope / se if se > 0 else (0.0 if slope == 0 else math.copysign(math.inf, slope))
-    crit = t995(n - 2)
+    n_eff = n / tau
+    testable = n_eff >= 3
+    crit = t995(min(TREND_BATCHES - 2, n_eff - 2)) if testable else None
     change = slope * length_s
     threshold = max(share * abs(mean), floor)
-    significant = abs(t) > crit
+    significant = testable and abs(t) > crit
     return {"mean": mean, "slope_per_s": slope, "change": change,
             "change_share": change / abs(mean) if mean != 0 else None,
             "pct_per_10ms": None if mean == 0 else 100 * slope * 0.01 / abs(mean),
             "t": _num(t), "t_crit": crit, "significant": bool(significant),
-            "threshold": threshold, "flagged": bool(significant and abs(change) > threshold)}
+            "threshold": threshold, "flagged": bool(significant and abs(change) > threshold),
+            "n_eff": n_eff, "testable": bool(testable)}
 
 
 def little(active, flows_txt, flows, start, end, sim_end=None):
@@ -681,15 +738,42 @@ def _pct(x):
     return "%+.1f%%" % x if abs(x) < 10 else "%+.0f%%" % x
 
 
-def series_trend(name, series, start, end):
-    """trend() of a series (a StepFunction) over [start, end) in TREND_BATCHES batches, with
-    the series' threshold: TREND_SHARE of its mean, at least SERIES_FLOOR, and for the active
-    flows at least POISSON_SDS x sqrt(2 x mean) (module docstring)."""
-    x = series.means(np.linspace(start, end, TREND_BATCHES + 1))
+def series_trend(name, series, start, end, corr_time_s=None):
+    """The trend of a series (a StepFunction) over [start, end), by two t-tests (module
+    docstring, Stationarity): trend() of its TREND_BATCHES batch means (criterion version 1),
+    and trend() of its 0.5 ms batch means (batch_edges) weighed by its integrated correlation
+    time corr_time_s (seconds; when None, integrated_time of the residuals of that fit). Both
+    have the series' threshold: TREND_SHARE of its mean, at least SERIES_FLOOR, and for the
+    active flows at least POISSON_SDS x sqrt(2 x mean).
+
+    Returns the 10-batch trend's fields with "significant" and "flagged" requiring both tests,
+    plus "significant_batches" (the 10-batch test's alone), "corr_time_s", "n_eff" (the window's length / corr_time_s), "spread" (2 standard
+    deviations of the 0.5 ms means around the weighed test's line), "t_corr" and
+    "t_corr_crit" (the weighed test's t and critical value, None when it has fewer than 3
+    independent batches) and "slow": the 10-batch test flags a trend that the series'
+    correlation explains (the weighed test is not significant)."""
+    x10 = series.means(np.linspace(start, end, TREND_BATCHES + 1))
     floor = SERIES_FLOOR[name]
     if name == "active_flows":
-        floor = max(floor, POISSON_SDS * math.sqrt(2 * max(float(x.mean()), 0.0)))
-    return trend(x, end - start, floor, TREND_SHARE[name])
+        floor = max(floor, POISSON_SDS * math.sqrt(2 * max(float(x10.mean()), 0.0)))
+    out = trend(x10, end - start, floor, TREND_SHARE[name])
+    edges = batch_edges(start, end)
+    x = series.means(edges)
+    batch = float(edges[1] - edges[0])
+    if corr_time_s is None:
+        tt = np.arange(len(x)) - (len(x) - 1) / 2
+        res = x - x.mean() - tt * float(np.sum(tt * (x - x.mean())) / np.sum(tt * tt))
+        corr_time_s = integrated_time(res) * batch
+    fine = trend(x, end - start, floor, TREND_SHARE[name], max(1.0, corr_time_s / batch))
+    significant = out["significant"] and fine["significant"]
+    tt = np.arange(len(x)) - (len(x) - 1) / 2
+    res = x - x.mean() - tt * fine["slope_per_s"] * (end - start) / len(x)
+    out.update(significant_batches=out["significant"], corr_time_s=corr_time_s,
+               n_eff=(end - start) / corr_time_s,
+               spread=2 * float(np.std(res)), t_corr=fine["t"],
+               t_corr_crit=fine["t_crit"], slow=bool(out["flagged"] and not significant),
+               significant=bool(significant), flagged=bool(out["flagged"] and significant))
+    return out
 
 
 def equilibrium(run, flows_txt=None, flows=None, buffer=None, sim_end=None):
@@ -716,7 +800,8 @@ def equilibrium(run, flows_txt=None, flows=None, buffer=None, sim_end=None):
             series["buffer_bytes"] = buffer_series(buffer)
     edges = batch_edges(a, end) if end > a else np.array([a, a])
     batch = float(edges[1] - edges[0])
-    out = {"equilibrium_start_s": nominal_start, "equilibrium_method": None,
+    out = {"equilibrium_criterion": CRITERION,
+           "equilibrium_start_s": nominal_start, "equilibrium_method": None,
            "equilibrium_batch_s": batch, "equilibrium_series": {},
            "equilibrium_too_short": None, "equilibrium_more_needed_s": None,
            "fill_time_s": None, "active_growth_per_s": None, "active_growth_pct_per_10ms": None,
@@ -783,12 +868,17 @@ def _verdict(out, k, fill, kf, fill_late, series, cuts, edges, a, end, flows_txt
     out["equilibrium_series"] = {}
     for name, s in series.items():
         whole = series_trend(name, s, start, end)
-        last = series_trend(name, s, (start + end) / 2, end)
+        # the last half is weighed by the whole window's correlation time (better estimated)
+        last = series_trend(name, s, (start + end) / 2, end, whole["corr_time_s"])
         c = cuts[name]
         out["equilibrium_series"][name] = {
             "truncation_s": c["truncation_s"], "level": c["level"], "band": c["band"],
             "too_short": c["too_short"], "mser5_s": c["mser5_s"], "trend": whole,
-            "trend_last_half": last, "overload": False}
+            "trend_last_half": last, "overload": False, "corr_time_s": whole["corr_time_s"],
+            "n_eff": whole["n_eff"],
+            "too_short_for_corr": bool(whole["n_eff"] < N_EFF_MIN
+                                       and whole["spread"] > whole["threshold"]
+                                       and not (whole["flagged"] or last["flagged"]))}
         # the growth reported: the measured window's, or its last half's when only that one is
         # flagged (a backlog that began to grow late in the window)
         tr, where = ((last, "its last half") if last["flagged"] and not whole["flagged"]
@@ -800,15 +890,17 @@ def _verdict(out, k, fill, kf, fill_late, series, cuts, edges, a, end, flows_txt
             out.update(buffer_growth_bytes_per_s=tr["slope_per_s"],
                        buffer_growth_pct_per_10ms=tr["pct_per_10ms"])
         out["mean_" + name] = whole["mean"]
-        text = "%s %s (%s/10 ms, %s, t = %s vs %.3g)" % (
+        text = "%s %s (%s/10 ms, %s, t = %s vs %.3g; correlation time %.3g ms)" % (
             SERIES_WHAT[name], _fmt(tr["mean"], name), _pct(tr["pct_per_10ms"]),
             _rate(tr["slope_per_s"], name), "inf" if tr["t"] is None else "%.3g" % tr["t"],
-            tr["t_crit"])
+            tr["t_crit"], 1e3 * whole["corr_time_s"])
         if tr["flagged"]:
-            # overload: it grows, and still does in the last half (significantly); a change
-            # that stopped before is a transient the window did not leave out
+            # overload: it grows, and still does in the last half (significantly, by the
+            # 10-batch test: the growth itself is established by both tests on the window,
+            # and the last half, with half the independent stretches, only tells whether it
+            # goes on); a change that stopped before is a transient the window did not leave out
             grows = tr["slope_per_s"] > 0
-            overload = grows and last["significant"] and last["slope_per_s"] > 0
+            overload = grows and last["significant_batches"] and last["slope_per_s"] > 0
             out["overload"] = bool(out["overload"] or overload)
             if overload:
                 overloaded.add(name)
@@ -819,6 +911,43 @@ def _verdict(out, k, fill, kf, fill_late, series, cuts, edges, a, end, flows_txt
                 else _fmt(tr["change"], name), where, _fmt(tr["threshold"], name)))
         else:
             info.append(text)
+    # a window that holds fewer than N_EFF_MIN correlation times of a series cannot show its
+    # level: too short, with the arrival time still needed to hold N_EFF_MIN of them
+    # too short for a series' correlation: its window holds fewer than N_EFF_MIN correlation
+    # times, or a trend of the 10-batch test is within what its correlation explains (slow);
+    # the arrival time still needed is known only for the first
+    slow = [n for n in series if out["equilibrium_series"][n]["too_short_for_corr"]
+            or (any(out["equilibrium_series"][n][k]["slow"] for k in ("trend", "trend_last_half"))
+                and not any(out["equilibrium_series"][n][k]["flagged"]
+                            for k in ("trend", "trend_last_half")))]
+    if slow:
+        out["equilibrium_too_short"] = True
+        short = [n for n in slow if out["equilibrium_series"][n]["too_short_for_corr"]]
+        need = (None if len(short) < len(slow) else
+                max(N_EFF_MIN * out["equilibrium_series"][n]["corr_time_s"] - (end - start)
+                    for n in slow))
+        out["equilibrium_more_needed_s"] = need
+        texts = []
+        for n in slow:
+            e = out["equilibrium_series"][n]
+            what = ("%s' integrated correlation time is %.3g ms, the %.4g ms window holds "
+                    "%.2g of them" % (SERIES_WHAT[n], 1e3 * e["corr_time_s"],
+                                      1e3 * (end - start), e["n_eff"]))
+            if e["too_short_for_corr"]:
+                texts.append("%s (needs %g)" % (what, N_EFF_MIN))
+            else:
+                tr = e["trend"] if e["trend"]["slow"] else e["trend_last_half"]
+                texts.append("%s, and a trend of %s across %s (t = %.3g of 10 batch means) "
+                             "is within what it explains (t = %.3g vs %s)" % (
+                                 what, _pct(100 * tr["change_share"])
+                                 if tr["change_share"] is not None else _fmt(tr["change"], n),
+                                 "the measured window" if e["trend"]["slow"] else "its last half",
+                                 tr["t"], tr["t_corr"], "none" if tr["t_corr_crit"] is None
+                                 else "%.3g" % tr["t_corr_crit"]))
+        failed.append("too short for %s: %s; %s" % (
+            "their correlation" if len(slow) > 1 else "its correlation", "; ".join(texts),
+            "the length needed is not known" if need is None
+            else "at least about %.2g ms more arrivals needed" % (1e3 * need)))
     late = [n for n, c in cuts.items() if c["too_short"]]
     if late or fill_late:
         window = end - a
@@ -831,6 +960,9 @@ def _verdict(out, k, fill, kf, fill_late, series, cuts, edges, a, end, flows_txt
             > out["equilibrium_series"][n]["trend_last_half"]["threshold"] for n in late)
         cut = max([cuts[n]["truncation_s"] - a for n in late] + [fill if fill_late else 0.0])
         need = None if changing else 2 * cut - window
+        if need is not None and slow:  # the correlation's need (None: not known) too
+            slow_need = out["equilibrium_more_needed_s"]
+            need = None if slow_need is None else max(need, slow_need)
         out["equilibrium_more_needed_s"] = need
         failed.append("too short: %s in the last half of the %.3g ms window (%s)" % (
             ", ".join(["%s reach their level (%s) only at %.5g ms" % (

@@ -468,19 +468,29 @@ def stored(runs, store):
     return out
 
 
+def outdated(stats):
+    """True for statistics made by an older equilibrium criterion than fct_stats.CRITERION (a
+    record without equilibrium_criterion: version 1; a fixed-window record is not outdated: it
+    has no series to judge again)."""
+    return (stats.get("equilibrium_method") is not None
+            and stats.get("equilibrium_criterion", 1) < fct_stats.CRITERION)
+
+
 def collect_stats(runs, results, store=None):
-    """{name: stats dict} for the finished runs: a current record of the store, else the run's
-    folder in results (stats.json, recomputed when it is older than summary.json or
+    """{name: stats dict} for the finished runs: a current record of the store (unless it is
+    outdated, by an older equilibrium criterion, and the run's folder is in results), else the
+    run's folder in results (stats.json, recomputed when it is older than summary.json or
     scripts/fct_stats.py), which then becomes the run's record in the store (when one is given).
-    Returns (stats, failure messages)."""
+    An outdated record whose folder is gone is kept as it is (its criterion_version column
+    says so). Returns (stats, failure messages)."""
     stats, failures = {}, []
     script_mtime = os.path.getmtime(fct_stats.__file__)
     have = stored(runs, store)
     for name in tqdm(list(runs), desc="stats", unit="run", leave=False):
-        if name in have:
+        d = os.path.join(results, name)
+        if name in have and not (outdated(have[name]) and is_complete(d)):
             stats[name] = have[name]
             continue
-        d = os.path.join(results, name)
         if not is_complete(d):
             continue
         path = os.path.join(d, "stats.json")
@@ -510,7 +520,9 @@ def record_columns(s):
     """The RUN_METRICS of a stats.json (or a record's data), with "flag"
     (fct_stats.flag_text) and "criterion": "equilibrium" for statistics of the data-driven
     window, "fixed window" for a record made before it (whose statistics are those of its
-    nominal window: its nominal_* columns are filled with them)."""
+    nominal window: its nominal_* columns are filled with them), and "criterion_version": the
+    equilibrium criterion's version (fct_stats.CRITERION; 1 for a record without one, None for
+    a fixed window)."""
     row = {col: s.get(key) for col, key in RUN_METRICS.items()}
     if s.get("equilibrium_method") is None and "nominal_avg_fct_s" not in s:
         row["criterion"] = "fixed window"
@@ -518,6 +530,8 @@ def record_columns(s):
             row["nominal_" + key] = s.get(key)
     else:
         row["criterion"] = "equilibrium"
+    row["criterion_version"] = (s.get("equilibrium_criterion", 1)
+                                if row["criterion"] == "equilibrium" else None)
     row["flag"] = fct_stats.flag_text(s)
     return row
 
@@ -549,7 +563,8 @@ def runs_table(fig, fig_run_list, stats):
             row[col] = res.get(col, math.nan if col != "host" else "")
         rows.append(row)
     return pd.DataFrame(rows, columns=RUN_KEYS + ["arrival_window", "extended"]
-                        + list(RUN_METRICS) + ["criterion", "flag"] + SPREAD_METRICS + ["build"]
+                        + list(RUN_METRICS) + ["criterion", "criterion_version", "flag"]
+                        + SPREAD_METRICS + ["build"]
                         + RESOURCE_COLUMNS)
 
 

@@ -715,15 +715,25 @@ class EquilibriumTest(unittest.TestCase):
         self.assertLessEqual(eq["equilibrium_start_s"], 0.052)
         self.assertIs(eq["stationary"], True, eq["stationarity_note"])
         self.assertAlmostEqual(eq["mean_buffer_bytes"], 50e6, delta=1e6)
-        # measured to 45 ms: the window ends during the climb: flagged, as overload
+        # measured to 45 ms: the window ends during the climb: flagged. The 10-batch test of
+        # the last half sees a growth (t = 5.4), but weighed by the correlation that the climb
+        # itself lends the residuals (5.4 ms, 3.2 of them in the last half) it is not
+        # significant: "too short" (the length needed not known), not an overload (criterion
+        # version 1 called it one)
         eq = fct_stats.equilibrium(arrival_run(0.055), buffer=buffer_frame(level, 0.055, noise))
         self.assertIs(eq["stationary"], False)
-        self.assertIs(eq["overload"], True)
-        self.assertIn("overload: buffered bytes", eq["stationarity_note"])
+        self.assertIs(eq["overload"], False)
+        self.assertTrue(eq["equilibrium_too_short"])
+        self.assertIsNone(eq["equilibrium_more_needed_s"])
+        self.assertIn("too short for its correlation: buffered bytes' integrated correlation",
+                      eq["stationarity_note"])
+        self.assertEqual(fct_stats.flag_text(eq), "too short")
         # measured to 70 ms: the level is reached (near 45 ms) but in the last half: too
         # short; the run is measured over the last half [35, 70 ms), which holds the end of the
-        # climb (not settled, no overload: flat in the last half), and the length needed is
-        # estimated from the truncation: 2 x 45 - 70 = 20 ms more
+        # climb (no overload: flat in the last half; criterion version 1 called the climb "not
+        # settled", version 2 finds it within what the 8 ms correlation the climb lends the
+        # residuals explains, 4.4 of them in the window: too short all the same), and the length
+        # needed is estimated from the truncation: 2 x 45 - 70 = 20 ms more
         eq = fct_stats.equilibrium(arrival_run(0.08), buffer=buffer_frame(level, 0.08, noise))
         self.assertIs(eq["stationary"], False)
         self.assertTrue(eq["equilibrium_too_short"])
@@ -732,7 +742,7 @@ class EquilibriumTest(unittest.TestCase):
         cut = eq["equilibrium_series"]["buffer_bytes"]["truncation_s"]
         self.assertGreaterEqual(cut, 0.04)
         self.assertAlmostEqual(eq["equilibrium_more_needed_s"], 2 * cut - 0.07)
-        self.assertIn("not settled: buffered bytes", eq["stationarity_note"])
+        self.assertIn("too short for its correlation: buffered bytes'", eq["stationarity_note"])
         self.assertIn("too short: buffered bytes reach their level", eq["stationarity_note"])
         self.assertIn("ms more arrivals needed", eq["stationarity_note"])
         # measured to 90 ms: the truncation (near 48 ms) is still in the last half
@@ -740,6 +750,82 @@ class EquilibriumTest(unittest.TestCase):
         self.assertIs(eq["stationary"], False)
         self.assertTrue(eq["equilibrium_too_short"])
         self.assertNotIn("not settled", eq["stationarity_note"])
+
+    def test_integrated_time(self):
+        # AR(1) with lag-1 correlation 0.9: tau = (1 + 0.9) / (1 - 0.9) = 19 samples; white
+        # noise: 1; a constant or too short a series: 1
+        self.assertAlmostEqual(fct_stats.integrated_time(ar1(20000, 0.9, 1.0, 1)), 19.0,
+                               delta=2.0)
+        self.assertAlmostEqual(fct_stats.integrated_time(ar1(20000, 0.0, 1.0, 2)), 1.0,
+                               delta=0.1)
+        self.assertEqual(fct_stats.integrated_time(np.full(100, 5.0)), 1.0)
+        self.assertEqual(fct_stats.integrated_time([1.0, 2.0, 3.0]), 1.0)
+
+    def test_trend_weighed_by_correlation(self):
+        # the same 12 batch means weighed by tau = 4: the standard error doubles (t halves),
+        # df = min(8, 12 / 4 - 2) = 1 (t(0.995, 1) = 63.657); tau = 5: 2.4 independent batches,
+        # no test
+        x = np.arange(12.0) + np.array([0.3, -0.2, 0.1, -0.4, 0.2, 0.0] * 2)
+        one = fct_stats.trend(x, 0.012)
+        four = fct_stats.trend(x, 0.012, tau=4.0)
+        self.assertAlmostEqual(four["t"], one["t"] / 2)
+        self.assertEqual(one["t_crit"], 3.355)  # df capped at 8 (12 - 2 = 10 otherwise)
+        self.assertEqual(four["t_crit"], 63.657)
+        self.assertAlmostEqual(four["n_eff"], 3.0)
+        five = fct_stats.trend(x, 0.012, tau=5.0)
+        self.assertFalse(five["testable"])
+        self.assertIsNone(five["t_crit"])
+        self.assertFalse(five["significant"])
+        with self.assertRaisesRegex(fct_stats.StatsError, "autocorrelation time.*0.5"):
+            fct_stats.trend(x, 0.012, tau=0.5)
+
+    def test_slow_fluctuation_is_too_short_not_a_trend(self):
+        # a stationary buffer (8 MB, AR(1) noise of 30% with an e-folding time of 100 ms, 0.5 ms
+        # samples) over 1 s: the 10-batch test of its last half sees a rise (t = 7.0 > 3.355:
+        # criterion version 1's "not settled"), which the buffer's correlation (174 ms
+        # estimated) explains (t = 3.3 with 2.9 independent stretches): too short, length
+        # needed not known, not a trend
+        dt, n = 0.5e-3, 2000
+        t = np.arange(n) * dt
+        b = 8e6 * (np.minimum(t / 0.02, 1.0)
+                   + ar1(n, math.exp(-dt / 0.1), 0.3, 23) * (t >= 0.02))
+        run = {"arrival_start_s": 0.0, "arrival_duration_s": 1.0, "cooldown_s": 0.0}
+        eq = fct_stats.equilibrium(run, buffer=pd.DataFrame({"time_s": t, "total_bytes": b}))
+        e = eq["equilibrium_series"]["buffer_bytes"]
+        self.assertEqual(eq["equilibrium_criterion"], 2)
+        self.assertTrue(e["trend_last_half"]["slow"])
+        self.assertTrue(e["trend_last_half"]["significant_batches"])
+        self.assertFalse(e["trend_last_half"]["flagged"])
+        self.assertGreater(e["corr_time_s"], 0.1)
+        self.assertIs(eq["stationary"], False)
+        self.assertIs(eq["overload"], False)
+        self.assertIsNone(eq["equilibrium_more_needed_s"])
+        self.assertEqual(fct_stats.flag_text(eq), "too short")
+        self.assertIn("is within what it explains", eq["stationarity_note"])
+        # the same noise with a growth of 8 MB/s (100% of the level across the window): a
+        # growth that both tests see (t = 10.3 of 10 batch means), "not settled"
+        eq = fct_stats.equilibrium(run, buffer=pd.DataFrame(
+            {"time_s": t, "total_bytes": b + 8e6 * t}))
+        e = eq["equilibrium_series"]["buffer_bytes"]
+        self.assertTrue(e["trend"]["flagged"], eq["stationarity_note"])
+        self.assertGreater(e["trend"]["slope_per_s"], 0)
+        self.assertIn("not settled", fct_stats.flag_text(eq))
+        # a window too short for the series' correlation: a wave of 30% around 8 MB with an
+        # 80 ms period, arrivals over 100 ms: the band starts the window at 38.5 ms, where the
+        # residuals' correlation time is 13.5 ms (a sine's, summed to its first negative pair
+        # of lags), 4.6 of them in the 61.5 ms window (5 needed), no trend flagged (t = 2.99):
+        # too short, about 5 x 13.5 - 61.5 = 6 ms more needed
+        run = {"arrival_start_s": 0.0, "arrival_duration_s": 0.1, "cooldown_s": 0.0}
+        t = t[:200]
+        wave = 8e6 * (1 + 0.3 * np.sin(2 * np.pi * t / 0.08))
+        eq = fct_stats.equilibrium(run, buffer=pd.DataFrame({"time_s": t, "total_bytes": wave}))
+        e = eq["equilibrium_series"]["buffer_bytes"]
+        self.assertTrue(e["too_short_for_corr"], eq["stationarity_note"])
+        self.assertAlmostEqual(e["n_eff"], 4.56, delta=0.05)
+        self.assertAlmostEqual(eq["equilibrium_more_needed_s"],
+                               5 * e["corr_time_s"] - (0.1 - eq["equilibrium_start_s"]))
+        self.assertEqual(fct_stats.flag_text(eq), "too short (+6 ms needed)")
+        self.assertIn("holds 4.6 of them (needs 5)", eq["stationarity_note"])
 
     def test_monte_carlo_checks(self):
         # scripts/equilibrium_mc.py, small: the band never calls a ramp + AR(1) series too
@@ -753,6 +839,11 @@ class EquilibriumTest(unittest.TestCase):
         out = equilibrium_mc.mginf(2, rng, 2e4, equilibrium_mc.websearch_fcts, (0.3,))
         self.assertEqual(out[0.3]["flagged"], 0)
         self.assertAlmostEqual(out[0.3]["mean N"], 2e4 * 6e-3, delta=20)
+        # slow stationary noise (e-folding 100 ms, 1 s): version 2 flags a trend in no more
+        # series than the 10-batch test alone, and sees a correlation time of tens of ms
+        res = equilibrium_mc.slow(6, rng, (100.0,), (1.0,))[(100.0, 1.0)]
+        self.assertLessEqual(res["trend"], res["v1 trend"])
+        self.assertGreater(res["corr ms"], 20.0)
         fcts = equilibrium_mc.websearch_fcts(rng, 100_000)
         self.assertAlmostEqual(fcts.mean(), 6e-3, delta=0.5e-3)
 
@@ -1506,6 +1597,32 @@ class SweepTest(unittest.TestCase):
                              r"dcon-T2 83 MiB, dcon 83 MiB, dcon-T4 83 MiB")
             before = pd.read_csv(os.path.join(res, "fig12-runs.csv"))
             self.assertTrue(before.cpu_s.notna().all())
+            self.assertEqual(set(before.criterion_version), {fct_stats.CRITERION})
+            # a record of an older equilibrium criterion (no equilibrium_criterion: version 1)
+            # is made again from the run's folder while it is there, and kept when it is not
+            planned = large_sweep.plan(["fig12"], **large_sweep.parse_args(
+                argv + ["--store", store]).settings)
+            name = os.path.basename(failed)
+            path = large_sweep.run_store.path(store, name)
+            old = dict(rec, data=dict(rec["data"], avg_fct_s=123.0))
+            old["data"].pop("equilibrium_criterion")
+            with open(path, "w") as f:
+                json.dump(old, f)
+            self.assertTrue(large_sweep.outdated(old["data"]))
+            (got, _), _, _ = quiet(large_sweep.collect_stats, {name: planned[name]}, res, store)
+            self.assertEqual(got[name]["equilibrium_criterion"], fct_stats.CRITERION)
+            self.assertNotEqual(got[name]["avg_fct_s"], 123.0)
+            with open(path) as f:
+                self.assertEqual(json.load(f)["data"]["equilibrium_criterion"],
+                                 fct_stats.CRITERION)
+            with open(path, "w") as f:
+                json.dump(old, f)
+            (got, _), _, _ = quiet(large_sweep.collect_stats, {name: planned[name]},
+                                   os.path.join(tmp, "gone"), store)
+            self.assertEqual(got[name]["avg_fct_s"], 123.0)
+            self.assertEqual(large_sweep.record_columns(got[name])["criterion_version"], 1)
+            with open(path, "w") as f:
+                json.dump(rec, f)
             shutil.rmtree(res)
             rc, out, _ = quiet(large_sweep.main, argv + ["--store", store, "--no-plot",
                                                         "--build", os.path.join(tmp, "none")])
