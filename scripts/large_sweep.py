@@ -476,26 +476,28 @@ def outdated(stats):
             and stats.get("equilibrium_criterion", 1) < fct_stats.CRITERION)
 
 
-def collect_stats(runs, results, store=None):
+def collect_stats(runs, results, store=None, restat=False):
     """{name: stats dict} for the finished runs: a current record of the store (unless it is
     outdated, by an older equilibrium criterion, and the run's folder is in results), else the
     run's folder in results (stats.json, recomputed when it is older than summary.json or
     scripts/fct_stats.py), which then becomes the run's record in the store (when one is given).
     An outdated record whose folder is gone is kept as it is (its criterion_version column
-    says so). Returns (stats, failure messages)."""
+    says so). restat: every run whose folder is in results gets its statistics computed again
+    and its record made again (after a change to scripts/fct_stats.py). Returns (stats,
+    failure messages)."""
     stats, failures = {}, []
     script_mtime = os.path.getmtime(fct_stats.__file__)
     have = stored(runs, store)
     for name in tqdm(list(runs), desc="stats", unit="run", leave=False):
         d = os.path.join(results, name)
-        if name in have and not (outdated(have[name]) and is_complete(d)):
+        if name in have and not ((restat or outdated(have[name])) and is_complete(d)):
             stats[name] = have[name]
             continue
         if not is_complete(d):
             continue
         path = os.path.join(d, "stats.json")
         try:
-            if (os.path.isfile(path) and os.path.getmtime(path) >= max(
+            if (not restat and os.path.isfile(path) and os.path.getmtime(path) >= max(
                     script_mtime, os.path.getmtime(os.path.join(d, "summary.json")))):
                 stats[name] = fct_stats.read_json(path)
             else:
@@ -678,6 +680,11 @@ def parse_args(argv):
                     help="run nothing: tables and plots of the runs finished so far (e.g. while "
                          "another sweep is still running)")
     ap.add_argument("--no-plot", action="store_true", help="write the tables but do not plot")
+    ap.add_argument("--restat", action="store_true",
+                    help="compute the statistics of every finished run whose folder is in "
+                         "--results again and make its record in the store again (after a "
+                         "change to scripts/fct_stats.py; a record of an older equilibrium "
+                         "criterion is made again without it)")
     ap.add_argument("--extend", nargs="?", const=EXTEND_MAX, default=None, metavar="MAX",
                     help="then run again, with twice the arrival window, every run whose verdict "
                          "asks for more time (not at equilibrium; an overload only when too "
@@ -755,7 +762,8 @@ def extend(runs, binary, args):
     failures = []
     while True:
         stats, stat_failures = collect_stats(with_extensions(runs, args.results, args.store),
-                                             args.results, args.store)
+                                             args.results, args.store, args.restat)
+        args.restat = False  # once: the extensions' own runs are new
         due = ({} if args.extend is None or args.tables_only or failures
                else extensions_due(runs, stats, args.extend))
         if not due:

@@ -1621,6 +1621,17 @@ class SweepTest(unittest.TestCase):
                                    os.path.join(tmp, "gone"), store)
             self.assertEqual(got[name]["avg_fct_s"], 123.0)
             self.assertEqual(large_sweep.record_columns(got[name])["criterion_version"], 1)
+            # a current record is kept, unless --restat makes it again from the folder
+            cur = dict(rec, data=dict(rec["data"], avg_fct_s=123.0))
+            with open(path, "w") as f:
+                json.dump(cur, f)
+            (got, _), _, _ = quiet(large_sweep.collect_stats, {name: planned[name]}, res, store)
+            self.assertEqual(got[name]["avg_fct_s"], 123.0)
+            rc, out, _ = quiet(large_sweep.main, argv + ["--store", store, "--no-plot",
+                                                        "--tables-only", "--restat"])
+            self.assertEqual(rc, 0)
+            with open(path) as f:
+                self.assertEqual(json.load(f)["data"]["avg_fct_s"], rec["data"]["avg_fct_s"])
             with open(path, "w") as f:
                 json.dump(rec, f)
             shutil.rmtree(res)
