@@ -138,6 +138,13 @@ Definitions (1 KB = 1000 B, 1 MB = 10^6 B):
   is then measured). overload: a series is overloaded. stationarity_note says, with the
   numbers, what failed, where the equilibrium starts, each series' mean and growth (%/10 ms,
   per second, t) and Little's ratio; flag_text() gives the short form the sweep tables show.
+* Start bins (start_bins, for comparisons over a common window): the arrival window [a, a + D)
+  cut into bins of min(10 ms, D / 100) from a (the last one may be shorter), with per bin the flows of
+  flows.txt started in it (flows; null without flows.txt), the completed ones (completed) and
+  the sum of their FCTs (fct_sum_s), and the PAUSE frames sent in it (pause_frames). Any window
+  of whole bins has its average FCT (sum / count, over completed flows as above), completion
+  ratio and PAUSE rate from them (bins_window): schemes run on the same seed replay the same
+  flows, so their averages over one window compare the same flows (scripts/common_window.py).
 * Per quarter of the measured window (stationarity_quarters, descriptive): pause_rate_per_s,
   mean_buffer_bytes (mean total_bytes of the buffer.csv samples in it), active_flows_at_end
   (N at its end) and avg_fct_s / fct_count (the completed flows that started in it).
@@ -1059,6 +1066,68 @@ NOMINAL_KEYS = ["fct_count", "avg_fct_s", "median_fct_s", "p99_fct_s", "flows_me
                 "pause_frames_in_window", "pause_rate_per_s"]
 
 
+START_BIN_S = 0.01  # the bins of start_bins: 10 ms of the arrival window, or 1% of a shorter one
+
+
+def start_bins(flows, pfc, run, flows_txt=None, bin_s=None):
+    """The arrival window [a, a + D) in bins of bin_s seconds (default min(START_BIN_S, D /
+    100); the last one may be shorter),
+    counted per bin (module docstring, Start bins): "flows" (flows of flows_txt started in it;
+    None without flows_txt), "completed" and "fct_sum_s" (the completed flows of flows.csv
+    started in it and the sum of their FCTs, rounded to the nanosecond) and "pause_frames"
+    (PAUSE frames sent in it). Returns {"bin_s", "start_s": a, "end_s": a + D, and those
+    lists}."""
+    a = float(run["arrival_start_s"])
+    d = float(run["arrival_duration_s"])
+    if bin_s is None:
+        bin_s = min(START_BIN_S, d / 100)
+    if not bin_s > 0:
+        raise StatsError(f"a start bin must be longer than 0 s, got {bin_s!r}")
+    n = max(1, int(math.ceil(d / bin_s - 1e-9)))
+    edges = a + bin_s * np.arange(n + 1)
+    edges[-1] = a + d
+
+    def count(times, weights=None):
+        t = np.asarray(times, dtype=float)
+        keep = (t >= a) & (t < a + d)
+        w = None if weights is None else np.asarray(weights, dtype=float)[keep]
+        return np.histogram(t[keep], bins=edges, weights=w)[0]
+
+    f = check_flows(flows)
+    started = (None if flows_txt is None
+               else [int(x) for x in count(flows_txt.start_s.to_numpy(dtype=float))])
+    pause_times = _pause_frames(pfc)[0]
+    return {"bin_s": bin_s, "start_s": a, "end_s": a + d, "flows": started,
+            "completed": [int(x) for x in count(f.start_s)],
+            "fct_sum_s": [round(float(x), 9) for x in count(f.start_s, f.fct_s)],
+            "pause_frames": [int(x) for x in count(pause_times)]}
+
+
+def bins_window(bins, start, end):
+    """The statistics of the whole start bins inside [start, end) (start rounded up, end down
+    to a bin edge; module docstring, Start bins): {"start_s", "end_s" (the bins' span),
+    "fct_count", "avg_fct_s" (sum of FCTs / completed flows; None for none), "flows",
+    "completion_ratio" (None without flows), "pause_frames", "pause_rate_per_s"}; StatsError
+    when no whole bin fits."""
+    a, w = float(bins["start_s"]), float(bins["bin_s"])
+    n = len(bins["completed"])
+    edges = np.minimum(a + w * np.arange(n + 1), float(bins["end_s"]))
+    tol = 1e-9 * max(1.0, abs(a))
+    i = int(np.searchsorted(edges, start - tol, "left"))
+    j = int(np.searchsorted(edges, end + tol, "right")) - 1
+    if j <= i:
+        raise StatsError(f"no whole start bin of {1e3 * w:g} ms in [{start!r}, {end!r})")
+    done = int(sum(bins["completed"][i:j]))
+    fct = float(sum(bins["fct_sum_s"][i:j]))
+    started = None if bins.get("flows") is None else int(sum(bins["flows"][i:j]))
+    frames = int(sum(bins["pause_frames"][i:j]))
+    span = float(edges[j] - edges[i])
+    return {"start_s": float(edges[i]), "end_s": float(edges[j]), "fct_count": done,
+            "avg_fct_s": fct / done if done else None, "flows": started,
+            "completion_ratio": done / started if started else None,
+            "pause_frames": frames, "pause_rate_per_s": frames / span}
+
+
 def compute_stats(flows, pfc, summary, run, flows_txt=None, buffer=None):
     """All statistics of one run as a JSON-ready dict (see the module docstring).
 
@@ -1085,6 +1154,7 @@ def compute_stats(flows, pfc, summary, run, flows_txt=None, buffer=None):
     stats["pause_frames_per_link_total"] = summary.get("pause_frames_per_link", {})
     stats.update(eq)
     stats["stationarity_quarters"] = quarter_stats(flows, pfc, buffer, flows_txt, m_start, m_end)
+    stats["start_bins"] = start_bins(flows, pfc, run, flows_txt)
     # the nominal window [a + warm-up, a + D - cool-down): the old statistics and verdict
     nominal = (win if n_start == m_start
                else window_stats(flows, pfc, flows_txt, n_start, m_end))

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from .. import burst_sweep
+from .. import common_window
 from .. import equilibrium_mc
 from .. import fct_stats
 from .. import large_sweep
@@ -750,6 +751,45 @@ class EquilibriumTest(unittest.TestCase):
         self.assertIs(eq["stationary"], False)
         self.assertTrue(eq["equilibrium_too_short"])
         self.assertNotIn("not settled", eq["stationarity_note"])
+
+    def test_start_bins(self):
+        # the arrival window [1, 3) ms in bins of 0.5 ms: the ten flows start at 1 ms (bin 0,
+        # FCTs summing to 178 ms); PAUSE frames at 1, 1.5 and 2.9999 ms (the RESUME, and the
+        # frames before 1 ms and from 3 ms on, left out)
+        b = fct_stats.start_bins(flows_frame(), pfc_frame(), RUN, bin_s=0.0005)
+        self.assertEqual((b["bin_s"], b["start_s"], b["end_s"]), (0.0005, 0.001, 0.003))
+        self.assertEqual(b["completed"], [10, 0, 0, 0])
+        self.assertAlmostEqual(b["fct_sum_s"][0], 0.178)
+        self.assertEqual(b["fct_sum_s"][1:], [0.0, 0.0, 0.0])
+        self.assertEqual(b["pause_frames"], [1, 1, 0, 1])
+        self.assertIsNone(b["flows"])
+        # default: min(10 ms, 2 ms / 100) = 20 us, 100 bins; with flows.txt, the started flows
+        txt = pd.DataFrame({"start_s": [0.001] * 10 + [0.00211, 0.0035]})
+        d = fct_stats.start_bins(flows_frame(), pfc_frame(), RUN, txt)
+        self.assertAlmostEqual(d["bin_s"], 2e-5)
+        self.assertEqual(len(d["completed"]), 100)
+        self.assertEqual(sum(d["flows"]), 11)  # 3.5 ms is after the window
+        self.assertEqual(d["flows"][55], 1)
+        self.assertEqual(sum(d["pause_frames"]), 3)
+        # windows of whole bins: [1, 2.5) ms holds the ten flows (17.8 ms on average) and two
+        # PAUSE frames in 1.5 ms; [1.2, 3) ms is cut to [1.5, 3) ms: no flow, two frames
+        w = fct_stats.bins_window(b, 0.001, 0.0026)
+        self.assertEqual((w["start_s"], w["end_s"], w["fct_count"]), (0.001, 0.0025, 10))
+        self.assertAlmostEqual(w["avg_fct_s"], 0.0178)
+        self.assertAlmostEqual(w["pause_rate_per_s"], 2 / 0.0015)
+        self.assertIsNone(w["completion_ratio"])
+        w = fct_stats.bins_window(b, 0.0012, 0.003)
+        self.assertEqual((w["start_s"], w["fct_count"], w["avg_fct_s"]), (0.0015, 0, None))
+        self.assertAlmostEqual(w["pause_rate_per_s"], 2 / 0.0015)
+        w = fct_stats.bins_window(d, 0.001, 0.003)
+        self.assertAlmostEqual(w["completion_ratio"], 10 / 11)
+        with self.assertRaisesRegex(fct_stats.StatsError, "no whole start bin of 0.5 ms"):
+            fct_stats.bins_window(b, 0.0011, 0.0014)
+        with self.assertRaisesRegex(fct_stats.StatsError, "start bin.*-1"):
+            fct_stats.start_bins(flows_frame(), pfc_frame(), RUN, bin_s=-1)
+        # compute_stats keeps them
+        st = fct_stats.compute_stats(flows_frame(), pfc_frame(), SUMMARY, RUN)
+        self.assertEqual(st["start_bins"]["completed"][0], 10)
 
     def test_integrated_time(self):
         # AR(1) with lag-1 correlation 0.9: tau = (1 + 0.9) / (1 - 0.9) = 19 samples; white
@@ -1595,6 +1635,31 @@ class SweepTest(unittest.TestCase):
             # the largest per variant: load 0.8, seed 3 (dcon-T4 too, after the rerun)
             self.assertRegex(out, r"cost: [0-9.]+ CPU hours over 18 run\(s\); peak memory "
                              r"dcon-T2 83 MiB, dcon 83 MiB, dcon-T4 83 MiB")
+            # the schemes of a seed over their common window (scripts/common_window.py): the
+            # stand-in's FCT is load x T x seed ms, so T = 2 against dcon's 3 is 2/3 each seed
+            table, summary, ref, notes = common_window.compare(
+                "fig12", 0.4, [1, 2, 3], store, ["dcon-T2", "dcon"], quick=True)
+            self.assertEqual((ref, notes), ("dcon", []))
+            self.assertEqual(len(table), 6)
+            t2 = table[table.variant == "dcon-T2"]
+            self.assertEqual(list(t2.seed), [1, 2, 3])
+            for seed, fct in zip((1, 2, 3), (0.8e-3, 1.6e-3, 2.4e-3)):
+                self.assertAlmostEqual(t2[t2.seed == seed].avg_fct_s.iloc[0], fct)
+            self.assertAlmostEqual(t2.start_s.iloc[0], 0.5e-3)  # the later start: both 0.5 ms
+            self.assertAlmostEqual(t2.end_s.iloc[0], 2e-3)
+            # 10 PAUSE frames in [0.5, 2) ms
+            self.assertAlmostEqual(t2.pause_rate_per_s.iloc[0], 10 / 1.5e-3)
+            row = summary[summary.variant == "dcon-T2"].iloc[0]
+            self.assertAlmostEqual(row.vs_reference, 2 / 3)
+            self.assertAlmostEqual(row.vs_reference_ci95, 0.0)
+            rc, out, _ = quiet(common_window.main, ["fig12", "--load", "0.4", "--store", store,
+                                                    "--quick", "--variants", "dcon-T2", "dcon"])
+            self.assertEqual(rc, 0)
+            self.assertIn("dcon-T2      3 seed(s): x0.667 +- 0.000", out)
+            rc, _, err = quiet(common_window.main, ["fig12", "--load", "0.4", "--store", store,
+                                                    "--quick", "--variants", "swift"])
+            self.assertEqual(rc, 2)
+            self.assertIn("fig12 has no variant 'swift'", err)
             before = pd.read_csv(os.path.join(res, "fig12-runs.csv"))
             self.assertTrue(before.cpu_s.notna().all())
             self.assertEqual(set(before.criterion_version), {fct_stats.CRITERION})
