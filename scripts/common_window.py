@@ -64,13 +64,13 @@ def seed_records(fig, load, seed, store, variants=None, quick=False):
 
 def compare_seed(chains, reference):
     """The rows of one seed: the longest arrival window every variant has, the common window of
-    those records and each variant's numbers over it (module docstring). Returns (rows, window
-    (start, end), note); rows empty with a note when the seed cannot be compared."""
+    those records and each variant's numbers over it (module docstring). Returns (rows, note);
+    rows empty with a note when the seed cannot be compared."""
     if len(chains) < 2:
-        return [], None, "fewer than two variants with start bins"
+        return [], "fewer than two variants with start bins"
     durations = set.intersection(*[{r.duration for r, _ in c} for c in chains.values()])
     if not durations:
-        return [], None, "no arrival window that every variant has"
+        return [], "no arrival window that every variant has"
     d = max(durations, key=large_sweep.seconds)
     picked = {v: next((r, data) for r, data in c if r.duration == d) for v, c in chains.items()}
     start = max(data["measured_start_s"] for _, data in picked.values())
@@ -80,7 +80,7 @@ def compare_seed(chains, reference):
         try:
             w = fct_stats.bins_window(data["start_bins"], start, end)
         except fct_stats.StatsError as e:
-            return [], None, f"no common window ({e})"
+            return [], f"no common window ({e})"
         rows.append({"variant": v, "seed": r.seed, "arrival_window": d, "run":
                      large_sweep.run_name(r), "start_s": w["start_s"], "end_s": w["end_s"],
                      "avg_fct_s": w["avg_fct_s"], "fct_count": w["fct_count"],
@@ -93,7 +93,7 @@ def compare_seed(chains, reference):
         x["vs_reference"] = (x["avg_fct_s"] / ref["avg_fct_s"]
                              if ref and ref["avg_fct_s"] and x["avg_fct_s"] is not None
                              else math.nan)
-    return rows, (rows[0]["start_s"], rows[0]["end_s"]), None
+    return rows, None
 
 
 def compare(fig, load, seeds, store, variants=None, reference=None, quick=False):
@@ -118,7 +118,7 @@ def compare(fig, load, seeds, store, variants=None, reference=None, quick=False)
         if missing:
             notes.append("seed %d: records without start bins left out: %s"
                          % (seed, ", ".join(missing)))
-        got, window, note = compare_seed(chains, reference)
+        got, note = compare_seed(chains, reference)
         if note:
             notes.append(f"seed {seed}: {note}")
         rows += got

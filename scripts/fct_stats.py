@@ -450,10 +450,10 @@ FILL_SHARE = 0.95         # the measured window starts no earlier than the M/G/i
 FILL_METHOD = ", not before the M/G/inf fill time (95%)"
 FILL_MIN_FLOWS = 100      # fewer FCTs than this in the window: no law to take a fill time from
 # The version of the equilibrium criterion (stats.json's equilibrium_criterion; a record without
-# it was made by version 1). Version 2 weighs each series' correlation time: the trend t-test's
-# standard error and degrees of freedom use the series' integrated autocorrelation time
-# (integrated_time), a window holding fewer than N_EFF_MIN of them is too short, and the band
-# takes the series' own spread around its level (the detrended last half) into account.
+# it was made by version 1). Version 2 weighs each series' correlation time: a trend must also
+# pass a t-test whose standard error and degrees of freedom use the series' integrated
+# autocorrelation time (integrated_time), and a window holding fewer than N_EFF_MIN of them is
+# too short (module docstring, Stationarity).
 CRITERION = 2
 N_EFF_MIN = 5.0           # independent stretches a window needs for a verdict (t-test df >= 3)
 
@@ -767,14 +767,12 @@ def series_trend(name, series, start, end, corr_time_s=None):
     edges = batch_edges(start, end)
     x = series.means(edges)
     batch = float(edges[1] - edges[0])
+    tt = np.arange(len(x)) - (len(x) - 1) / 2
+    res = x - x.mean() - tt * float(np.sum(tt * (x - x.mean())) / np.sum(tt * tt))
     if corr_time_s is None:
-        tt = np.arange(len(x)) - (len(x) - 1) / 2
-        res = x - x.mean() - tt * float(np.sum(tt * (x - x.mean())) / np.sum(tt * tt))
         corr_time_s = integrated_time(res) * batch
     fine = trend(x, end - start, floor, TREND_SHARE[name], max(1.0, corr_time_s / batch))
     significant = out["significant"] and fine["significant"]
-    tt = np.arange(len(x)) - (len(x) - 1) / 2
-    res = x - x.mean() - tt * fine["slope_per_s"] * (end - start) / len(x)
     out.update(significant_batches=out["significant"], corr_time_s=corr_time_s,
                n_eff=(end - start) / corr_time_s,
                spread=2 * float(np.std(res)), t_corr=fine["t"],
@@ -918,8 +916,6 @@ def _verdict(out, k, fill, kf, fill_late, series, cuts, edges, a, end, flows_txt
                 else _fmt(tr["change"], name), where, _fmt(tr["threshold"], name)))
         else:
             info.append(text)
-    # a window that holds fewer than N_EFF_MIN correlation times of a series cannot show its
-    # level: too short, with the arrival time still needed to hold N_EFF_MIN of them
     # too short for a series' correlation: its window holds fewer than N_EFF_MIN correlation
     # times, or a trend of the 10-batch test is within what its correlation explains (slow);
     # the arrival time still needed is known only for the first

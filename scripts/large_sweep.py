@@ -760,10 +760,11 @@ def extend(runs, binary, args):
     messages; with --extend (and not --tables-only), first rounds of extensions_due, each run
     after the statistics of the last, until none is due (or a round has a failed run)."""
     failures = []
+    restat = args.restat  # the first round only: the extensions' own runs are new
     while True:
         stats, stat_failures = collect_stats(with_extensions(runs, args.results, args.store),
-                                             args.results, args.store, args.restat)
-        args.restat = False  # once: the extensions' own runs are new
+                                             args.results, args.store, restat)
+        restat = False
         due = ({} if args.extend is None or args.tables_only or failures
                else extensions_due(runs, stats, args.extend))
         if not due:
