@@ -2,7 +2,7 @@
 # Build dcon in-tree against an ns-3 source release and check that its testbed gives the same
 # results as the standalone build (Debian's ns-3.37).
 #
-#   scripts/check-ns3.sh TARBALL_OR_TREE [--workdir DIR] [--standalone DIR] [-j N]
+#   scripts/check-ns3.sh TARBALL_OR_TREE [--workdir DIR] [--standalone DIR] [--mpi DIR] [-j N]
 #
 # TARBALL_OR_TREE  an ns-3 source tarball (.tar.xz/.tar.gz/.tar.bz2, e.g. ns-3.48-min.tar.xz)
 #                  or an unpacked ns-3 tree (the folder holding ./ns3).
@@ -12,6 +12,12 @@
 # --standalone DIR the standalone build to compare with (default: build/, which
 #                  scripts/test.sh makes); its examples/dcon-testbed is run, not rebuilt.
 #                  If it has none, a standalone build is made in WORKDIR/standalone.
+# --mpi DIR        also configure the tree with MPI (ns-3's mpi module; installs
+#                  libopenmpi-dev and openmpi-bin), build the programs of the parallel tests
+#                  (dcon-mpi-check, dcon-collectives besides the examples below) and lay them
+#                  out as scripts/setup-mpi.sh does: DIR/bin/<program> and DIR/ns3-tree, so that
+#                  test/mpi-tests.sh and ctest's mpi.* cases run on this tree. CI does this
+#                  instead of building a second ns-3 (Debian's 3.37) for them.
 # -j N             parallel compile jobs (default: 2).
 #
 # Steps: unpack (or use) the tree; link this repository as contrib/dcon; ./ns3 configure -d
@@ -38,6 +44,7 @@ WORKDIR="$ROOT/build-ns3"
 STANDALONE="$ROOT/build"
 JOBS=2
 SOURCE=""
+MPI_DIR=""
 
 usage() {
   awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
@@ -48,6 +55,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
   --workdir) WORKDIR="${2:?--workdir needs a folder}"; shift 2 ;;
   --standalone) STANDALONE="${2:?--standalone needs a folder}"; shift 2 ;;
+  --mpi) MPI_DIR="${2:?--mpi needs a folder}"; shift 2 ;;
   -j) JOBS="${2:?-j needs a number}"; shift 2 ;;
   -j*) JOBS="${1#-j}"; shift ;;
   -h | --help) usage ;;
@@ -73,6 +81,13 @@ phase() { echo "=== check-ns3 [$(($(date +%s) - T0)) s] $*"; }
 mkdir -p "$WORKDIR"
 WORKDIR="$(cd "$WORKDIR" && pwd)"
 
+if [ -n "$MPI_DIR" ]; then
+  phase "installing MPI (libopenmpi-dev openmpi-bin)"
+  "$ROOT/scripts/install-deps.sh" libopenmpi-dev openmpi-bin
+  mkdir -p "$MPI_DIR"
+  MPI_DIR="$(cd "$MPI_DIR" && pwd)"
+fi
+
 # ------------------------------------------------------------------ the ns-3 tree
 # shellcheck source=scripts/ns3-source.sh
 source "$ROOT/scripts/ns3-source.sh"
@@ -85,8 +100,16 @@ cp "$ROOT/examples/dcon-first.cc" "$TREE/scratch/$SCRATCH.cc"
 
 # ------------------------------------------------------------------ configure and build
 cd "$TREE"
-phase "configuring ns-$VERSION (release, examples and tests of dcon, modules: dcon)"
-./ns3 configure -d release --enable-examples --enable-tests --enable-modules=dcon \
+MODULES=dcon
+MPI_OPTION=()
+if [ -n "$MPI_DIR" ]; then
+  [ -d "$TREE/src/mpi" ] || { echo "error: $TREE has no src/mpi (ns-3's mpi module)" >&2; exit 2; }
+  MODULES="dcon;mpi"
+  MPI_OPTION=(--enable-mpi)
+fi
+phase "configuring ns-$VERSION (release, examples and tests of dcon, modules: $MODULES)"
+./ns3 configure -d release --enable-examples --enable-tests "${MPI_OPTION[@]}" \
+  --enable-modules="$MODULES" \
   --filter-module-examples-and-tests=dcon >"$WORKDIR/configure.log" 2>&1 || {
   tail -30 "$WORKDIR/configure.log"
   echo "error: ./ns3 configure failed (log: $WORKDIR/configure.log)" >&2
@@ -101,6 +124,14 @@ if grep -q "dcon: GoogleTest not found" "$WORKDIR/configure.log"; then
 fi
 EXAMPLES=(dcon-first dcon-hpcc-files dcon-spreading dcon-own-algorithm dcon-testbed dcon-bench
   dcon-large-scale dcon-floor-bench dcon-ibcc-share dcon-rttpid-incast "scratch_$SCRATCH")
+MPI_PROGRAMS=(dcon-testbed dcon-bench dcon-large-scale dcon-mpi-check dcon-collectives)
+if [ -n "$MPI_DIR" ]; then
+  grep -q "MPI was found" "$WORKDIR/configure.log" || {
+    echo "error: ns-3's configure did not find MPI (log: $WORKDIR/configure.log)" >&2
+    exit 1
+  }
+  EXAMPLES+=(dcon-mpi-check dcon-collectives)
+fi
 phase "building dcon, its tests, test-runner and ${EXAMPLES[*]} (-j$JOBS;" \
   "log: $WORKDIR/build.log)"
 if ! cmake --build "$TREE/cmake-cache" -j "$JOBS" --target test-runner "${EXAMPLES[@]}" \
@@ -119,6 +150,18 @@ if [ -n "$WARNINGS" ]; then
   exit 1
 fi
 phase "built with no warning in dcon's code"
+if [ -n "$MPI_DIR" ]; then
+  # the layout of scripts/setup-mpi.sh (test/mpi-tests.sh, ctest's mpi.* cases)
+  mkdir -p "$MPI_DIR/bin"
+  for e in "${MPI_PROGRAMS[@]}"; do
+    bin="$(find "$TREE/build/contrib/dcon/examples" -maxdepth 1 -type f -perm -u+x \
+      -name "ns${VERSION}-$e*" | head -1)"
+    [ -n "$bin" ] || { echo "error: the build made no $e" >&2; exit 1; }
+    ln -sfn "$bin" "$MPI_DIR/bin/$e"
+  done
+  ln -sfn "$TREE" "$MPI_DIR/ns3-tree"
+  phase "MPI programs: $(ls "$MPI_DIR/bin" | tr '\n' ' ')in $MPI_DIR/bin (ns-$VERSION with MPI)"
+fi
 
 # ------------------------------------------------------------------ the standalone build
 STANDALONE_BIN="$STANDALONE/examples/dcon-testbed"
