@@ -205,7 +205,7 @@ TEST(ValueText, DataRateAsNs3ReadsIt)
     for (const auto& [text, why] : bad)
     {
         const std::string msg = Refusal(
-            [&]
+            [text = text]
             {
                 ReadDataRateText(text, "--rate");
             });
@@ -237,7 +237,7 @@ TEST(ValueText, QueueSizeAsNs3ReadsIt)
     for (const auto& [text, why] : bad)
     {
         const std::string msg = Refusal(
-            [&]
+            [text = text]
             {
                 ReadQueueSizeText(text, "--bufferSize");
             });
