@@ -1,30 +1,51 @@
 #!/usr/bin/env bash
 # Build dcon's libFuzzer targets (fuzz/*.cc; clang with ASan + UBSan, -DDCON_FUZZ=ON) in
-# build-fuzz/ and run each for SECONDS (default 60) on its seed corpus fuzz/corpus/<target>/,
+# build-fuzz/ (or, with --build DIR, in a build already configured with -DDCON_FUZZ=ON, such as
+# scripts/sanitize.sh's build-asan/: only the targets are built there, the library is reused)
+# and run each for SECONDS (default 60) on its seed corpus fuzz/corpus/<target>/,
 # up to FUZZ_JOBS targets at a time (default: the number of cores). Fails if any target finds a
 # crash, a hang (-timeout), a sanitizer report or a failed check; the input that did it is left
-# in build-fuzz/fuzz/artifacts/<target>/ (rerun: build-fuzz/fuzz/fuzz-<target> <that file>).
+# in BUILD/fuzz/artifacts/<target>/ (rerun: BUILD/fuzz/fuzz-<target> <that file>).
+#
+#   scripts/fuzz.sh [--build DIR] [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+usage() { echo "usage: scripts/fuzz.sh [--build DIR] [SECONDS per target]" >&2; exit 2; }
+build=""
+if [ "${1:-}" = --build ]; then
+  build="${2:-}"
+  [ -n "$build" ] || usage
+  shift 2
+fi
 secs=${1:-60}
 jobs=${FUZZ_JOBS:-$(nproc)}
-[[ "$secs" =~ ^[1-9][0-9]*$ ]] || { echo "usage: scripts/fuzz.sh [SECONDS per target]" >&2; exit 2; }
+[[ "$secs" =~ ^[1-9][0-9]*$ ]] || usage
 
 scripts/install-deps.sh clang libclang-rt-14-dev libfuzzer-14-dev # Debian bookworm's LLVM 14
 
-CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DDCON_FUZZ=ON \
-  -DDCON_BUILD_TESTS=OFF -DDCON_BUILD_EXAMPLES=OFF
-cmake --build build-fuzz -j"$(nproc)"
-
-export ASAN_OPTIONS="detect_leaks=1"
-export LSAN_OPTIONS="suppressions=$root/.ci/lsan.supp:print_suppressions=0"
-export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$root/.ci/ubsan.supp"
-out=build-fuzz/fuzz
 targets=()
 for src in fuzz/*.cc; do
   targets+=("$(basename "$src" .cc)")
 done
+if [ -n "$build" ]; then
+  grep -q '^DCON_FUZZ:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null || {
+    echo "error: $build is not a build configured with -DDCON_FUZZ=ON (no $build/CMakeCache.txt" \
+      "saying so): give another folder, or none for build-fuzz/" >&2
+    exit 2
+  }
+  cmake --build "$build" -j"$(nproc)" --target "${targets[@]/#/fuzz-}"
+else
+  build=build-fuzz
+  CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DDCON_FUZZ=ON \
+    -DDCON_BUILD_TESTS=OFF -DDCON_BUILD_EXAMPLES=OFF
+  cmake --build build-fuzz -j"$(nproc)"
+fi
+
+export ASAN_OPTIONS="detect_leaks=1"
+export LSAN_OPTIONS="suppressions=$root/.ci/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$root/.ci/ubsan.supp"
+out=$build/fuzz
 
 run_one() {
   local t=$1
