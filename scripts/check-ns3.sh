@@ -124,7 +124,6 @@ if grep -q "dcon: GoogleTest not found" "$WORKDIR/configure.log"; then
 fi
 EXAMPLES=(dcon-first dcon-hpcc-files dcon-spreading dcon-own-algorithm dcon-testbed dcon-bench
   dcon-large-scale dcon-floor-bench dcon-ibcc-share dcon-rttpid-incast "scratch_$SCRATCH")
-MPI_PROGRAMS=(dcon-testbed dcon-bench dcon-large-scale dcon-mpi-check dcon-collectives)
 if [ -n "$MPI_DIR" ]; then
   grep -q "MPI was found" "$WORKDIR/configure.log" || {
     echo "error: ns-3's configure did not find MPI (log: $WORKDIR/configure.log)" >&2
@@ -152,13 +151,7 @@ fi
 phase "built with no warning in dcon's code"
 if [ -n "$MPI_DIR" ]; then
   # the layout of scripts/setup-mpi.sh (test/mpi-tests.sh, ctest's mpi.* cases)
-  mkdir -p "$MPI_DIR/bin"
-  for e in "${MPI_PROGRAMS[@]}"; do
-    bin="$(find "$TREE/build/contrib/dcon/examples" -maxdepth 1 -type f -perm -u+x \
-      -name "ns${VERSION}-$e*" | head -1)"
-    [ -n "$bin" ] || { echo "error: the build made no $e" >&2; exit 1; }
-    ln -sfn "$bin" "$MPI_DIR/bin/$e"
-  done
+  ns3_link_programs "$MPI_DIR" "${NS3_MPI_PROGRAMS[@]}"
   ln -sfn "$TREE" "$MPI_DIR/ns3-tree"
   phase "MPI programs: $(ls "$MPI_DIR/bin" | tr '\n' ' ')in $MPI_DIR/bin (ns-$VERSION with MPI)"
 fi

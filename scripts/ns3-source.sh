@@ -113,3 +113,21 @@ ns3_debian_source() {
   # shellcheck disable=SC2034 # the caller's
   SOURCE="${orig[0]}"
 }
+
+# The programs the parallel tests run (test/mpi-tests.sh), built by scripts/setup-mpi.sh and by
+# scripts/check-ns3.sh --mpi.
+NS3_MPI_PROGRAMS=(dcon-testbed dcon-bench dcon-large-scale dcon-mpi-check dcon-collectives)
+
+# ns3_link_programs DIR PROGRAM...: link each built dcon example of $TREE (ns-$VERSION) as
+# DIR/bin/PROGRAM; fails naming a program the build did not make.
+ns3_link_programs() {
+  local dir=$1 e bin
+  shift
+  mkdir -p "$dir/bin"
+  for e in "$@"; do
+    bin="$(find "$TREE/build/contrib/dcon/examples" -maxdepth 1 -type f -perm -u+x \
+      -name "ns${VERSION}-$e*" | head -1)"
+    [ -n "$bin" ] || { echo "error: the build made no $e" >&2; exit 1; }
+    ln -sfn "$bin" "$dir/bin/$e"
+  done
+}

@@ -96,7 +96,7 @@ grep -q "MPI was found" "$WORKDIR/configure.log" || {
   echo "error: ns-3's configure did not find MPI (log: $WORKDIR/configure.log)" >&2
   exit 1
 }
-EXAMPLES=(dcon-testbed dcon-bench dcon-large-scale dcon-mpi-check dcon-collectives)
+EXAMPLES=("${NS3_MPI_PROGRAMS[@]}")
 phase "building ns-3 and dcon: ${EXAMPLES[*]} (-j$JOBS; log: $WORKDIR/build.log)"
 if ! cmake --build "$TREE/cmake-cache" -j "$JOBS" --target "${EXAMPLES[@]}" \
   >"$WORKDIR/build.log" 2>&1; then
@@ -104,11 +104,5 @@ if ! cmake --build "$TREE/cmake-cache" -j "$JOBS" --target "${EXAMPLES[@]}" \
   echo "error: the build against ns-$VERSION failed (log: $WORKDIR/build.log)" >&2
   exit 1
 fi
-mkdir -p "$WORKDIR/bin"
-for e in "${EXAMPLES[@]}"; do
-  bin="$(find "$TREE/build/contrib/dcon/examples" -maxdepth 1 -type f -perm -u+x \
-    -name "ns${VERSION}-$e*" | head -1)"
-  [ -n "$bin" ] || { echo "error: the build made no $e" >&2; exit 1; }
-  ln -sfn "$bin" "$WORKDIR/bin/$e"
-done
+ns3_link_programs "$WORKDIR" "${EXAMPLES[@]}"
 phase "done: $(ls "$WORKDIR/bin" | tr '\n' ' ')in $WORKDIR/bin (ns-$VERSION with MPI)"

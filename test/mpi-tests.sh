@@ -54,7 +54,7 @@ if [ "$CASE" = build ]; then
   source "$ROOT/scripts/ns3-source.sh"
   ns3_drop_stale_headers "$tree" # (a header of dcon moved since the last build)
   CLICOLOR=0 cmake --build "$tree/cmake-cache" -j "$(nproc)" \
-    --target dcon-testbed dcon-bench dcon-large-scale dcon-mpi-check dcon-collectives >"$ROOT/build-mpi/rebuild.log" 2>&1 || {
+    --target "${NS3_MPI_PROGRAMS[@]}" >"$ROOT/build-mpi/rebuild.log" 2>&1 || {
     grep -E "error|FAILED" "$ROOT/build-mpi/rebuild.log" | head -20
     echo "FAIL: rebuilding build-mpi (log: build-mpi/rebuild.log)" >&2
     exit 1
