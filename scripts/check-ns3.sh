@@ -129,7 +129,9 @@ if [ -n "$MPI_DIR" ]; then
     echo "error: ns-3's configure did not find MPI (log: $WORKDIR/configure.log)" >&2
     exit 1
   }
-  EXAMPLES+=(dcon-mpi-check dcon-collectives)
+  for e in "${NS3_MPI_PROGRAMS[@]}"; do # those not built anyway
+    [[ " ${EXAMPLES[*]} " == *" $e "* ]] || EXAMPLES+=("$e")
+  done
 fi
 phase "building dcon, its tests, test-runner and ${EXAMPLES[*]} (-j$JOBS;" \
   "log: $WORKDIR/build.log)"
