@@ -301,9 +301,9 @@ TEST(Hpcc, StaleRecordsAreOnlyAReference)
     HpccCase c;
     c.cc->Init(c.flow);
     c.Ack(1000, 50000, Hop100(1000, 0, 0));
-    const uint64_t wrap = (uint64_t{1} << IntHop::BYTES_BITS) * IntHop::BYTES_UNIT;
+    constexpr uint64_t wrap = (uint64_t{1} << IntHop::BYTES_BITS) * IntHop::BYTES_UNIT;
     Simulator::Schedule(MilliSeconds(6),
-                        [&c, wrap]()
+                        [&c]()
                         {
                             // one wrap (2^27 B) + 1,280 B sent since the first record
                             c.Ack(51000, 100000, Hop100(6001000, wrap + 1280, 0));
@@ -312,7 +312,7 @@ TEST(Hpcc, StaleRecordsAreOnlyAReference)
     EXPECT_DOUBLE_EQ(c.cc->GetU(), 1); // not measured: 1,280 B in 6 ms would read U = 0.0017
     EXPECT_DOUBLE_EQ(c.cc->GetWindow(), 125000);
     Simulator::Schedule(MicroSeconds(10),
-                        [&c, wrap]()
+                        [&c]()
                         {
                             // 10,000 ns later, 125,000 B more
                             c.Ack(101000, 150000, Hop100(6011000, wrap + 1280 + 125000, 0));
