@@ -22,7 +22,9 @@
 #
 # The compiler is CMake's choice, or CC and CXX as usual (CI: CC=clang-19 CXX=clang++-19, with
 # which ns-3 precompiles its headers; it turns them off for GCC 12, and clang compiles ns-3's
-# modules in about half the time). A tree configured with another compiler is configured anew.
+# modules in about half the time). A tree configured with another compiler (its CMakeCache.txt
+# says which) is configured anew. A standalone build made here (below) ignores CC and CXX: it is
+# built by CMake's default compiler, so that the comparison crosses compilers.
 #
 # Steps: unpack (or use) the tree; link this repository as contrib/dcon; ./ns3 configure -d
 # release --enable-examples --enable-tests --enable-modules=dcon
@@ -111,11 +113,15 @@ if [ -n "$MPI_DIR" ]; then
   MODULES="dcon;mpi"
   MPI_OPTION=(--enable-mpi)
 fi
-# CMake keeps the compiler of a configured tree: another one (CC/CXX) needs a fresh cache.
-COMPILER_STAMP="$WORKDIR/compiler.stamp"
-COMPILER="${CC:-default} ${CXX:-default}"
-if [ -d "$TREE/cmake-cache" ] && [ "$(cat "$COMPILER_STAMP" 2>/dev/null)" != "$COMPILER" ]; then
-  phase "configured with another compiler than CC=${CC:-} CXX=${CXX:-}: configuring anew"
+# CMake keeps the compiler of a configured tree (CMakeCache.txt; ns-3 is a C++ project, it
+# records no C compiler): another one (CXX, or the default c++) needs a fresh cache.
+same_compiler() { # WANTED: the cache's C++ compiler is WANTED (both resolved to a file)
+  local have
+  have="$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$TREE/cmake-cache/CMakeCache.txt" 2>/dev/null)"
+  [ -n "$have" ] && [ "$(readlink -f "$have")" = "$(readlink -f "$(command -v "$1")")" ]
+}
+if [ -d "$TREE/cmake-cache" ] && ! same_compiler "${CXX:-c++}"; then
+  phase "configured with another C++ compiler than ${CXX:-c++}: configuring anew"
   rm -rf "$TREE/cmake-cache" "$TREE/build"
 fi
 phase "configuring ns-$VERSION (release, examples and tests of dcon, modules: $MODULES," \
@@ -127,7 +133,6 @@ phase "configuring ns-$VERSION (release, examples and tests of dcon, modules: $M
   echo "error: ./ns3 configure failed (log: $WORKDIR/configure.log)" >&2
   exit 1
 }
-echo "$COMPILER" >"$COMPILER_STAMP"
 # dcon's objects are rebuilt every time: a warning is only printed when its file is compiled.
 find "$TREE/cmake-cache/contrib/dcon" -name '*.o' -delete 2>/dev/null || true
 if grep -q "dcon: GoogleTest not found" "$WORKDIR/configure.log"; then
