@@ -23,7 +23,11 @@ is known and counts how often the criterion gets it wrong.
           (not settled, still falling or overload), called a trend by the 10-batch test alone
           (criterion version 1: the trend shares plus the "slow" ones), and too short; with
           a growth of 40% of the level across the window added (--growth), how often it is
-          flagged and how (the test's power).
+          flagged and how (the test's power); then with a growth confined to the window's
+          last 40% (--late-growth, 100% of the level: a fill that starts late, like DCON's
+          at WebSearch 0.8), and in every pass the share that would be judged at
+          equilibrium if the last half's "slow" trends did not make a run too short (what
+          that part of the rule costs on stationary series and buys against late growth).
 
 Usage: /usr/bin/python3 -m scripts.equilibrium_mc [--reps N] [--seed S] [--run RUN_DIR]
          [--rate FLOWS_PER_S] [--experiments ramp mginf buffer slow]
@@ -125,10 +129,14 @@ def buffer(reps, rng):
     return out
 
 
-def slow(reps, rng, thetas_ms=(10.0, 30.0, 100.0, 300.0), windows_s=(1.0, 2.0), growth=0.0):
+def slow(reps, rng, thetas_ms=(10.0, 30.0, 100.0, 300.0), windows_s=(1.0, 2.0), growth=0.0,
+         late=False):
     """Experiment slow: {(theta ms, window s): Counter of "stationary", "trend" (a flagged
     trend), "v1 trend" (what the 10-batch test alone flags: flagged or slow), "too short",
-    "overload", "corr ms" (the mean estimated integrated correlation time of the buffer)}."""
+    "overload", "corr ms" (the mean estimated integrated correlation time of the buffer),
+    "no half slow" (at equilibrium if a "slow" trend of the last half alone did not make the
+    run too short)}. growth: added across the window (late=False) or across its last 40%
+    (late=True), as a share of the level."""
     out = {}
     dt = 0.5e-3
     for window in windows_s:
@@ -139,7 +147,9 @@ def slow(reps, rng, thetas_ms=(10.0, 30.0, 100.0, 300.0), windows_s=(1.0, 2.0), 
             phi = math.exp(-dt / (1e-3 * theta))
             c = collections.Counter()
             for _ in range(reps):
-                b = 8e6 * (np.minimum(t / 0.02, 1.0) + growth * t / window
+                rise = (np.clip((t - 0.6 * window) / (0.4 * window), 0.0, 1.0) if late
+                        else t / window)
+                b = 8e6 * (np.minimum(t / 0.02, 1.0) + growth * rise
                            + ar1(n, phi, 0.3, rng) * (t >= 0.02))
                 eq = fct_stats.equilibrium(run, buffer=pd.DataFrame(
                     {"time_s": t, "total_bytes": np.maximum(b, 0.0)}))
@@ -150,6 +160,11 @@ def slow(reps, rng, thetas_ms=(10.0, 30.0, 100.0, 300.0), windows_s=(1.0, 2.0), 
                 c["v1 trend"] += any(x["flagged"] or x["slow"] for x in trends)
                 c["too short"] += bool(eq["equilibrium_too_short"])
                 c["overload"] += bool(eq["overload"])
+                flagged = any(x["flagged"] for x in trends)
+                # the verdict's reasons for a buffer alone, but the last half's "slow"
+                other = not eq["stationary"] and not eq["equilibrium_too_short"]
+                c["no half slow"] += not (flagged or other or e["too_short"]
+                                          or e["too_short_for_corr"] or e["trend"]["slow"])
                 c["corr ms"] += 1e3 * e["corr_time_s"] / reps
             out[(theta, window)] = c
     return out
@@ -170,6 +185,9 @@ def main(argv=None):
     ap.add_argument("--growth", type=float, default=0.4,
                     help="slow: the growth across the window added in its second pass, as a "
                          "share of the level (default 0.4)")
+    ap.add_argument("--late-growth", type=float, default=1.0,
+                    help="slow: the growth across the window's last 40%% added in its third "
+                         "pass, as a share of the level (default 1.0)")
     args = ap.parse_args(argv)
     if args.reps < 1:
         print(f"error: --reps must be >= 1, got {args.reps}", file=sys.stderr)
@@ -209,17 +227,18 @@ def main(argv=None):
             print("  correlation time %4.1f ms, sd %2.0f%%: %5.1f%%" % (tau, 100 * rel,
                                                                       100 * share))
     if "slow" in args.experiments:
-        for g in (0.0, args.growth):
+        for g, late in ((0.0, False), (args.growth, False), (args.late_growth, True)):
             print("buffer of 8 MB + AR(1) noise (sd 30%%)%s, %d series per case:" % (
-                "" if g == 0 else ", growing by %.0f%% of the level across the window"
-                % (100 * g), args.reps))
-            for (theta, window), c in slow(args.reps, rng, growth=g).items():
+                "" if g == 0 else ", growing by %.0f%% of the level across the window%s"
+                % (100 * g, "'s last 40%" if late else ""), args.reps))
+            for (theta, window), c in slow(args.reps, rng, growth=g, late=late).items():
                 print("  theta %5.0f ms, %g s: at equilibrium %5.1f%%, trend flagged %5.1f%% "
                       "(10-batch test alone %5.1f%%), overload %5.1f%%, too short %5.1f%%; "
-                      "correlation time %.0f ms (2 theta = %.0f)" % (
+                      "correlation time %.0f ms (2 theta = %.0f); at equilibrium without the "
+                      "last half's slow trends %5.1f%%" % (
                           theta, window, *(100 * c[k] / args.reps for k in (
                               "stationary", "trend", "v1 trend", "overload", "too short")),
-                          c["corr ms"], 2 * theta))
+                          c["corr ms"], 2 * theta, 100 * c["no half slow"] / args.reps))
     return 0
 
 

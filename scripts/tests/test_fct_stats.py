@@ -729,6 +729,14 @@ class EquilibriumTest(unittest.TestCase):
         self.assertIn("too short for its correlation: buffered bytes' integrated correlation",
                       eq["stationarity_note"])
         self.assertEqual(fct_stats.flag_text(eq), "too short")
+        # only the last half sees the climb: the whole window's trend is neither flagged nor
+        # slow (a step at the end is no line), so without the last half's "slow" this run,
+        # ending 10 ms into a 50x climb, would pass (scripts/equilibrium_mc.py, slow, late
+        # growth: why that part of the rule stays)
+        e = eq["equilibrium_series"]["buffer_bytes"]
+        self.assertTrue(e["trend_last_half"]["slow"])
+        self.assertFalse(e["trend"]["slow"] or e["trend"]["flagged"])
+        self.assertFalse(e["too_short"] or e["too_short_for_corr"])
         # measured to 70 ms: the level is reached (near 45 ms) but in the last half: too
         # short; the run is measured over the last half [35, 70 ms), which holds the end of the
         # climb (no overload: flat in the last half; criterion version 1 called the climb "not
