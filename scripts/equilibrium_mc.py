@@ -156,11 +156,11 @@ def slow(reps, rng, thetas_ms=(10.0, 30.0, 100.0, 300.0), windows_s=(1.0, 2.0), 
                 e = eq["equilibrium_series"]["buffer_bytes"]
                 trends = (e["trend"], e["trend_last_half"])
                 c["stationary"] += bool(eq["stationary"])
-                c["trend"] += any(x["flagged"] for x in trends)
+                flagged = any(x["flagged"] for x in trends)
+                c["trend"] += flagged
                 c["v1 trend"] += any(x["flagged"] or x["slow"] for x in trends)
                 c["too short"] += bool(eq["equilibrium_too_short"])
                 c["overload"] += bool(eq["overload"])
-                flagged = any(x["flagged"] for x in trends)
                 # the verdict's reasons for a buffer alone, but the last half's "slow"
                 other = not eq["stationary"] and not eq["equilibrium_too_short"]
                 c["no half slow"] += not (flagged or other or e["too_short"]
