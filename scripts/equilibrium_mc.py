@@ -29,8 +29,16 @@ is known and counts how often the criterion gets it wrong.
           equilibrium if the last half's "slow" trends did not make a run too short (what
           that part of the rule costs on stationary series and buys against late growth).
 
+  input   fct_stats.input_check, the active flows against the M/G/infinity count of the
+          run's own arrivals with its window's FCT law: arrivals whose rate rises by 40%
+          across a 300 ms window with a fixed FCT law (a swell of the input, which the open
+          flows follow without any backlog), a constant rate with FCTs that lengthen by 80%
+          (a backlog: service keeps slowing), and both: how often the verdict finds an
+          overload of the active flows, and how often the excess over the input's count is
+          flagged (it should be in the backlogs, not in the swell).
+
 Usage: /usr/bin/python3 -m scripts.equilibrium_mc [--reps N] [--seed S] [--run RUN_DIR]
-         [--rate FLOWS_PER_S] [--experiments ramp mginf buffer slow]
+         [--rate FLOWS_PER_S] [--experiments ramp mginf buffer slow input]
 """
 import argparse
 import collections
@@ -170,6 +178,43 @@ def slow(reps, rng, thetas_ms=(10.0, 30.0, 100.0, 300.0), windows_s=(1.0, 2.0), 
     return out
 
 
+def swell_flows(rng, rate, d, fcts, swell=0.0, slowing=0.0):
+    """(flows.txt, flows.csv) frames of Poisson arrivals over [0, d) at the rate rate x (1 +
+    swell x t / d) (a linear rise of the input by the share swell), each flow lasting an FCT of
+    fcts times (1 + slowing x t / d) (an FCT law that drifts: service that keeps slowing, as in
+    a backlog)."""
+    total = rate * (d + swell * d / 2)  # the integral of the rate over [0, d)
+    u = np.sort(rng.uniform(0.0, total, rng.poisson(total)))
+    # invert rate (t + swell t^2 / (2 d)) = u for t in [0, d)
+    starts = (u / rate if swell == 0 else
+              (np.sqrt(1 + 2 * swell * u / (rate * d)) - 1) * d / swell)
+    ends = starts + fcts(rng, len(starts)) * (1 + slowing * starts / d)
+    txt = pd.DataFrame({"start_s": starts})
+    flows = pd.DataFrame({"flow_id": np.arange(len(starts)), "end_s": ends, "size_bytes": 1.0,
+                          "fct_s": ends - starts, "slowdown": 1.0})
+    return txt, flows
+
+
+def input_swell(reps, rng, rate, fcts, d=0.3, cases=((0.4, 0.0), (0.0, 0.8), (0.4, 0.8))):
+    """Experiment input: {(swell, slowing): Counter of overload (the verdict's, active flows),
+    excess (the input check's excess over the input's M/G/inf count flagged), input (the
+    input's own count flagged for a trend)} over arrival windows of d seconds."""
+    out = {}
+    run = {"arrival_start_s": 0.0, "arrival_duration_s": d, "cooldown_s": 0.01}
+    for case in cases:
+        c = collections.Counter()
+        for _ in range(reps):
+            txt, flows = swell_flows(rng, rate, d, fcts, *case)
+            eq = fct_stats.equilibrium(run, txt, flows)
+            ic = eq["input_check"]
+            c["overload"] += bool(eq["equilibrium_series"]["active_flows"]["overload"])
+            c["flagged"] += not eq["stationary"]
+            c["excess"] += bool(ic["excess_flagged"])
+            c["input"] += bool(ic["predicted_flagged"])
+        out[case] = c
+    return out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
@@ -181,7 +226,7 @@ def main(argv=None):
                     help="mginf: arrivals per second (default 208000, WebSearch at core load "
                          "0.8 on the full fabric)")
     ap.add_argument("--experiments", nargs="+", default=["ramp", "mginf", "buffer", "slow"],
-                    choices=["ramp", "mginf", "buffer", "slow"])
+                    choices=["ramp", "mginf", "buffer", "slow", "input"])
     ap.add_argument("--growth", type=float, default=0.4,
                     help="slow: the growth across the window added in its second pass, as a "
                          "share of the level (default 0.4)")
@@ -239,6 +284,17 @@ def main(argv=None):
                           theta, window, *(100 * c[k] / args.reps for k in (
                               "stationary", "trend", "v1 trend", "overload", "too short")),
                           c["corr ms"], 2 * theta, 100 * c["no half slow"] / args.reps))
+    if "input" in args.experiments:
+        rate = args.rate
+        print("M/G/infinity input check: Poisson arrivals rising linearly by a share (swell), "
+              "FCTs of WebSearch sizes (mean %.0f ms) lengthening by a share (slowing) across "
+              "300 ms, %s/s at the start, %d series per case:" % (
+                  1e3 * MEAN_FCT_S, "{:,.0f}".format(rate), args.reps))
+        for (sw, sl), c in input_swell(args.reps, rng, rate, websearch_fcts).items():
+            print("  swell %3.0f%%, slowing %3.0f%%: active flows overloaded %5.1f%%, not "
+                  "stationary %5.1f%%; the input's own count flagged %5.1f%%, the excess over "
+                  "it flagged %5.1f%%" % (100 * sw, 100 * sl, *(100 * c[k] / args.reps for k in (
+                      "overload", "flagged", "input", "excess"))))
     return 0
 
 

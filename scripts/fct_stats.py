@@ -133,6 +133,25 @@ Definitions (1 KB = 1000 B, 1 MB = 10^6 B):
   (E - T)); little_tolerance = max(15%, 3 little_edge_sd) (15% is 3 to 5 edge standard
   deviations, 2.7 to 5.7%, in the 40 to 140 ms windows of small-fabric runs at load 0.8;
   widened for short windows of long flows).
+* The input check (input_check; descriptive, it does not change the verdict): the active
+  flows N(t) against P(t), the M/G/infinity count that the run's own arrivals predict with the
+  measured window's FCT law, per size class (predicted_active_series: every flow of
+  flows.txt, its FCT drawn from the FCTs of its class, 4 classes per decade of size, started
+  in the window). Arrivals whose rate or size mix changes (a swell of the input: DataMining's
+  heavy flows cluster in time) move P as they would move the open flows of a system whose FCT
+  law holds still; a backlog, whose FCTs keep lengthening, moves N and not P. Both P and the
+  excess N - P are tested for a trend like N, with N's threshold: input_check holds
+  predicted_mean, predicted_change (P's fitted change across the window),
+  predicted_change_share, predicted_flagged, excess_change, excess_change_share, excess_t,
+  excess_t_corr, excess_significant, excess_flagged, threshold and input_share (P's change /
+  N's). When the active flows are flagged, the note says how much of their change the input
+  predicts and whether the excess is flagged ("it grows more than the input explains") or
+  not ("no growth beyond the input's is established"), and flag_text adds the share. A
+  flagged excess with an input that swells is still not proof of a backlog: a system at
+  equilibrium serves slower while its load is higher, which a fixed FCT law does not
+  predict; only a longer window tells the two apart. scripts/equilibrium_mc.py, experiment
+  input, measures the check on synthetic swells and backlogs. null without flows.txt or with
+  fewer than FILL_MIN_FLOWS FCTs in the window.
 * stationary is false when a trend is flagged, the run is too short or |little_ratio - 1| >
   little_tolerance; true otherwise; null without flows.txt and buffer.csv (the nominal window
   is then measured). overload: a series is overloaded. stationarity_note says, with the
@@ -644,6 +663,121 @@ def window_fcts(flows_txt, flows, start, end, sim_end=None):
     return fct[np.isfinite(fct)], unfinished
 
 
+INPUT_CLASSES_PER_DECADE = 4  # the input check's size classes: 4 per decade of flow size
+INPUT_CLASS_MIN = 30          # a class with fewer FCTs in the window joins the next larger
+INPUT_GRID = 10               # the predicted count is computed on 1/10 of a batch (0.05 ms)
+
+
+class _Difference:
+    """The difference a - b of two series with means(edges) (StepFunction)."""
+
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+
+    def means(self, edges):
+        return self.a.means(edges) - self.b.means(edges)
+
+
+def size_classes(sizes, counted, per_decade=INPUT_CLASSES_PER_DECADE, least=INPUT_CLASS_MIN):
+    """The input check's size class of every flow (0, 1, ... by size): classes of 1 /
+    per_decade of a decade of size_bytes (from 1 B), each with at least `least` of the flows
+    marked `counted` (those whose FCTs give the law): a class with fewer joins the next larger
+    one, the largest the one below; one class when there are fewer than `least` in all."""
+    sizes = np.asarray(sizes, dtype=float)
+    raw = np.floor(per_decade * np.log10(np.maximum(sizes, 1.0))).astype(int)
+    labels = np.unique(raw)
+    n = np.array([int(np.sum(counted & (raw == c))) for c in labels])
+    group, acc, groups = 0, 0, []
+    for k in range(len(labels)):
+        groups.append(group)
+        acc += n[k]
+        if acc >= least:
+            group, acc = group + 1, 0
+    groups = np.array(groups, dtype=int)
+    # a last group below `least` joins the one before it (when there is one)
+    last = int(groups.max()) if len(groups) else 0
+    if last > 0 and n[groups == last].sum() < least:
+        groups[groups == last] = last - 1
+    return groups[np.searchsorted(labels, raw)]
+
+
+def _mean_min(w_sorted, u):
+    """G(u) = E[min(W, u)] for W uniform over the sorted values w_sorted, at every u >= 0."""
+    n = len(w_sorted)
+    c = np.concatenate([[0.0], np.cumsum(w_sorted)])
+    k = np.searchsorted(w_sorted, u, "left")  # values below u
+    return (c[k] + u * (n - k)) / n
+
+
+def predicted_active_series(flows_txt, flows, start, end, sim_end=None):
+    """The active flows that the run's own input predicts: the M/G/infinity count of every
+    flow of flows_txt (its start_s) with an FCT drawn from the FCT law of its size class
+    (size_classes) over the flows of that class started in [start, end), as a StepFunction on
+    a grid of 1 / INPUT_GRID of a batch from the first arrival to `end`; None with fewer than
+    FILL_MIN_FLOWS such FCTs, one law for every flow when flows.txt has no sizes.
+
+    For a grid bin [t_j, t_j + h) the count is sum over arrival bins l <= j of the arrivals
+    A_l of [t_l, t_l + h) (taken at t_l) times the mean of the law's survival S(u) = P(W > u)
+    over u in [(j - l) h, (j - l + 1) h), (G((j - l + 1) h) - G((j - l) h)) / h with G(u) =
+    E[min(W, u)], one convolution per class (exact up to placing arrivals at their bin's
+    start). A flow that did not complete counts with sim_end - start_s (a lower bound, as in
+    Little's law), or is left out of the law without sim_end. Arrivals whose rate or size mix
+    changes move this count as they would move a system whose FCT law holds still: an
+    active-flow trend that it shows too follows the input."""
+    starts = flows_txt.start_s.to_numpy(dtype=float)
+    ends = flow_ends(flows_txt, flows)
+    if sim_end is not None:
+        ends = np.where(np.isinf(ends), np.maximum(float(sim_end), starts), ends)
+    sel = (starts >= start) & (starts < end) & np.isfinite(ends)
+    if sel.sum() < FILL_MIN_FLOWS or end <= start:
+        return None
+    sizes = (flows_txt.size_bytes.to_numpy(dtype=float) if "size_bytes" in flows_txt
+             else np.ones(len(starts)))
+    cls = size_classes(sizes, sel)
+    edges = batch_edges(start, end)
+    h = float(edges[1] - edges[0]) / INPUT_GRID
+    before = int(math.ceil((start - min(float(starts.min()), start)) / h))
+    m = before + int(round((end - start) / h))
+    t0 = start - before * h
+    grid = t0 + h * np.arange(m + 1)
+    grid[-1] = end
+    counts = np.zeros(m)
+    lags = h * np.arange(m + 1)
+    for c in np.unique(cls):
+        # (the bin of an arrival on a bin edge but for rounding is the one it starts)
+        a = np.bincount(np.clip(np.floor((starts[cls == c] - t0) / h + 1e-6).astype(int), 0, m),
+                        minlength=m + 1)[:m]
+        w = np.sort(ends[sel & (cls == c)] - starts[sel & (cls == c)])
+        if not len(w):  # only when no class has enough: size_classes merged them all
+            continue
+        sbar = np.diff(_mean_min(w, lags)) / h
+        nfft = 1 << int(math.ceil(math.log2(2 * m)))
+        conv = np.fft.irfft(np.fft.rfft(a, nfft) * np.fft.rfft(sbar, nfft), nfft)[:m]
+        counts += conv
+    counts = np.maximum(counts, 0.0)
+    return StepFunction(np.concatenate([grid[:-1], [end]]),
+                        np.diff(np.concatenate([[0.0], counts, [0.0]])))
+
+
+def input_check(active, predicted, start, end, corr_time_s=None):
+    """The active flows N against what the input predicts, P (predicted_active_series), over
+    [start, end): input_predicted_mean (P's mean), input_trend (series_trend of P: the
+    trend the input alone would give; its threshold N's), input_excess_trend (series_trend of
+    N - P with N's threshold: the growth beyond what the input predicts, weighed by the
+    correlation of its own residuals) and input_share (P's fitted change / N's, when N has
+    one). A flagged active-flow growth whose excess is not flagged follows the input."""
+    x10 = active.means(np.linspace(start, end, TREND_BATCHES + 1))
+    mean = float(x10.mean())
+    threshold = max(SERIES_FLOOR["active_flows"], TREND_SHARE["active_flows"] * abs(mean),
+                    POISSON_SDS * math.sqrt(2 * max(mean, 0.0)))
+    pt = series_trend("active_flows", predicted, start, end, threshold=threshold)
+    ex = series_trend("active_flows", _Difference(active, predicted), start, end,
+                      threshold=threshold)
+    nt = series_trend("active_flows", active, start, end, corr_time_s)
+    return {"input_predicted_mean": pt["mean"], "input_trend": pt, "input_excess_trend": ex,
+            "input_share": pt["change"] / nt["change"] if nt["change"] else None}
+
+
 def mser5(x):
     """MSER-5 (White 1997) on batch means x (batches of 5 samples of 0.1 ms when x has 0.5 ms
     batches): the d in [0, n - 5] that minimises sum_{i >= d} (x_i - mean(x[d:]))^2 / (n - d)^2.
@@ -745,7 +879,7 @@ def _pct(x):
     return "%+.1f%%" % x if abs(x) < 10 else "%+.0f%%" % x
 
 
-def series_trend(name, series, start, end, corr_time_s=None):
+def series_trend(name, series, start, end, corr_time_s=None, threshold=None):
     """The trend of a series (a StepFunction) over [start, end), by two t-tests (module
     docstring, Stationarity): trend() of its TREND_BATCHES batch means (criterion version 1),
     and trend() of its 0.5 ms batch means (batch_edges) weighed by its integrated correlation
@@ -758,12 +892,16 @@ def series_trend(name, series, start, end, corr_time_s=None):
     deviations of the 0.5 ms means around the weighed test's line), "t_corr" and
     "t_corr_crit" (the weighed test's t and critical value, None when it has fewer than 3
     independent batches) and "slow": the 10-batch test flags a trend that the series'
-    correlation explains (the weighed test is not significant)."""
+    correlation explains (the weighed test is not significant). threshold, when given,
+    replaces the series' own (for a difference of series, whose mean is near 0)."""
     x10 = series.means(np.linspace(start, end, TREND_BATCHES + 1))
     floor = SERIES_FLOOR[name]
-    if name == "active_flows":
+    share = TREND_SHARE[name]
+    if threshold is not None:
+        floor, share = threshold, 0.0
+    elif name == "active_flows":
         floor = max(floor, POISSON_SDS * math.sqrt(2 * max(float(x10.mean()), 0.0)))
-    out = trend(x10, end - start, floor, TREND_SHARE[name])
+    out = trend(x10, end - start, floor, share)
     edges = batch_edges(start, end)
     x = series.means(edges)
     batch = float(edges[1] - edges[0])
@@ -771,7 +909,7 @@ def series_trend(name, series, start, end, corr_time_s=None):
     res = x - x.mean() - tt * float(np.sum(tt * (x - x.mean())) / np.sum(tt * tt))
     if corr_time_s is None:
         corr_time_s = integrated_time(res) * batch
-    fine = trend(x, end - start, floor, TREND_SHARE[name], max(1.0, corr_time_s / batch))
+    fine = trend(x, end - start, floor, share, max(1.0, corr_time_s / batch))
     significant = out["significant"] and fine["significant"]
     out.update(significant_batches=out["significant"], corr_time_s=corr_time_s,
                n_eff=(end - start) / corr_time_s,
@@ -813,8 +951,8 @@ def equilibrium(run, flows_txt=None, flows=None, buffer=None, sim_end=None):
            "buffer_growth_bytes_per_s": None, "buffer_growth_pct_per_10ms": None,
            "mean_active_flows": None, "mean_buffer_bytes": None, "little_lambda_per_s": None,
            "little_w_s": None, "little_unfinished": None, "little_ratio": None,
-           "little_edge_sd": None, "little_tolerance": None, "stationary": None,
-           "overload": None}
+           "little_edge_sd": None, "little_tolerance": None, "input_check": None,
+           "stationary": None, "overload": None}
     if not series:
         why = ("the run stopped at %.6g s, before its arrivals" % end if end <= a
                else "no flows.txt and no buffer.csv")
@@ -916,6 +1054,27 @@ def _verdict(out, k, fill, kf, fill_late, series, cuts, edges, a, end, flows_txt
                 else _fmt(tr["change"], name), where, _fmt(tr["threshold"], name)))
         else:
             info.append(text)
+    # the input check (descriptive): the active flows against the M/G/inf count of the run's
+    # own arrivals with the window's FCT law; said in the note when the active flows are flagged
+    if "active_flows" in series:
+        pred = predicted_active_series(flows_txt, flows, start, end, sim_end)
+        e = out["equilibrium_series"]["active_flows"]
+        out["input_check"] = None if pred is None else _input_fields(
+            input_check(series["active_flows"], pred, start, end, e["corr_time_s"]),
+            e["trend"]["mean"])
+        ic = out["input_check"]
+        if ic is not None and (e["trend"]["flagged"] or e["trend_last_half"]["flagged"]):
+            j = next(i for i, f in enumerate(failed) if f.split(": ", 1)[1].startswith(
+                SERIES_WHAT["active_flows"]))
+            failed[j] += ("; the input's own M/G/inf count (mean %s) changes %s of the active "
+                          "flows across the measured window, the excess over it %s (t = %.3g, "
+                          "%s): %s" % (
+                              _fmt(ic["predicted_mean"], "active_flows"),
+                              _pct(100 * ic["predicted_change_share"]),
+                              _pct(100 * ic["excess_change_share"]), ic["excess_t"],
+                              "flagged" if ic["excess_flagged"] else "not flagged",
+                              "it grows more than the input explains" if ic["excess_flagged"]
+                              else "no growth beyond the input's is established"))
     # too short for a series' correlation: its window holds fewer than N_EFF_MIN correlation
     # times, or a trend of the 10-batch test is within what its correlation explains (slow);
     # the arrival time still needed is known only for the first
@@ -1007,9 +1166,27 @@ def _verdict(out, k, fill, kf, fill_late, series, cuts, edges, a, end, flows_txt
     return out
 
 
+def _input_fields(ic, mean):
+    """The stats.json input_check of input_check()'s result, N's mean `mean`: predicted_mean,
+    predicted_change (P's fitted change across the window) and predicted_change_share (/ mean),
+    predicted_flagged (P's own trend flagged with N's threshold: the input moves), the excess
+    N - P's excess_change, excess_change_share, excess_t (10 batch means), excess_t_corr (0.5
+    ms means weighed by their correlation), excess_significant and excess_flagged (both tests,
+    and beyond N's threshold, threshold), and input_share (P's change / N's)."""
+    p, x = ic["input_trend"], ic["input_excess_trend"]
+    share = (lambda v: v / abs(mean)) if mean else (lambda v: None)
+    return {"predicted_mean": ic["input_predicted_mean"], "predicted_change": p["change"],
+            "predicted_change_share": share(p["change"]), "predicted_flagged": p["flagged"],
+            "excess_change": x["change"], "excess_change_share": share(x["change"]),
+            "excess_t": x["t"], "excess_t_corr": x["t_corr"],
+            "excess_significant": x["significant"], "excess_flagged": x["flagged"],
+            "threshold": x["threshold"], "input_share": ic["input_share"]}
+
+
 def flag_text(stats):
     """A short text of why a run's statistics are flagged, "" when they are not (or unknown):
-    "overload (active flows +x%/10 ms, buffered bytes +y%/10 ms)", "not settled", "still
+    "overload (active flows +x%/10 ms (s% of it the input's, excess not flagged), buffered
+    bytes +y%/10 ms)" (the input's share and its excess: input_check), "not settled", "still
     falling", "too short (+Z ms needed)", "Little ratio R"; for a record made before the
     data-driven window (no equilibrium_method), "not stationary (old quarter rule)"."""
     if stats.get("stationary") is not False:
@@ -1021,8 +1198,14 @@ def flag_text(stats):
     flagged = [t for e in series.values() if not e.get("overload")
                for t in (e.get("trend"), e.get("trend_last_half")) if t and t.get("flagged")]
     if stats.get("overload"):
+        ic = stats.get("input_check")
+        inp = ("" if not ic or ic.get("input_share") is None else
+               " (%.0f%% of it the input's, %s)" % (
+                   100 * ic["input_share"], "excess flagged" if ic["excess_flagged"]
+                   else "excess not flagged"))
         parts.append("overload (%s)" % ", ".join(
-            "%s %s/10 ms" % (what, _pct(stats.get(key))) for name, key, what in (
+            "%s %s/10 ms%s" % (what, _pct(stats.get(key)), inp if name == "active_flows"
+                                else "") for name, key, what in (
                 ("active_flows", "active_growth_pct_per_10ms", "active flows"),
                 ("buffer_bytes", "buffer_growth_pct_per_10ms", "buffered bytes"))
             if (series.get(name) or {}).get("overload")))

@@ -1003,9 +1003,64 @@ class EquilibriumTest(unittest.TestCase):
         self.assertIn("fill time of the window's FCTs is 4", eq["stationarity_note"])
         self.assertIn("so the growth may be the fill", eq["stationarity_note"])
         self.assertIn("(not applied: overload)", eq["stationarity_note"])
+        # the input's own M/G/inf count (the arrivals with the window's FCT law) rises as the
+        # open flows do: the growth is the input's, the excess over it not flagged
         self.assertEqual(fct_stats.flag_text(eq),
-                         "overload (active flows +1.3%/10 ms), too short, Little ratio 0.76")
+                         "overload (active flows +1.3%/10 ms (98% of it the input's, excess "
+                         "not flagged)), too short, Little ratio 0.76")
+        self.assertIn("no growth beyond the input's is established", eq["stationarity_note"])
         self.assertTrue(large_sweep.wants_more_time(eq))
+
+    def test_predicted_active_flows_by_hand(self):
+        # 200 flows, one per ms from 0.5 ms, each lasting 2 ms (no sizes: one law): 2 open at
+        # any time from 2.5 ms on, and the input's count says the same
+        starts = 0.0005 + 1e-3 * np.arange(200)
+        txt = pd.DataFrame({"start_s": starts})
+        flows = pd.DataFrame({"flow_id": np.arange(200), "end_s": starts + 2e-3,
+                              "size_bytes": 1.0, "fct_s": 2e-3, "slowdown": 1.0})
+        p = fct_stats.predicted_active_series(txt, flows, 0.01, 0.19)
+        n = fct_stats.active_flow_series(txt, flows)
+        edges = np.linspace(0.01, 0.19, 19)
+        np.testing.assert_allclose(p.means(edges), 2.0, atol=1e-6)
+        np.testing.assert_allclose(n.means(edges), 2.0, atol=1e-9)
+        # every other flow lasts 1 ms, the others 3 ms: still 2 on average (1 ms x 0.5 / ms +
+        # 3 ms x 0.5 / ms), and 0.5 in the first ms (only the arrival at 0.5 ms, half a ms)
+        flows["end_s"] = starts + np.where(np.arange(200) % 2, 3e-3, 1e-3)
+        p = fct_stats.predicted_active_series(txt, flows, 0.01, 0.19)
+        np.testing.assert_allclose(p.means(edges), 2.0, atol=1e-6)
+        self.assertAlmostEqual(p.mean(0.0, 0.001), 0.5, delta=1e-6)
+        # sizes: the 1 ms flows 1 KB, the 3 ms ones 1 MB, and from 100 ms only the 1 KB flows
+        # arrive (every ms): the count follows the size mix, from 2 to 1
+        txt = pd.DataFrame({"start_s": starts, "size_bytes": np.where(
+            np.arange(200) % 2, 1e6, 1e3)})
+        big = (np.arange(200) % 2 == 1) & (starts > 0.1)
+        txt.loc[big, "size_bytes"] = 1e3
+        flows["end_s"] = starts + np.where(txt.size_bytes > 1e4, 3e-3, 1e-3)
+        p = fct_stats.predicted_active_series(txt, flows, 0.01, 0.19)
+        self.assertAlmostEqual(p.mean(0.02, 0.09), 2.0, delta=1e-6)
+        self.assertAlmostEqual(p.mean(0.11, 0.19), 1.0, delta=1e-6)
+        # fewer than FILL_MIN_FLOWS in the window: no prediction
+        self.assertIsNone(fct_stats.predicted_active_series(txt, flows, 0.01, 0.05))
+        # size classes: 4 per decade, a class with fewer than `least` joins the next larger
+        sizes = np.array([1e3, 1e3, 2e3, 2e4, 2e4, 2e4, 1e6])
+        np.testing.assert_array_equal(
+            fct_stats.size_classes(sizes, np.ones(7, bool), least=2), [0, 0, 1, 1, 1, 1, 1])
+        np.testing.assert_array_equal(
+            fct_stats.size_classes(sizes, np.ones(7, bool), least=10), [0] * 7)
+
+    def test_input_check_separates_a_swell_from_a_backlog(self):
+        # M/G/inf arrivals at 208,000/s rising by 40% across 300 ms (WebSearch FCTs of mean
+        # 6 ms): the open flows grow and may be flagged, the excess over the input's own count
+        # is not; a constant rate whose FCTs lengthen by 80% (service that keeps slowing) is
+        # an overload whose excess is flagged (scripts/equilibrium_mc.py, experiment input)
+        rng = np.random.default_rng(5)
+        res = equilibrium_mc.input_swell(2, rng, 2.08e5, equilibrium_mc.websearch_fcts,
+                                         cases=((0.4, 0.0), (0.0, 0.8)))
+        self.assertEqual(res[(0.4, 0.0)]["excess"], 0)
+        self.assertEqual(res[(0.4, 0.0)]["input"], 2)
+        self.assertEqual(res[(0.0, 0.8)]["overload"], 2)
+        self.assertEqual(res[(0.0, 0.8)]["excess"], 2)
+        self.assertEqual(res[(0.0, 0.8)]["input"], 0)
 
     def test_short_windows_get_short_batches(self):
         # a 2 ms window (--quick) has 20 batches of 0.1 ms; 40 ms has 80 of 0.5 ms
