@@ -166,7 +166,10 @@ Definitions (1 KB = 1000 B, 1 MB = 10^6 B):
   flows, so their averages over one window compare the same flows (scripts/common_window.py).
 * Per quarter of the measured window (stationarity_quarters, descriptive): pause_rate_per_s,
   mean_buffer_bytes (mean total_bytes of the buffer.csv samples in it), active_flows_at_end
-  (N at its end) and avg_fct_s / fct_count (the completed flows that started in it).
+  (N at its end), avg_fct_s / fct_count (the completed flows that started in it) and
+  mean_slowdown_by_bucket (per SIZE_BUCKETS label, the mean slowdown of those flows: a backlog
+  slows the later arrivals of every size, while a quarter's average FCT also moves with its
+  size mix).
 * The nominal window's statistics (nominal_start_s, nominal_end_s, nominal_duration_s,
   nominal_fct_count, nominal_avg_fct_s, nominal_median_fct_s, nominal_p99_fct_s,
   nominal_flows_measured, nominal_flows_measured_completed, nominal_completion_ratio_measured,
@@ -381,10 +384,28 @@ def active_flows(flows_txt, flows, t):
     return int(active_flow_series(flows_txt, flows).value(t))
 
 
+def mean_slowdown_by_bucket(flows):
+    """{SIZE_BUCKETS label: the mean slowdown of the completed flows of that size, None for
+    none}: how fast flows were served, size class by size class (an average FCT mixes the
+    sizes, and a few large flows move it)."""
+    sizes = flows.size_bytes.to_numpy(dtype=float)
+    slow = flows.slowdown.to_numpy(dtype=float)
+    out = {}
+    for label, lo, hi in SIZE_BUCKETS:
+        m = np.ones(len(sizes), bool)
+        if lo is not None:
+            m &= sizes > lo
+        if hi is not None:
+            m &= sizes <= hi
+        out[label] = _num(slow[m].mean()) if m.any() else None
+    return out
+
+
 def quarter_stats(flows, pfc, buffer, flows_txt, start, end, quarters=QUARTERS):
     """Per quarter of [start, end): {"start_s", "end_s", "pause_rate_per_s",
-    "mean_buffer_bytes", "active_flows_at_end", "avg_fct_s", "fct_count"} (None where the
-    input is missing: buffer None, flows_txt None, no completed flow)."""
+    "mean_buffer_bytes", "active_flows_at_end", "avg_fct_s", "fct_count",
+    "mean_slowdown_by_bucket"} (None where the input is missing: buffer None, flows_txt None,
+    no completed flow)."""
     pause_t, _ = _pause_frames(pfc)
     if buffer is not None:
         _require_columns(buffer, ("time_s", "total_bytes"), "buffer.csv")
@@ -404,8 +425,10 @@ def quarter_stats(flows, pfc, buffer, flows_txt, start, end, quarters=QUARTERS):
             q["mean_buffer_bytes"] = _num(sel.mean()) if len(sel) else None
         if active is not None:
             q["active_flows_at_end"] = int(active.value(e))
-        fs = fct_summary(flows_started_in(flows, s, e))
+        started = flows_started_in(flows, s, e)
+        fs = fct_summary(started)
         q["avg_fct_s"], q["fct_count"] = fs["avg_fct_s"], fs["fct_count"]
+        q["mean_slowdown_by_bucket"] = mean_slowdown_by_bucket(started)
         out.append(q)
     return out
 

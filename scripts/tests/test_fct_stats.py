@@ -369,6 +369,18 @@ class WarmupTest(unittest.TestCase):
         self.assertIsNone(q[1]["avg_fct_s"])
         self.assertAlmostEqual(q[2]["avg_fct_s"], 4e-3)
         self.assertEqual([x["mean_buffer_bytes"] for x in q], [None] * 4)  # no buffer.csv
+        # slowdown by size: flow 2 (5 KB) in quarter 1, flow 3 (50 KB) in quarter 3, slowdown 1
+        self.assertEqual(q[0]["mean_slowdown_by_bucket"]["<=10KB"], 1.0)
+        self.assertIsNone(q[0]["mean_slowdown_by_bucket"]["10KB-100KB"])
+        self.assertEqual(q[2]["mean_slowdown_by_bucket"]["10KB-100KB"], 1.0)
+        self.assertEqual(set(q[1]["mean_slowdown_by_bucket"].values()), {None})
+        f = flows_frame()  # FLOWS: slowdowns 3 and 1 of <=10KB, 10 and 2 of 10KB-100KB, ...
+        got = fct_stats.mean_slowdown_by_bucket(f)
+        want = {"<=10KB": 2.0, "10KB-100KB": 6.0, "100KB-1MB": 4.5, "1MB-10MB": 2.0,
+                ">10MB": 1.3}
+        self.assertEqual(list(got), list(want))
+        for k, v in want.items():
+            self.assertAlmostEqual(got[k], v, msg=k)
         # the measured window's quarters: [0, 4 ms) here
         q = fct_stats.compute_stats(*warm_inputs())["stationarity_quarters"]
         self.assertEqual([x["end_s"] for x in q], [0.001, 0.002, 0.003, 0.004])
