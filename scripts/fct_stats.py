@@ -768,8 +768,8 @@ def predicted_active_series(flows_txt, flows, start, end, sim_end=None):
     lags = h * np.arange(m + 1)
     for c in np.unique(cls):
         # (the bin of an arrival on a bin edge but for rounding is the one it starts)
-        a = np.bincount(np.clip(np.floor((starts[cls == c] - t0) / h + 1e-6).astype(int), 0, m),
-                        minlength=m + 1)[:m]
+        k = np.floor((starts[cls == c] - t0) / h + 1e-6).astype(int)
+        a = np.bincount(np.clip(k, 0, m), minlength=m + 1)[:m]
         w = np.sort(ends[sel & (cls == c)] - starts[sel & (cls == c)])
         if not len(w):  # only when no class has enough: size_classes merged them all
             continue
@@ -782,23 +782,29 @@ def predicted_active_series(flows_txt, flows, start, end, sim_end=None):
                         np.diff(np.concatenate([[0.0], counts, [0.0]])))
 
 
-def input_check(active, predicted, start, end, corr_time_s=None):
-    """The active flows N against what the input predicts, P (predicted_active_series), over
-    [start, end): input_predicted_mean (P's mean), input_trend (series_trend of P: the
-    trend the input alone would give; its threshold N's), input_excess_trend (series_trend of
-    N - P with N's threshold: the growth beyond what the input predicts, weighed by the
-    correlation of its own residuals) and input_share (P's fitted change / N's, when N has
-    one). A flagged active-flow growth whose excess is not flagged follows the input."""
-    x10 = active.means(np.linspace(start, end, TREND_BATCHES + 1))
-    mean = float(x10.mean())
-    threshold = max(SERIES_FLOOR["active_flows"], TREND_SHARE["active_flows"] * abs(mean),
-                    POISSON_SDS * math.sqrt(2 * max(mean, 0.0)))
-    pt = series_trend("active_flows", predicted, start, end, threshold=threshold)
-    ex = series_trend("active_flows", _Difference(active, predicted), start, end,
-                      threshold=threshold)
-    nt = series_trend("active_flows", active, start, end, corr_time_s)
-    return {"input_predicted_mean": pt["mean"], "input_trend": pt, "input_excess_trend": ex,
-            "input_share": pt["change"] / nt["change"] if nt["change"] else None}
+def input_check(active, predicted, start, end, n_trend):
+    """The stats.json input_check: the active flows N against what the input predicts, P
+    (predicted_active_series), over [start, end), n_trend being N's series_trend there (its
+    threshold is used for P and for N - P, whose mean is near 0). predicted_mean,
+    predicted_change (P's fitted change across the window) and predicted_change_share (/ N's
+    mean), predicted_flagged (P's own trend flagged: the input moves), the excess N - P's
+    excess_change, excess_change_share, excess_t (10 batch means), excess_t_corr (0.5 ms means
+    weighed by their correlation), excess_significant and excess_flagged (both tests, beyond
+    the threshold), threshold, and input_share (P's change / N's, None when N has none). A
+    flagged active-flow growth whose excess is not flagged follows the input."""
+    threshold = n_trend["threshold"]
+    p = series_trend("active_flows", predicted, start, end, threshold=threshold)
+    x = series_trend("active_flows", _Difference(active, predicted), start, end,
+                     threshold=threshold)
+    mean = n_trend["mean"]
+    share = (lambda v: v / abs(mean)) if mean else (lambda v: None)
+    return {"predicted_mean": p["mean"], "predicted_change": p["change"],
+            "predicted_change_share": share(p["change"]), "predicted_flagged": p["flagged"],
+            "excess_change": x["change"], "excess_change_share": share(x["change"]),
+            "excess_t": x["t"], "excess_t_corr": x["t_corr"],
+            "excess_significant": x["significant"], "excess_flagged": x["flagged"],
+            "threshold": threshold,
+            "input_share": p["change"] / n_trend["change"] if n_trend["change"] else None}
 
 
 def mser5(x):
@@ -1082,9 +1088,8 @@ def _verdict(out, k, fill, kf, fill_late, series, cuts, edges, a, end, flows_txt
     if "active_flows" in series:
         pred = predicted_active_series(flows_txt, flows, start, end, sim_end)
         e = out["equilibrium_series"]["active_flows"]
-        out["input_check"] = None if pred is None else _input_fields(
-            input_check(series["active_flows"], pred, start, end, e["corr_time_s"]),
-            e["trend"]["mean"])
+        out["input_check"] = (None if pred is None else
+                              input_check(series["active_flows"], pred, start, end, e["trend"]))
         ic = out["input_check"]
         if ic is not None and (e["trend"]["flagged"] or e["trend_last_half"]["flagged"]):
             j = next(i for i, f in enumerate(failed) if f.split(": ", 1)[1].startswith(
@@ -1187,23 +1192,6 @@ def _verdict(out, k, fill, kf, fill_late, series, cuts, edges, a, end, flows_txt
                     "arrivals and cool-down)" % (1e3 * end))
     out["stationarity_note"] = "; ".join(failed + [head] + info)
     return out
-
-
-def _input_fields(ic, mean):
-    """The stats.json input_check of input_check()'s result, N's mean `mean`: predicted_mean,
-    predicted_change (P's fitted change across the window) and predicted_change_share (/ mean),
-    predicted_flagged (P's own trend flagged with N's threshold: the input moves), the excess
-    N - P's excess_change, excess_change_share, excess_t (10 batch means), excess_t_corr (0.5
-    ms means weighed by their correlation), excess_significant and excess_flagged (both tests,
-    and beyond N's threshold, threshold), and input_share (P's change / N's)."""
-    p, x = ic["input_trend"], ic["input_excess_trend"]
-    share = (lambda v: v / abs(mean)) if mean else (lambda v: None)
-    return {"predicted_mean": ic["input_predicted_mean"], "predicted_change": p["change"],
-            "predicted_change_share": share(p["change"]), "predicted_flagged": p["flagged"],
-            "excess_change": x["change"], "excess_change_share": share(x["change"]),
-            "excess_t": x["t"], "excess_t_corr": x["t_corr"],
-            "excess_significant": x["significant"], "excess_flagged": x["flagged"],
-            "threshold": x["threshold"], "input_share": ic["input_share"]}
 
 
 def flag_text(stats):
