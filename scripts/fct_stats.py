@@ -1027,6 +1027,18 @@ def equilibrium(run, flows_txt=None, flows=None, buffer=None, sim_end=None):
     return out
 
 
+def _input_sentence(ic):
+    """The note's words on the input check of flagged active flows (input_check's fields)."""
+    return ("; the input's own M/G/inf count (mean %s) changes %s of the active flows across the "
+            "measured window, the excess over it %s (t = %.3g, %s): %s" % (
+                _fmt(ic["predicted_mean"], "active_flows"),
+                _pct(100 * ic["predicted_change_share"]), _pct(100 * ic["excess_change_share"]),
+                ic["excess_t"],
+                "flagged" if ic["excess_flagged"] else "not flagged",
+                "it grows more than the input explains" if ic["excess_flagged"]
+                else "no growth beyond the input's is established"))
+
+
 def _verdict(out, k, fill, kf, fill_late, series, cuts, edges, a, end, flows_txt, flows,
              sim_end, stopped):
     """equilibrium()'s verdict on the window [edges[k], end): the series' trends, too short
@@ -1038,6 +1050,9 @@ def _verdict(out, k, fill, kf, fill_late, series, cuts, edges, a, end, flows_txt
     failed, info, overloaded = [], [], set()
     out["overload"] = False
     out["equilibrium_series"] = {}
+    # the input check (descriptive): the active flows against the M/G/inf count of the run's
+    # own arrivals with the window's FCT law; said in the note when the active flows are flagged
+    ic = None
     for name, s in series.items():
         whole = series_trend(name, s, start, end)
         # the last half is weighed by the whole window's correlation time (better estimated)
@@ -1058,6 +1073,8 @@ def _verdict(out, k, fill, kf, fill_late, series, cuts, edges, a, end, flows_txt
         if name == "active_flows":
             out.update(active_growth_per_s=tr["slope_per_s"],
                        active_growth_pct_per_10ms=tr["pct_per_10ms"])
+            pred = predicted_active_series(flows_txt, flows, start, end, sim_end)
+            ic = None if pred is None else input_check(s, pred, start, end, whole)
         else:
             out.update(buffer_growth_bytes_per_s=tr["slope_per_s"],
                        buffer_growth_pct_per_10ms=tr["pct_per_10ms"])
@@ -1077,32 +1094,15 @@ def _verdict(out, k, fill, kf, fill_late, series, cuts, edges, a, end, flows_txt
             if overload:
                 overloaded.add(name)
             out["equilibrium_series"][name]["overload"] = overload
-            failed.append("%s: %s; %s across %s (threshold %s)" % (
+            failed.append("%s: %s; %s across %s (threshold %s)%s" % (
                 "overload" if overload else "not settled" if grows else "still falling",
                 text, _pct(100 * tr["change_share"]) if tr["change_share"] is not None
-                else _fmt(tr["change"], name), where, _fmt(tr["threshold"], name)))
+                else _fmt(tr["change"], name), where, _fmt(tr["threshold"], name),
+                _input_sentence(ic) if name == "active_flows" and ic is not None else ""))
         else:
             info.append(text)
-    # the input check (descriptive): the active flows against the M/G/inf count of the run's
-    # own arrivals with the window's FCT law; said in the note when the active flows are flagged
     if "active_flows" in series:
-        pred = predicted_active_series(flows_txt, flows, start, end, sim_end)
-        e = out["equilibrium_series"]["active_flows"]
-        out["input_check"] = (None if pred is None else
-                              input_check(series["active_flows"], pred, start, end, e["trend"]))
-        ic = out["input_check"]
-        if ic is not None and (e["trend"]["flagged"] or e["trend_last_half"]["flagged"]):
-            j = next(i for i, f in enumerate(failed) if f.split(": ", 1)[1].startswith(
-                SERIES_WHAT["active_flows"]))
-            failed[j] += ("; the input's own M/G/inf count (mean %s) changes %s of the active "
-                          "flows across the measured window, the excess over it %s (t = %.3g, "
-                          "%s): %s" % (
-                              _fmt(ic["predicted_mean"], "active_flows"),
-                              _pct(100 * ic["predicted_change_share"]),
-                              _pct(100 * ic["excess_change_share"]), ic["excess_t"],
-                              "flagged" if ic["excess_flagged"] else "not flagged",
-                              "it grows more than the input explains" if ic["excess_flagged"]
-                              else "no growth beyond the input's is established"))
+        out["input_check"] = ic
     # too short for a series' correlation: its window holds fewer than N_EFF_MIN correlation
     # times, or a trend of the 10-batch test is within what its correlation explains (slow);
     # the arrival time still needed is known only for the first
