@@ -72,8 +72,8 @@ results/large-quick to keep both.
 
 Usage: /usr/bin/python3 -m scripts.large_sweep FIG [FIG ...]|all [--quick] [--list] [--jobs N]
          [--seeds 1 2 3] [--loads 0.4 0.6 0.8] [--duration 60ms] [--warmup 30ms]
-         [--cooldown 0ms] [--max-time 200s] [--scale full] [--build DIR] [--scheduler ADDRESS]
-         [--results results/large] [--extend [MAX]] [--no-plot]
+         [--cooldown 0ms] [--max-time 200s] [--progress 60s] [--scale full] [--build DIR]
+         [--scheduler ADDRESS] [--results results/large] [--extend [MAX]] [--no-plot]
 
 The simulator is the fastest build's (build-mpi/bin when up to date, else build/: see
 scripts/builds.py; --build DIR to choose), and each run's record and row of <fig>-runs.csv say
@@ -123,6 +123,7 @@ WINDOWS = {
 }
 WINDOW_FIELDS = ("duration", "warmup", "cooldown")
 MAX_TIME = "200s"  # the simulator's safety stop (--maxTime)
+PROGRESS = "60s"  # wall-clock time between two progress lines of a running simulator
 # DCON runs also write what DCON's queues and senders did per millisecond (dcon-timeline.csv,
 # dcon-senders.csv; scripts/dcon_timeline.py): where a run's own check flags it, the records
 # show which queues in which of DCON's states, and what the senders did meanwhile.
@@ -394,12 +395,16 @@ def command(binary, run, outdir, ranks=1):
             + (DCON_TIMELINE if "--cc=dcon" in variants.args(run.variant) else []))
 
 
-def execute(runs, binary, results, jobs, ranks=1, store=None, scheduler=None):
+def execute(runs, binary, results, jobs, ranks=1, store=None, scheduler=None,
+            progress=PROGRESS):
     """Run what is not finished yet (sweep_runner.execute; on the Dask scheduler `scheduler`
     when given): runs with a current record in the store count as finished, and each run that
     finishes gets its statistics and its record in the store at once (collect_stats), so that
     a sweep cut off later (a session that ends, a machine that goes) keeps every run it
-    finished. Returns the failure messages."""
+    finished. The simulators print a progress line every `progress` of wall-clock time (their
+    --progress; "0s": none) into RESULTS/NAME.tmp/sweep-stdout.txt while they run; it is not
+    one of the arguments that define a run (run_args), so it does not touch the records.
+    Returns the failure messages."""
     have = stored(runs, store)
     if have:
         print(f"{len(have)} of {len(runs)} runs have a current record in {store}")
@@ -409,7 +414,9 @@ def execute(runs, binary, results, jobs, ranks=1, store=None, scheduler=None):
         return "; ".join(m.split(": ", 1)[1] for m in
                          collect_stats({name: runs[name]}, results, store)[1]) or None
 
-    return sweep_runner.execute(runs, lambda run, outdir: command(binary, run, outdir, ranks),
+    watch = [f"--progress={progress}"] if seconds(progress) > 0 else []
+    return sweep_runner.execute(runs,
+                                lambda run, outdir: command(binary, run, outdir, ranks) + watch,
                                 binary, results, jobs, fct_stats.RUN_FILES, "large-scale runs",
                                 scheduler, MPI_ENV if ranks > 1 else None,
                                 on_done=record if store is not None else None)
@@ -660,6 +667,10 @@ def parse_args(argv):
                          "the WINDOWS table); not 0: the run names end in -c<cooldown>")
     ap.add_argument("--max-time", default=MAX_TIME,
                     help="simulator safety stop (default %(default)s)")
+    ap.add_argument("--progress", default=PROGRESS, metavar="WALL",
+                    help="wall-clock time between two progress lines of a running simulator "
+                         "(simulated time, flows done), written to RESULTS/NAME.tmp/"
+                         "sweep-stdout.txt while it runs; 0s: none (default %(default)s)")
     ap.add_argument("--scale", default=None, help="full|small|tiny (default full, quick small)")
     ap.add_argument("--build", default=None,
                     help="build folder of the simulator (default: the fastest up-to-date one, "
@@ -725,6 +736,7 @@ def parse_args(argv):
     args.cooldown = (canonical_time(cooldown, "--cooldown", allow_zero=True)
                      if cooldown else None)
     args.max_time = canonical_time(args.max_time, "--max-time")
+    args.progress = canonical_time(args.progress, "--progress", allow_zero=True)
     if args.extend is not None:
         if args.tables_only:
             raise SweepError("--extend runs simulations and --tables-only runs none: give one "
@@ -771,7 +783,7 @@ def extend(runs, binary, args):
             return stats, failures + stat_failures
         print(f"--extend: {len(due)} run(s) want more time: {', '.join(due)}")
         failures += execute(due, binary, args.results, args.jobs, args.ranks, args.store,
-                            args.scheduler)
+                            args.scheduler, args.progress)
 
 
 def print_plan(runs, binary, results, ranks=1):
@@ -800,7 +812,7 @@ def main(argv=None):
             print(choice.note)
         failures = ([] if args.tables_only
                     else execute(runs, binary, args.results, args.jobs, args.ranks, args.store,
-                                 args.scheduler))
+                                 args.scheduler, args.progress))
     except SweepError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -4,8 +4,10 @@ and testbed_readings.py.
 A run named NAME writes into RESULTS/NAME.tmp, which is renamed to RESULTS/NAME only when the
 simulator exits 0 having written every file that marks a finished run (e.g. summary.json, which
 the examples write last). Finished runs are skipped, so an interrupted sweep is simply started
-again. A failed run keeps its .tmp folder with sweep-error.log (redone on the next call), its
-stderr tail is reported, and the other runs go on. Ctrl-C terminates the running simulators,
+again. While a simulator runs, its stdout and stderr go to RESULTS/NAME.tmp/sweep-stdout.txt and
+sweep-stderr.txt (LIVE_FILES: its progress lines can be followed there); when it exits they are
+gathered into sweep.log. A failed run keeps its .tmp folder with sweep-error.log (redone on the
+next call), its stderr tail is reported, and the other runs go on. Ctrl-C terminates the running simulators,
 keeps the runs that had finished and re-raises KeyboardInterrupt.
 
 Two executors run the same runs the same way (records, resumption, Ctrl-C, progress bar):
@@ -76,6 +78,9 @@ def seconds(time_text):
 
 
 RESOURCES_FILE = "resources.json"
+# a running simulator's output, in its RESULTS/NAME.tmp folder as it goes (e.g. its progress
+# lines: `tail -f`); gathered into sweep.log (sweep-error.log on failure) when it exits
+LIVE_FILES = {"stdout": "sweep-stdout.txt", "stderr": "sweep-stderr.txt"}
 
 
 class _MeasuredPopen(subprocess.Popen):
@@ -94,6 +99,12 @@ class _MeasuredPopen(subprocess.Popen):
         if pid == self.pid:
             self.rusage = ru
         return pid, sts
+
+
+def _read_text(path):
+    """A text file's content; bytes that are not UTF-8 replaced."""
+    with open(path, errors="replace") as f:
+        return f.read()
 
 
 def resources_of(proc, wall_s, run_dir):
@@ -176,21 +187,23 @@ class Runner:
             return name, "stopped", ""
         tmp = final + ".tmp"
         shutil.rmtree(tmp, ignore_errors=True)
+        os.makedirs(tmp)
+        live = {k: os.path.join(tmp, f) for k, f in LIVE_FILES.items()}
         with self._lock:
             if self.stopping.is_set():
                 return name, "stopped", ""
             started = time.monotonic()
-            proc = _MeasuredPopen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  stdin=subprocess.DEVNULL, text=True, errors="replace",
-                                  cwd=self.cwd, env=self.env)
+            with open(live["stdout"], "w") as fo, open(live["stderr"], "w") as fe:
+                proc = _MeasuredPopen(cmd, stdout=fo, stderr=fe, stdin=subprocess.DEVNULL,
+                                      cwd=self.cwd, env=self.env)
             self._procs.add(proc)
         try:
             if self.should_stop is None:
-                out, err = proc.communicate()
+                proc.wait()
             else:
                 while True:
                     try:
-                        out, err = proc.communicate(timeout=self.POLL_S)
+                        proc.wait(timeout=self.POLL_S)
                         break
                     except subprocess.TimeoutExpired:
                         if self._stopped():
@@ -199,6 +212,9 @@ class Runner:
             with self._lock:
                 self._procs.discard(proc)
         wall_s = time.monotonic() - started
+        out, err = (_read_text(live[k]) for k in ("stdout", "stderr"))
+        for f in live.values():
+            os.remove(f)
         if proc.returncode != 0 and (self.stopping.is_set() or proc.returncode == -signal.SIGINT):
             return name, "stopped", ""
         problem = None

@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 import time
 import unittest
 import warnings
@@ -36,19 +37,26 @@ from .. import sweep_runner
 # pandas and large_sweep (matplotlib) are imported by the tests that use them: the child
 # processes of the Ctrl-C test (drive()) need sweep_runner only.
 
-# A stand-in simulator: --outdir=DIR --sleep=S [--fail=1]; writes DIR/pid, sleeps S seconds,
-# then DIR/summary.json; with --fail, prints to stderr and exits 3.
+# A stand-in simulator: --outdir=DIR --sleep=S [--fail=1] [--wait=1]; writes DIR/pid, sleeps S
+# seconds, then DIR/summary.json; with --fail, prints to stderr and exits 3; with --wait, prints
+# a line on stdout and on stderr and waits for DIR/go first. Like the simulators, it takes an
+# output folder that exists (the runner makes it, for the output it streams there).
 FAKE_SIM = textwrap.dedent('''\
     #!/usr/bin/python3
     import os, sys, time
     args = dict(a[2:].split("=", 1) for a in sys.argv[1:])
     d = args["outdir"]
-    os.makedirs(d)
+    os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "pid"), "w") as f:
         f.write(str(os.getpid()))
     if args.get("fail"):
         sys.stderr.write("first line\\nerror: simulated failure of " + d + "\\n")
         sys.exit(3)
+    if args.get("wait"):
+        print("progress: waiting", flush=True)
+        print("a warning", file=sys.stderr, flush=True)
+        while not os.path.exists(os.path.join(d, "go")):
+            time.sleep(0.02)
     time.sleep(float(args["sleep"]))
     with open(os.path.join(d, "summary.json"), "w") as f:
         f.write("{}")
@@ -109,7 +117,7 @@ HUNGRY_SIM = textwrap.dedent('''\
     #!/usr/bin/python3
     import json, os, sys, time
     d = sys.argv[1].split("=", 1)[1]
-    os.makedirs(d)
+    os.makedirs(d, exist_ok=True)
     block = bytearray(64 << 20)
     for i in range(0, len(block), 4096):
         block[i] = 1
@@ -181,6 +189,44 @@ class ResourcesTest(unittest.TestCase):
                 self.assertEqual(res["wall_s"], 1.5)
                 self.assertGreater(res["cpu_s"], 0)
 
+    def test_live_output(self):
+        """A running simulator's stdout and stderr are in NAME.tmp as it goes (its progress
+        lines), and in NAME/sweep.log once it has finished, without the live files."""
+        with tempfile.TemporaryDirectory() as tmp:
+            sim, results = write_fake_sim(tmp), os.path.join(tmp, "res")
+            live = os.path.join(results, "w.tmp")
+            seen = {}
+
+            def release():
+                end = time.monotonic() + 30
+                while time.monotonic() < end and len(seen) < 2:
+                    for key, name in sweep_runner.LIVE_FILES.items():
+                        try:
+                            with open(os.path.join(live, name)) as f:
+                                if f.read().strip():
+                                    seen[key] = True
+                        except OSError:
+                            pass
+                    time.sleep(0.02)
+                with open(os.path.join(live, "go"), "w"):
+                    pass
+
+            watcher = threading.Thread(target=release)
+            watcher.start()
+            rc, _, _ = quiet(sweep_runner.execute, {"w": 0},
+                             lambda run, outdir: [sim, "--outdir=" + outdir, "--sleep=0",
+                                                  "--wait=1"], sim, results, 1,
+                             ("summary.json",), "runs")
+            watcher.join()
+            self.assertEqual(rc, [])
+            self.assertEqual(seen, {"stdout": True, "stderr": True})
+            final = os.path.join(results, "w")
+            with open(os.path.join(final, "sweep.log")) as f:
+                log = f.read()
+            self.assertRegex(log, r"--- stdout\nprogress: waiting\n+--- stderr\na warning\n")
+            for name in sweep_runner.LIVE_FILES.values():
+                self.assertFalse(os.path.exists(os.path.join(final, name)), name)
+
     def test_unreadable(self):
         with tempfile.TemporaryDirectory() as tmp:
             self.assertIsNone(sweep_runner.read_resources(tmp))  # a run made before
@@ -243,6 +289,11 @@ class DaskTest(unittest.TestCase):
                     self.assertGreaterEqual(res["wall_s"], 0, (k, n))
                     self.assertTrue(res["host"], (k, n))
                 self.assertEqual(recs[0], recs[1], n)
+                # the simulators ran with --progress (their log says so), which is not one of
+                # the arguments that define a run
+                self.assertFalse([a for a in recs[0]["args"] if a.startswith("--progress")])
+                with open(os.path.join(out["local"][0], n[:-len(".json")], "sweep.log")) as f:
+                    self.assertIn(" --progress=60s", f.readline())
             # the sweep's executor records each run as it finishes (a sweep cut off after it
             # keeps them): execute() alone leaves the five records
             runs = large_sweep.plan(["fig9"], **large_sweep.parse_args(argv).settings)
