@@ -4,6 +4,7 @@
 # optimization (PGO), the results byte-identical to the standalone build's.
 #
 #   scripts/build-optimized.sh [SOURCE] [--workdir DIR] [-j N] [--no-pgo] [--native]
+#                              [--only PROGRAM[,PROGRAM...]]
 #
 # SOURCE        an ns-3 source tarball (.tar.xz/.tar.gz/.tar.bz2; e.g. ns-3.48-min.tar.xz) or an
 #               unpacked ns-3 tree (the folder holding ./ns3). Default: Debian bookworm's ns3
@@ -16,6 +17,11 @@
 # --native      also -march=native (with -ffp-contract=off: no fused multiply-adds, whose
 #               rounding would change results in their last bits). The programs then run only on
 #               processors with this one's instruction set: not for a cluster of mixed machines.
+# --only LIST   build only these of the programs below (comma-separated, e.g. dcon-large-scale
+#               for the sweeps): each is one LTO link of all of ns-3 and dcon, so on a busy
+#               machine the links are a good part of the time. PGO then trains on the training
+#               runs of these programs alone (at least one of dcon-large-scale, dcon-testbed and
+#               dcon-ibcc-share is needed, or --no-pgo).
 #
 # What it does:
 #  1. configures ns-3 (no ./ns3: see scripts/setup-mpi.sh) as ns-3's "release" profile with
@@ -29,7 +35,8 @@
 #     runs below (gcov counters into DIR/pgo/), and builds them again with -fprofile-use
 #     -fprofile-partial-training (code the training never ran is optimized as without PGO);
 #  3. links the programs from DIR/bin/: dcon-bench, dcon-large-scale, dcon-testbed,
-#     dcon-floor-bench, dcon-ibcc-share, dcon-rttpid-incast. DIR/build-info.txt records the ns-3
+#     dcon-floor-bench, dcon-ibcc-share, dcon-rttpid-incast (or those of --only; the sweeps take
+#     DIR/bin first: scripts/builds.py). DIR/build-info.txt records the ns-3
 #     version, the compiler and the flags.
 #
 # Training runs (about a minute; the outputs are thrown away): small leaf-spine fabrics of
@@ -50,6 +57,7 @@ JOBS="$(nproc 2>/dev/null || echo 2)"
 SOURCE=""
 PGO=1
 NATIVE=0
+ONLY=""
 
 usage() {
   awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
@@ -63,6 +71,7 @@ while [ $# -gt 0 ]; do
   -j*) JOBS="${1#-j}"; shift ;;
   --no-pgo) PGO=0; shift ;;
   --native) NATIVE=1; shift ;;
+  --only) ONLY="${2:?--only needs a list of programs}"; shift 2 ;;
   -h | --help) usage ;;
   -*) echo "error: unknown option $1" >&2; usage ;;
   *)
@@ -73,6 +82,28 @@ done
 if ! [[ "$JOBS" =~ ^[1-9][0-9]*$ ]]; then
   echo "error: -j must be a positive integer, got '$JOBS'" >&2
   exit 2
+fi
+
+EXAMPLES=(dcon-bench dcon-large-scale dcon-testbed dcon-floor-bench dcon-ibcc-share
+  dcon-rttpid-incast)
+built() { [[ " ${EXAMPLES[*]} " == *" $1 "* ]]; } # NAME: is the program one of this build's
+if [ -n "$ONLY" ]; then
+  chosen=()
+  IFS=',' read -r -a wanted <<<"$ONLY"
+  for w in "${wanted[@]}"; do
+    [[ " ${EXAMPLES[*]} " == *" $w "* ]] || {
+      echo "error: --only: unknown program '$w' (one of: ${EXAMPLES[*]})" >&2
+      exit 2
+    }
+    chosen+=("$w")
+  done
+  EXAMPLES=("${chosen[@]}")
+  if [ $PGO -eq 1 ] && ! built dcon-large-scale && ! built dcon-testbed \
+    && ! built dcon-ibcc-share; then
+    echo "error: --only $ONLY: PGO's training runs need dcon-large-scale, dcon-testbed or" \
+      "dcon-ibcc-share (or give --no-pgo)" >&2
+    exit 2
+  fi
 fi
 
 export CLICOLOR=0 # one compiler command line whoever runs the build (see scripts/check-ns3.sh)
@@ -93,8 +124,6 @@ ns3_source_tree "$SOURCE" "$WORKDIR"
 ns3_link_dcon "$ROOT"
 ln -sfn "$TREE" "$WORKDIR/ns3-tree"
 
-EXAMPLES=(dcon-bench dcon-large-scale dcon-testbed dcon-floor-bench dcon-ibcc-share
-  dcon-rttpid-incast)
 BASE_FLAGS="-ffp-contract=off"
 [ $NATIVE -eq 1 ] && BASE_FLAGS="-march=native -mtune=native $BASE_FLAGS"
 PGO_DIR="$WORKDIR/pgo"
@@ -136,21 +165,25 @@ train() {
   local runs="$WORKDIR/pgo-runs" ls tb ib i=0
   rm -rf "$runs"
   mkdir -p "$runs"
-  ls="$(program dcon-large-scale)"
-  tb="$(program dcon-testbed)"
-  ib="$(program dcon-ibcc-share)"
   local small=(--spines=2 --leaves=4 --hostsPerLeaf=8 --load=0.8 --duration=2ms)
-  local cmds=(
-    "$ls ${small[*]} --cc=dcqcn --workload=websearch"
-    "$ls ${small[*]} --cc=dcon --workload=websearch"
-    "$ls ${small[*]} --cc=hpcc --workload=websearch"
-    "$ls ${small[*]} --cc=dctcp --workload=fbhadoop"
-    "$ls ${small[*]} --cc=timely --workload=fbhadoop"
-    "$ls ${small[*]} --cc=dcon --workload=websearch --spreading"
-    "$tb --cc=dcqcn"
-    "$tb --cc=dcon"
-    "$ib --ns=2 --duration=40 --phase=20 --tenantFlows=2"
-  )
+  local cmds=()
+  if built dcon-large-scale; then
+    ls="$(program dcon-large-scale)"
+    cmds+=("$ls ${small[*]} --cc=dcqcn --workload=websearch"
+      "$ls ${small[*]} --cc=dcon --workload=websearch"
+      "$ls ${small[*]} --cc=hpcc --workload=websearch"
+      "$ls ${small[*]} --cc=dctcp --workload=fbhadoop"
+      "$ls ${small[*]} --cc=timely --workload=fbhadoop"
+      "$ls ${small[*]} --cc=dcon --workload=websearch --spreading")
+  fi
+  if built dcon-testbed; then
+    tb="$(program dcon-testbed)"
+    cmds+=("$tb --cc=dcqcn" "$tb --cc=dcon")
+  fi
+  if built dcon-ibcc-share; then
+    ib="$(program dcon-ibcc-share)"
+    cmds+=("$ib --ns=2 --duration=40 --phase=20 --tenantFlows=2")
+  fi
   for c in "${cmds[@]}"; do
     i=$((i + 1))
     phase "training run $i of ${#cmds[@]}: ${c#"$TREE"/build/contrib/dcon/examples/}"
@@ -177,6 +210,7 @@ else
 fi
 
 mkdir -p "$WORKDIR/bin"
+rm -f "$WORKDIR"/bin/* # the programs of an earlier build with other --only, or flags
 for e in "${EXAMPLES[@]}"; do
   ln -sfn "$(program "$e")" "$WORKDIR/bin/$e"
 done

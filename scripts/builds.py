@@ -3,10 +3,15 @@
 A build is a folder holding dcon's programs. The sweeps (large_sweep, burst_sweep,
 testbed_readings) take the fastest one available, in the order of BUILDS:
 
+  build-opt/bin/   scripts/build-optimized.sh's programs (Debian's ns-3.37 source, each one
+                   static executable of ns-3 and dcon, -O3 with link-time and profile-guided
+                   optimization, logging and asserts compiled out, no MPI): the fastest (a
+                   full-scale run in 0.75 of build-mpi's CPU time, doc/performance.rst), and its
+                   outputs are build-mpi's byte for byte (no -march=native unless asked for)
   build-mpi/bin/   dcon built in-tree in an ns-3 source tree by scripts/setup-mpi.sh (Debian's
-                   ns-3.37 source, release -O3, logging and asserts compiled out, with MPI): the
-                   fastest, and its outputs are those of build/ byte for byte (no -march=native;
-                   the parallel tests compare them)
+                   ns-3.37 source, release -O3, logging and asserts compiled out, with MPI): its
+                   outputs are those of build/ byte for byte (no -march=native; the parallel
+                   tests compare them)
   build/examples/  the standalone build against Debian's ns-3 (scripts/setup.sh, scripts/test.sh)
 
 A build whose program is older than dcon's newest source file (model/, helper/, experiments/,
@@ -32,9 +37,12 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# (folder, sub-folder of the programs, what it is), fastest first
-BUILDS = [("build-mpi", "bin", "in-tree ns-3 build of scripts/setup-mpi.sh"),
-          ("build", "examples", "standalone build against Debian's ns-3")]
+# (folder, sub-folder of the programs, what it is, the script that makes it), fastest first
+BUILDS = [("build-opt", "bin", "static LTO and PGO build of scripts/build-optimized.sh",
+           "scripts/build-optimized.sh"),
+          ("build-mpi", "bin", "in-tree ns-3 build of scripts/setup-mpi.sh",
+           "scripts/setup-mpi.sh"),
+          ("build", "examples", "standalone build against Debian's ns-3", "scripts/setup.sh")]
 SOURCE_DIRS = ("model", "helper", "experiments", "examples")
 UNRECORDED = "unrecorded"  # the label of a run whose run.json says nothing of its build
 
@@ -106,20 +114,21 @@ def choose(program, build=None, root=ROOT):
             note += (f"\nwarning: {binary} is older than dcon's sources (model/, helper/, "
                      "experiments/, examples/): rebuild it, or it runs old code")
         return Choice(binary, note)
-    found = [(program_in(os.path.join(root, d), program), what) for d, _, what in BUILDS]
-    found = [(b, what) for b, what in found if b is not None]
+    found = [(program_in(os.path.join(root, d), program), what, script)
+             for d, _, what, script in BUILDS]
+    found = [(b, what, script) for b, what, script in found if b is not None]
     if not found:
         return Choice(os.path.join(root, BUILDS[-1][0], BUILDS[-1][1], program), "")
-    fresh = [(b, what) for b, what in found if not is_stale(b, root)]
-    skipped = [b for b, _ in found[:found.index(fresh[0])]] if fresh else []
-    binary, what = fresh[0] if fresh else found[0]
+    fresh = [f for f in found if not is_stale(f[0], root)]
+    skipped = found[:found.index(fresh[0])] if fresh else []
+    binary, what, _ = fresh[0] if fresh else found[0]
     here = os.path.relpath(binary)  # as before: build/examples/... from the repository root
     binary = binary if here.startswith(os.pardir) else here
     note = (f"simulator {rel(binary, root)} ({what}: the fastest build found; --build "
             "chooses another)")
-    for b in skipped:
+    for b, _, script in skipped:
         note += (f"\nnote: {rel(b, root)} is older than dcon's sources, so not used (rebuild "
-                 "it: scripts/setup-mpi.sh)")
+                 f"it: {script})")
     if not fresh:
         note += (f"\nwarning: {rel(binary, root)} is older than dcon's sources (model/, "
                  "helper/, experiments/, examples/): rebuild it, or it runs old code")

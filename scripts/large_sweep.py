@@ -402,7 +402,7 @@ def execute(runs, binary, results, jobs, ranks=1, store=None, scheduler=None,
     finishes gets its statistics and its record in the store at once (collect_stats), so that
     a sweep cut off later (a session that ends, a machine that goes) keeps every run it
     finished. The simulators print a progress line every `progress` of wall-clock time (their
-    --progress; "0s": none) into RESULTS/NAME.tmp/sweep-stdout.txt while they run; it is not
+    --progress; "0s": none) into RESULTS/NAME.stdout.txt while they run; it is not
     one of the arguments that define a run (run_args), so it does not touch the records.
     Returns the failure messages."""
     have = stored(runs, store)
@@ -669,8 +669,8 @@ def parse_args(argv):
                     help="simulator safety stop (default %(default)s)")
     ap.add_argument("--progress", default=PROGRESS, metavar="WALL",
                     help="wall-clock time between two progress lines of a running simulator "
-                         "(simulated time, flows done), written to RESULTS/NAME.tmp/"
-                         "sweep-stdout.txt while it runs; 0s: none (default %(default)s)")
+                         "(simulated time, flows done), written to RESULTS/NAME.stdout.txt "
+                         "while it runs; 0s: none (default %(default)s)")
     ap.add_argument("--scale", default=None, help="full|small|tiny (default full, quick small)")
     ap.add_argument("--build", default=None,
                     help="build folder of the simulator (default: the fastest up-to-date one, "

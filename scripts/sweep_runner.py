@@ -4,9 +4,9 @@ and testbed_readings.py.
 A run named NAME writes into RESULTS/NAME.tmp, which is renamed to RESULTS/NAME only when the
 simulator exits 0 having written every file that marks a finished run (e.g. summary.json, which
 the examples write last). Finished runs are skipped, so an interrupted sweep is simply started
-again. While a simulator runs, its stdout and stderr go to RESULTS/NAME.tmp/sweep-stdout.txt and
-sweep-stderr.txt (LIVE_FILES: its progress lines can be followed there); when it exits they are
-gathered into sweep.log. A failed run keeps its .tmp folder with sweep-error.log (redone on the
+again. While a simulator runs, its stdout and stderr go to RESULTS/NAME.stdout.txt and
+NAME.stderr.txt (LIVE_FILES: its progress lines can be followed there); when it exits they are
+gathered into the run's sweep.log. A failed run keeps its .tmp folder with sweep-error.log (redone on the
 next call), its stderr tail is reported, and the other runs go on. Ctrl-C terminates the running simulators,
 keeps the runs that had finished and re-raises KeyboardInterrupt.
 
@@ -78,9 +78,10 @@ def seconds(time_text):
 
 
 RESOURCES_FILE = "resources.json"
-# a running simulator's output, in its RESULTS/NAME.tmp folder as it goes (e.g. its progress
-# lines: `tail -f`); gathered into sweep.log (sweep-error.log on failure) when it exits
-LIVE_FILES = {"stdout": "sweep-stdout.txt", "stderr": "sweep-stderr.txt"}
+# a running simulator's output as it goes (e.g. its progress lines: `tail -f`), next to its
+# RESULTS/NAME.tmp folder (not in it: the programs note files in their output folder that they
+# do not write); gathered into sweep.log (sweep-error.log on failure) when it exits
+LIVE_FILES = {"stdout": ".stdout.txt", "stderr": ".stderr.txt"}
 
 
 class _MeasuredPopen(subprocess.Popen):
@@ -187,15 +188,21 @@ class Runner:
             return name, "stopped", ""
         tmp = final + ".tmp"
         shutil.rmtree(tmp, ignore_errors=True)
-        os.makedirs(tmp)
-        live = {k: os.path.join(tmp, f) for k, f in LIVE_FILES.items()}
+        live = {k: final + suffix for k, suffix in LIVE_FILES.items()}
         with self._lock:
             if self.stopping.is_set():
                 return name, "stopped", ""
             started = time.monotonic()
-            with open(live["stdout"], "w") as fo, open(live["stderr"], "w") as fe:
-                proc = _MeasuredPopen(cmd, stdout=fo, stderr=fe, stdin=subprocess.DEVNULL,
-                                      cwd=self.cwd, env=self.env)
+            os.makedirs(os.path.dirname(final), exist_ok=True)
+            try:
+                with open(live["stdout"], "w") as fo, open(live["stderr"], "w") as fe:
+                    proc = _MeasuredPopen(cmd, stdout=fo, stderr=fe, stdin=subprocess.DEVNULL,
+                                          cwd=self.cwd, env=self.env)
+            except OSError:  # cannot start the simulator: run_one reports it
+                for f in live.values():
+                    if os.path.exists(f):
+                        os.remove(f)
+                raise
             self._procs.add(proc)
         try:
             if self.should_stop is None:

@@ -1213,7 +1213,7 @@ FAKE_SIM = textwrap.dedent('''\
             if x.endswith(unit):
                 return float(x[:-len(unit)]) * f
     d = args["outdir"]
-    os.makedirs(d, exist_ok=True)
+    os.makedirs(d)
     load, seed = float(args["load"]), int(args["seed"])
     T = float(args.get("cnmWindowRtts", 3))
     D, W = sec(args["duration"]), sec(args["warmup"])
@@ -1805,7 +1805,7 @@ FAKE_TESTBED = textwrap.dedent('''\
         sys.stderr.write("error: simulated failure of " + args["cc"] + "\\n")
         sys.exit(4)
     d = args["outdir"]
-    os.makedirs(d, exist_ok=True)
+    os.makedirs(d)
     iv = int(args["burstInterval"][:-2])
     kb = int(args["burstFlowSize"]) // 1000
     x = (iv if kb == 64 and iv != 15 else kb / 10) * int(args["RngRun"])

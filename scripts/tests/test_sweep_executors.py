@@ -39,14 +39,13 @@ from .. import sweep_runner
 
 # A stand-in simulator: --outdir=DIR --sleep=S [--fail=1] [--wait=1]; writes DIR/pid, sleeps S
 # seconds, then DIR/summary.json; with --fail, prints to stderr and exits 3; with --wait, prints
-# a line on stdout and on stderr and waits for DIR/go first. Like the simulators, it takes an
-# output folder that exists (the runner makes it, for the output it streams there).
+# a line on stdout and on stderr and waits for DIR/go first.
 FAKE_SIM = textwrap.dedent('''\
     #!/usr/bin/python3
     import os, sys, time
     args = dict(a[2:].split("=", 1) for a in sys.argv[1:])
     d = args["outdir"]
-    os.makedirs(d, exist_ok=True)
+    os.makedirs(d)
     with open(os.path.join(d, "pid"), "w") as f:
         f.write(str(os.getpid()))
     if args.get("fail"):
@@ -117,7 +116,7 @@ HUNGRY_SIM = textwrap.dedent('''\
     #!/usr/bin/python3
     import json, os, sys, time
     d = sys.argv[1].split("=", 1)[1]
-    os.makedirs(d, exist_ok=True)
+    os.makedirs(d)
     block = bytearray(64 << 20)
     for i in range(0, len(block), 4096):
         block[i] = 1
@@ -190,8 +189,8 @@ class ResourcesTest(unittest.TestCase):
                 self.assertGreater(res["cpu_s"], 0)
 
     def test_live_output(self):
-        """A running simulator's stdout and stderr are in NAME.tmp as it goes (its progress
-        lines), and in NAME/sweep.log once it has finished, without the live files."""
+        """A running simulator's stdout and stderr are next to NAME.tmp as it goes (its progress
+        lines), and in NAME/sweep.log once it has finished, the live files gone."""
         with tempfile.TemporaryDirectory() as tmp:
             sim, results = write_fake_sim(tmp), os.path.join(tmp, "res")
             live = os.path.join(results, "w.tmp")
@@ -200,9 +199,9 @@ class ResourcesTest(unittest.TestCase):
             def release():
                 end = time.monotonic() + 30
                 while time.monotonic() < end and len(seen) < 2:
-                    for key, name in sweep_runner.LIVE_FILES.items():
+                    for key, suffix in sweep_runner.LIVE_FILES.items():
                         try:
-                            with open(os.path.join(live, name)) as f:
+                            with open(os.path.join(results, "w" + suffix)) as f:
                                 if f.read().strip():
                                     seen[key] = True
                         except OSError:
@@ -224,8 +223,7 @@ class ResourcesTest(unittest.TestCase):
             with open(os.path.join(final, "sweep.log")) as f:
                 log = f.read()
             self.assertRegex(log, r"--- stdout\nprogress: waiting\n+--- stderr\na warning\n")
-            for name in sweep_runner.LIVE_FILES.values():
-                self.assertFalse(os.path.exists(os.path.join(final, name)), name)
+            self.assertEqual(sorted(os.listdir(results)), ["w"])  # the live files gathered
 
     def test_unreadable(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -444,6 +442,19 @@ class BuildsTest(unittest.TestCase):
             c = builds.choose("sim", root=root)
             self.assertEqual(c.binary, mpi)
             self.assertIn("warning: build-mpi/bin/sim is older", c.note)
+            # the optimized build is the fastest; stale, it is passed over with the script that
+            # rebuilds it named
+            opt = self.make(root, "build-opt", "bin", "sim", 10)
+            c = builds.choose("sim", root=root)
+            self.assertEqual(c.binary, opt)
+            self.assertIn("build-opt/bin/sim (static LTO and PGO build", c.note)
+            self.make(root, "build-opt", "bin", "sim", 1000)
+            self.make(root, "build-mpi", "bin", "sim", 10)
+            c = builds.choose("sim", root=root)
+            self.assertEqual(c.binary, mpi)
+            self.assertIn("note: build-opt/bin/sim is older than dcon's sources, so not used "
+                          "(rebuild it: scripts/build-optimized.sh)", c.note)
+            self.make(root, "build-mpi", "bin", "sim", 1000)
             # --build: that one (a standalone build, bin/, an ns-3 tree), stale or not
             c = builds.choose("sim", os.path.join(root, "build"), root=root)
             self.assertEqual(c.binary, std)

@@ -54,7 +54,7 @@ WRITER = textwrap.dedent('''\
         return data
 
     def write_run(d, **kw):
-        os.makedirs(d, exist_ok=True)  # like the programs (the sweep's runner makes it)
+        os.makedirs(d)
         with open(os.path.join(d, "facts.json"), "w") as f:
             json.dump(facts_json(**kw), f, indent=2)
         with open(os.path.join(d, "summary.json"), "w") as f:
