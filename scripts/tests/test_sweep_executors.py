@@ -525,5 +525,8 @@ class BuildsTest(unittest.TestCase):
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--drive"]:
+        # Ctrl-C as at a terminal, even when the tests run in the background (a shell's
+        # background job starts with SIGINT ignored, and its children inherit that)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         sys.exit(drive(*sys.argv[2:5], float(sys.argv[5])))
     unittest.main()
