@@ -21,10 +21,11 @@ Each finished run leaves a record in the repository (scripts/run_store.py; --sto
 data/validation/fig7): a run recorded there with today's arguments and model versions is not
 run again, and the tables are made from the records.
 
-The simulator is the fastest build's dcon-testbed (build-mpi/bin when up to date, else build/:
-scripts/builds.py; --build DIR or --binary PATH to choose); each run's record and row say which
-build made it (the build column; a table that mixes builds is warned of). --scheduler runs the
-sweep on a Dask cluster (scripts/sweep_runner.py) instead of the local pool of -j processes.
+The simulator is the fastest build's dcon-testbed (build-opt/bin or build-mpi/bin when up to
+date, else build/: scripts/builds.py; --build DIR or --binary PATH to choose); each run's record
+and row say which build made it (the build column; a table that mixes builds is warned of).
+--scheduler runs the sweep on a Dask cluster (scripts/sweep_runner.py) instead of the local pool
+of -j processes.
 
 Usage: /usr/bin/python3 -m scripts.burst_sweep [--variants dcon dcqcn swift pcn] [--seeds 1 2 3]
          [--quick] [-j N] [--stop-time 30s] [--build DIR | --binary PATH]

@@ -75,11 +75,11 @@ Usage: /usr/bin/python3 -m scripts.large_sweep FIG [FIG ...]|all [--quick] [--li
          [--cooldown 0ms] [--max-time 200s] [--progress 60s] [--scale full] [--build DIR]
          [--scheduler ADDRESS] [--results results/large] [--extend [MAX]] [--no-plot]
 
-The simulator is the fastest build's (build-mpi/bin when up to date, else build/: see
-scripts/builds.py; --build DIR to choose), and each run's record and row of <fig>-runs.csv say
-which build made it (the build column; <fig>.csv's build column names every build of a point,
-and a table that mixes builds is warned of). --scheduler runs the sweep on a Dask cluster
-(scripts/sweep_runner.py) instead of the local pool of -j processes.
+The simulator is the fastest build's (build-opt/bin, else build-mpi/bin, when up to date, else
+build/: see scripts/builds.py; --build DIR to choose), and each run's record and row of
+<fig>-runs.csv say which build made it (the build column; <fig>.csv's build column names every
+build of a point, and a table that mixes builds is warned of). --scheduler runs the sweep on a
+Dask cluster (scripts/sweep_runner.py) instead of the local pool of -j processes.
 """
 import argparse
 import collections

@@ -6,9 +6,10 @@ simulator exits 0 having written every file that marks a finished run (e.g. summ
 the examples write last). Finished runs are skipped, so an interrupted sweep is simply started
 again. While a simulator runs, its stdout and stderr go to RESULTS/NAME.stdout.txt and
 NAME.stderr.txt (LIVE_FILES: its progress lines can be followed there); when it exits they are
-gathered into the run's sweep.log. A failed run keeps its .tmp folder with sweep-error.log (redone on the
-next call), its stderr tail is reported, and the other runs go on. Ctrl-C terminates the running simulators,
-keeps the runs that had finished and re-raises KeyboardInterrupt.
+gathered into the run's sweep.log. A failed run keeps its .tmp folder with sweep-error.log
+(redone on the next call), its stderr tail is reported, and the other runs go on. Ctrl-C
+terminates the running simulators, keeps the runs that had finished and re-raises
+KeyboardInterrupt.
 
 Two executors run the same runs the same way (records, resumption, Ctrl-C, progress bar):
 - the local pool (default): `jobs` simulators at a time on this machine, one thread each;

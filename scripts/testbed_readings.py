@@ -40,11 +40,11 @@ it then computed from each run's CSV files by the rules of the C++ code, and the
 from them, which are the C++'s (no reading lies within 0.007 Gb/s of its threshold); a record
 without facts is not current, so its run is done again.
 
-The simulator is the fastest build's dcon-testbed (build-mpi/bin when up to date, else build/:
-scripts/builds.py; --build DIR or --binary PATH to choose); each run's record and row of
-readings.csv say which build made it (the build column; a table that mixes builds is warned
-of). --scheduler runs the runs on a Dask cluster (scripts/sweep_runner.py) instead of the local
-pool of -j processes.
+The simulator is the fastest build's dcon-testbed (build-opt/bin or build-mpi/bin when up to
+date, else build/: scripts/builds.py; --build DIR or --binary PATH to choose); each run's record
+and row of readings.csv say which build made it (the build column; a table that mixes builds is
+warned of). --scheduler runs the runs on a Dask cluster (scripts/sweep_runner.py) instead of the
+local pool of -j processes.
 
 Usage: /usr/bin/python3 -m scripts.testbed_readings [--variants ...] [--spacings 15us 230us]
          [--seeds 1] [-j N] [--build DIR | --binary PATH] [--scheduler ADDRESS]
