@@ -91,7 +91,7 @@ if [ -n "$ONLY" ]; then
   chosen=()
   IFS=',' read -r -a wanted <<<"$ONLY"
   for w in "${wanted[@]}"; do
-    [[ " ${EXAMPLES[*]} " == *" $w "* ]] || {
+    built "$w" || {
       echo "error: --only: unknown program '$w' (one of: ${EXAMPLES[*]})" >&2
       exit 2
     }
