@@ -414,8 +414,8 @@ FormatCollectiveJob(const CollectiveJob& job)
     {
         o << " gpus=" << job.gpusPerServer;
     }
-    o << " iterations=" << job.iterations << " gap=" << job.gap.GetPicoSeconds() << "ps"
-      << " start=" << job.start.GetPicoSeconds() << "ps chunks=" << job.chunks
+    o << " iterations=" << job.iterations << " gap=" << FormatTimeSteps(job.gap)
+      << " start=" << FormatTimeSteps(job.start) << " chunks=" << job.chunks
       << " sync=" << CollectiveJob::ToString(job.sync)
       << " paths=" << CollectiveJob::ToString(job.paths) << " priority=" << +job.priority;
     return o.str();

@@ -58,7 +58,8 @@ std::vector<CollectiveJob> ReadCollectiveJobFile(const std::string& path);
 
 /**
  * \ingroup dcon-helper
- * \brief A job as a line of a job file, every key written (times in picoseconds):
+ * \brief A job as a line of a job file, every key written (times exactly, in whole units of the
+ * simulator's time resolution: picoseconds in dcon's programs; see FormatTimeSteps):
  * ReadCollectiveJobs reads it back to the same job.
  * \param job the job
  * \return the line (no newline)

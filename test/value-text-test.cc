@@ -183,6 +183,21 @@ TEST(ValueText, TimeAsNs3ReadsIt)
     EXPECT_EQ(ReadTimeText("0fs", "--t"), Time(0));
 }
 
+// Exactly, in the resolution's unit (ps in the tests), up to the end of ns-3's range: what
+// Time::GetPicoSeconds would overflow on at a coarser resolution.
+TEST(ValueText, TimeStepsReadBackExactly)
+{
+    EXPECT_EQ(FormatTimeSteps(Time(0)), "0ps");
+    EXPECT_EQ(FormatTimeSteps(MicroSeconds(100)), "100000000ps");
+    EXPECT_EQ(FormatTimeSteps(PicoSeconds(-7)), "-7ps");
+    const Time far = ReadTimeText("106d", "--t");
+    EXPECT_EQ(FormatTimeSteps(far), "9158400000000000000ps");
+    for (const Time t : {far, Time(1), NanoSeconds(1500), Time(0) - far})
+    {
+        EXPECT_EQ(ReadTimeText(FormatTimeSteps(t), "--t"), t) << FormatTimeSteps(t);
+    }
+}
+
 TEST(ValueText, DataRateAsNs3ReadsIt)
 {
     EXPECT_EQ(ReadDataRateText("10Gbps", "--r"), DataRate("10Gbps"));

@@ -4,6 +4,7 @@
  */
 #include "value-text.h"
 
+#include "ns3/fatal-error.h"
 #include "ns3/log.h"
 
 #include <cerrno>
@@ -388,6 +389,21 @@ FormatTime(Time t)
     }
     oss << " s";
     return oss.str();
+}
+
+std::string
+FormatTimeSteps(Time t)
+{
+    const Time::Unit res = Time::GetResolution();
+    for (const auto& [name, u] : TIME_UNITS)
+    {
+        if (u == res)
+        {
+            return std::to_string(t.GetTimeStep()) + name;
+        }
+    }
+    NS_FATAL_ERROR("FormatTimeSteps: the time resolution " << static_cast<int>(res)
+                                                            << " has no unit name");
 }
 
 Time

@@ -143,6 +143,17 @@ std::string FormatTime(Time t);
 
 /**
  * \ingroup dcon-util
+ * \brief A time exactly, as a whole number of the simulator's resolution unit and that unit,
+ * e.g. "2000000ps" at ps resolution, "2000ns" at ns: text that ReadTimeText reads back to the
+ * same Time. Unlike Time::GetPicoSeconds, which overflows beyond 106 days at a coarser
+ * resolution, it holds every Time.
+ * \param t the time
+ * \return the text
+ */
+std::string FormatTimeSteps(Time t);
+
+/**
+ * \ingroup dcon-util
  * \brief The seconds of one unit of a Time resolution (Time::S: 1, Time::PS: 1e-12, ...).
  * \param unit the unit
  * \return the seconds
