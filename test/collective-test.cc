@@ -18,7 +18,6 @@
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
-
 #include "test-items.h"
 
 #include <gtest/gtest.h>
@@ -515,8 +514,9 @@ TEST(CollectiveJobFile, ReadsJobs)
     EXPECT_EQ(jobs[3].priority, 2);
 }
 
-// A written job reads back to the same job, its times exact even at the end of ns-3's range
-// (the fuzzer's find: a start of 503333333 s overflowed GetPicoSeconds at ns resolution).
+// A written job reads back to the same job, its times exact up to the end of ns-3's range. The
+// fuzzer's find (a start of 503333333 s overflowed GetPicoSeconds at ns resolution) cannot occur
+// at the tests' 1 ps; its input is a seed of fuzz/corpus/collective-jobs/, which holds it.
 TEST(CollectiveJobFile, WrittenJobsReadBack)
 {
     std::istringstream in("name=far op=alltoall size=8MiB ranks=32 start=106d gap=1.5us\n");

@@ -183,8 +183,9 @@ TEST(ValueText, TimeAsNs3ReadsIt)
     EXPECT_EQ(ReadTimeText("0fs", "--t"), Time(0));
 }
 
-// Exactly, in the resolution's unit (ps in the tests), up to the end of ns-3's range: what
-// Time::GetPicoSeconds would overflow on at a coarser resolution.
+// Exactly, in the resolution's unit (ps in the tests), up to the end of ns-3's range. (At a
+// coarser resolution Time::GetPicoSeconds overflows there; the tests run at 1 ps, so the fuzz
+// corpus, not this test, holds that case.)
 TEST(ValueText, TimeStepsReadBackExactly)
 {
     EXPECT_EQ(FormatTimeSteps(Time(0)), "0ps");

@@ -403,7 +403,7 @@ FormatTimeSteps(Time t)
         }
     }
     NS_FATAL_ERROR("FormatTimeSteps: the time resolution " << static_cast<int>(res)
-                                                            << " has no unit name");
+                                                           << " has no unit name");
 }
 
 Time
