@@ -193,7 +193,7 @@ TEST(ValueText, TimeStepsReadBackExactly)
     EXPECT_EQ(FormatTimeSteps(PicoSeconds(-7)), "-7ps");
     const Time far = ReadTimeText("106d", "--t");
     EXPECT_EQ(FormatTimeSteps(far), "9158400000000000000ps");
-    for (const Time t : {far, Time(1), NanoSeconds(1500), Time(0) - far})
+    for (const Time& t : {far, Time(1), NanoSeconds(1500), Time(0) - far})
     {
         EXPECT_EQ(ReadTimeText(FormatTimeSteps(t), "--t"), t) << FormatTimeSteps(t);
     }
