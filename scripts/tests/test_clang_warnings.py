@@ -12,8 +12,8 @@ import unittest
 from scripts import clang_warnings as cw
 
 ENTRY = {"directory": "/r/build",
-         "command": "/usr/bin/c++ -DX=\\\"/r/data\\\" '-DY=a b' -I/r/build/include -O3 -std=gnu++17 "
-                    "-o CMakeFiles/t.dir/test/a.cc.o -c /r/test/a.cc",
+         "command": "/usr/bin/c++ -DX=\\\"/r/data\\\" '-DY=a b' -I/r/build/include -O3 "
+                    "-std=gnu++17 -o CMakeFiles/t.dir/test/a.cc.o -c /r/test/a.cc",
          "file": "/r/test/a.cc"}
 
 
